@@ -1,0 +1,39 @@
+"""The rules of Gate and its family: pure game logic, no I/O (RULES.md section 7 is the API).
+
+>>> game = Game.new("gate", deal=1)
+>>> game.play("3 > f")  # doctest: +SKIP
+"""
+
+from gatebot.rules.cards import Card, Suit
+from gatebot.rules.errors import (
+    AmbiguousMove,
+    IllegalMove,
+    NotationError,
+    PositionError,
+    RulesError,
+    UnknownVariant,
+)
+from gatebot.rules.game import Game, LinePlay, Outcome, Termination
+from gatebot.rules.gate import GateGame, LittleGateGame
+from gatebot.rules.move import DRAW, Move
+from gatebot.rules.notation import describe_move
+
+__all__ = [
+    "DRAW",
+    "AmbiguousMove",
+    "Card",
+    "Game",
+    "GateGame",
+    "IllegalMove",
+    "LinePlay",
+    "LittleGateGame",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "PositionError",
+    "RulesError",
+    "Suit",
+    "Termination",
+    "UnknownVariant",
+    "describe_move",
+]

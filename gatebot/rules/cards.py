@@ -1,0 +1,114 @@
+"""Playing cards: ranks, suits, the card value type and the text forms of a card.
+
+Inside the engine a card is a plain ``int`` index, ``(rank - 1) * 4 + suit`` with suits in
+the order C D H S (the order RULES.md uses to number deals), because list and table
+look-ups on ints keep move generation fast. :class:`Card` is the public value type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from gatebot.rules.errors import NotationError
+
+RANK_LETTERS = "A23456789TJQK"
+RANK_NAMES = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+
+
+class Suit(IntEnum):
+    """The four suits, numbered in the order deals and foundations use."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card; ``str()`` is the position-text form (``7H``), :attr:`pretty` uses ``♥``."""
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13:
+            raise ValueError(f"rank must be 1..13, not {self.rank}")
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        return CARDS[index]
+
+    @classmethod
+    def from_text(cls, text: str) -> Card:
+        return CARDS[parse_card(text)]
+
+    @property
+    def index(self) -> int:
+        return (self.rank - 1) * 4 + self.suit
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit.is_red
+
+    @property
+    def pretty(self) -> str:
+        return CARD_PRETTY[self.index]
+
+    def __str__(self) -> str:
+        return CARD_TEXT[self.index]
+
+    def __repr__(self) -> str:
+        return f"Card.from_text({CARD_TEXT[self.index]!r})"
+
+
+def _text(index: int) -> str:
+    return RANK_LETTERS[index >> 2] + "CDHS"[index & 3]
+
+
+def _pretty(index: int) -> str:
+    rank = index >> 2
+    return ("10" if rank == 9 else RANK_LETTERS[rank]) + "♣♦♥♠"[index & 3]
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i // 4 + 1, Suit(i % 4)) for i in range(52))
+#: Position-text form of each card index (``"TD"``).
+CARD_TEXT: tuple[str, ...] = tuple(_text(i) for i in range(52))
+#: Player-facing form of each card index (``"10♦"``).
+CARD_PRETTY: tuple[str, ...] = tuple(_pretty(i) for i in range(52))
+#: Whether each card index is red.
+RED: tuple[bool, ...] = tuple((i & 3) in (1, 2) for i in range(52))
+
+_SUIT_INPUT = {
+    "c": 0, "d": 1, "h": 2, "s": 3,
+    "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3,
+}
+_RANK_INPUT = {letter.lower(): i for i, letter in enumerate(RANK_LETTERS)} | {"10": 9}
+CARD_PATTERN = re.compile(r"(10|[2-9atjqk])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+
+
+def parse_card(text: str) -> int:
+    """Read one card as a player may type it (``7h``, ``10d``, ``T♦``, ``qS``); return its index."""
+    cleaned = text.strip().replace("\ufe0f", "")
+    match = CARD_PATTERN.fullmatch(cleaned)
+    if match is None:
+        raise NotationError(f"{text.strip()!r} is not a card: write a rank and a suit, like 7H or 10♦")
+    rank = _RANK_INPUT[match.group(1).lower()]
+    return rank * 4 + _SUIT_INPUT[match.group(2).lower()]

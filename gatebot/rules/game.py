@@ -1,0 +1,249 @@
+"""The game interface every variant implements, the variant registry, and game outcomes.
+
+A variant is a subclass of :class:`Game` with a ``name``; defining it registers it, so a
+new game of the family is a new module and nothing here or in Gate changes. Front ends
+only use this interface: ``Game.new``, ``Game.from_text``, ``legal_moves``, ``play``,
+``play_line``, ``undo``, ``to_text`` and the end-of-game properties.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from gatebot.rules.errors import PositionError, RulesError, UnknownVariant
+from gatebot.rules.move import Move
+
+
+class Termination(enum.Enum):
+    """Why a game is over."""
+
+    WON = "won"
+    NO_MOVES = "no legal move left"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended and what it scored (cards on the foundations)."""
+
+    termination: Termination
+    score: int
+
+    @property
+    def won(self) -> bool:
+        return self.termination is Termination.WON
+
+
+@dataclass(frozen=True, slots=True)
+class LinePlay:
+    """What became of a line of typed moves: the moves played, then the error that stopped it."""
+
+    played: tuple[Move, ...]
+    error: RulesError | None = None
+
+
+class Game(ABC):
+    """A game in progress: a position plus the moves that led to it, with undo.
+
+    Instances are mutable, like a chess board; use :meth:`copy` to branch. Subclasses set
+    ``name`` (the variant's id in position text and commands), ``title`` and
+    ``known_options``, and implement the abstract methods.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    known_options: ClassVar[tuple[str, ...]] = ()
+    _registry: ClassVar[dict[str, type[Game]]] = {}
+
+    deal: int | None
+    options: tuple[str, ...]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:
+            Game._registry[cls.name] = cls
+
+    # -- construction -------------------------------------------------------------------
+
+    @staticmethod
+    def variants() -> tuple[str, ...]:
+        """The names of every known variant."""
+        return tuple(Game._registry)
+
+    @staticmethod
+    def variant_class(name: str) -> type[Game]:
+        """The class that plays variant ``name``; :class:`UnknownVariant` if there is none."""
+        try:
+            return Game._registry[name.strip().lower()]
+        except KeyError:
+            known = ", ".join(Game._registry)
+            raise UnknownVariant(f"There is no variant called {name!r}: choose one of {known}") from None
+
+    @classmethod
+    def new(cls, variant: str | None = None, *, deal: int, options: Iterable[str] = ()) -> Game:
+        """Deal numbered deal ``deal`` of ``variant`` (on a subclass, the variant may be omitted)."""
+        target = cls.variant_class(variant) if variant is not None else cls
+        if target is Game:
+            raise UnknownVariant("Game.new needs a variant name, like 'gate'")
+        return target._new(deal, target.check_options(options))
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """Read a position in the text form of RULES.md section 6 (chat code fences allowed)."""
+        lines = [line.strip() for line in text.strip().strip("`").splitlines()]
+        lines = [line for line in lines if line and not line.startswith("```")]
+        if not lines:
+            raise PositionError("The position is empty: its first line names the variant, like 'gate'")
+        words = lines[0].lower().split()
+        try:
+            target = cls.variant_class(words[0])
+        except UnknownVariant as error:
+            raise PositionError(f"Line 1: {error}") from None
+        try:
+            options = target.check_options(words[1:])
+        except UnknownVariant as error:
+            raise PositionError(f"Line 1: {error}") from None
+        return target._from_lines(lines[1:], options)
+
+    @classmethod
+    def check_options(cls, options: Iterable[str]) -> tuple[str, ...]:
+        """Validate option names and return them in this variant's canonical order."""
+        if isinstance(options, str):
+            options = (options,)
+        wanted = {option.strip().lower() for option in options}
+        unknown = wanted.difference(cls.known_options)
+        if unknown:
+            known = ", ".join(cls.known_options) or "none"
+            raise UnknownVariant(
+                f"{cls.title} has no option {sorted(unknown)[0]!r}: its options are {known}"
+            )
+        return tuple(option for option in cls.known_options if option in wanted)
+
+    @classmethod
+    @abstractmethod
+    def _new(cls, deal: int, options: tuple[str, ...]) -> Self: ...
+
+    @classmethod
+    @abstractmethod
+    def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self: ...
+
+    # -- the position -------------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        return self.name
+
+    @abstractmethod
+    def to_text(self, *, hide_stock: bool = False) -> str:
+        """The position text; ``hide_stock`` writes the stock as ``S: ?n``, as a player sees it."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy, history included."""
+
+    @property
+    @abstractmethod
+    def score(self) -> int:
+        """Cards on the foundations."""
+
+    @property
+    @abstractmethod
+    def is_won(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played so far (the ones :meth:`undo` takes back, last one last)."""
+
+    # -- moves --------------------------------------------------------------------------
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in canonical form, the most useful first (foundation plays first)."""
+
+    @abstractmethod
+    def validate(self, move: Move) -> Move:
+        """Return ``move`` in canonical form if legal, else raise :class:`IllegalMove` saying why."""
+
+    @abstractmethod
+    def push(self, move: Move) -> None:
+        """Play a move already known to be legal and canonical, without checking it."""
+
+    @abstractmethod
+    def undo(self) -> Move:
+        """Take back the last move, automatic fills included; return it."""
+
+    def play(self, move: Move | str) -> Move:
+        """Play one move, given as a :class:`Move` or as forgiving player text; return it canonical."""
+        if isinstance(move, str):
+            from gatebot.rules.notation import parse_move
+
+            move = parse_move(self, move)
+        else:
+            move = self.validate(move)
+        self.push(move)
+        return move
+
+    def play_line(self, text: str) -> LinePlay:
+        """Play the moves of one typed line in order, stopping at the first that fails."""
+        from gatebot.rules.notation import resolve, split_phrases
+
+        played: list[Move] = []
+        try:
+            for phrase in split_phrases(text):
+                move = resolve(self, phrase)
+                self.push(move)
+                played.append(move)
+        except RulesError as error:
+            return LinePlay(tuple(played), error)
+        return LinePlay(tuple(played))
+
+    # -- what the move language needs to know ------------------------------------------
+
+    @abstractmethod
+    def check_pile(self, name: str, *, as_target: bool) -> None:
+        """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
+
+    @abstractmethod
+    def pile_label(self, name: str) -> str:
+        """A pile's name in words (``column 3``, ``the waste``)."""
+
+    @abstractmethod
+    def top_card(self, pile: str) -> int | None:
+        """The index of the top card of a pile, None when it is empty or no such pile."""
+
+    @abstractmethod
+    def locate(self, card: int) -> tuple[str, int] | None:
+        """Where a visible, playable-area card is: (pile name, cards above it), else None."""
+
+    @abstractmethod
+    def moved_card(self, move: Move) -> int:
+        """The deepest card a legal, canonical move carries."""
+
+    @abstractmethod
+    def whereabouts(self, card: int) -> str:
+        """Where a card is, in words, for messages that explain why it can't move."""
+
+    # -- the end ------------------------------------------------------------------------
+
+    def has_legal_move(self) -> bool:
+        return bool(self.legal_moves())
+
+    @property
+    def is_over(self) -> bool:
+        """Won, or no legal move left."""
+        return self.is_won or not self.has_legal_move()
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        if self.is_won:
+            return Outcome(Termination.WON, self.score)
+        if not self.has_legal_move():
+            return Outcome(Termination.NO_MOVES, self.score)
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"

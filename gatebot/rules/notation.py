@@ -1,0 +1,259 @@
+"""The move language players type, read in the context of a position.
+
+Reading happens in two steps. :func:`split_phrases` cuts a line into phrases without
+looking at the game (``d 3f w5`` is three phrases, ``3 to 7`` and ``7h 8s`` are one each).
+:func:`resolve` then turns one phrase into the single legal move it names in the current
+position, or raises with the reason in game terms, because ``7h`` or ``3`` mean different
+moves in different positions. Every accepted form is listed in the README.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, parse_card
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError
+from gatebot.rules.game import Game
+from gatebot.rules.move import DRAW, FOUNDATION, Move
+
+_DRAW_WORDS = frozenset({"d", "draw", "deal", "turn", "flip", "stock"})
+_ARROW_WORDS = frozenset({">", "to", "onto", "on", "into"})
+_FILLER_WORDS = frozenset({"move", "play", "put", "column", "col", "from", "the", "card", "cards", "top"})
+_PILE_WORDS = {
+    "left": "l", "right": "r", "waste": "w",
+    "f": "f", "found": "f", "foundation": "f", "foundations": "f", "home": "f", "up": "f",
+}
+_PAIR = re.compile(r"([0-9]|[lrwf])([0-9]|[lrwf])(?::([0-9]+))?")
+_SINGLE = re.compile(r"([0-9]+|[lrw])(?::([0-9]+))?")
+_COUNT = re.compile(r":([0-9]+)")
+_EXAMPLES = "write moves like d, 3f, w5, 3>7, 35:2 or a card like 7h"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A place a player named: a pile by name, or a card (whose place the position decides)."""
+
+    pile: str | None = None
+    card: int | None = None
+
+    def __str__(self) -> str:
+        return self.pile if self.card is None else CARD_PRETTY[self.card]
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One move as typed, before the position gives it a meaning."""
+
+    text: str
+    draw: bool = False
+    source: Ref | None = None
+    target: Ref | None = None
+    count: int | None = None
+
+
+def _normalise(text: str) -> list[str]:
+    text = text.lower().replace("\ufe0f", "")
+    for arrow in ("->", "=>", "→", "⇒", ">", "-"):
+        text = text.replace(arrow, " > ")
+    text = re.sub(r"[,;]", " ; ", text)
+    return [word for word in text.split() if word not in _FILLER_WORDS]
+
+
+def _ref(word: str) -> tuple[Ref, int | None] | None:
+    """Read one word as a single place (``3``, ``l``, ``waste``, ``7h``), maybe with ``:n``."""
+    if word in _PILE_WORDS:
+        return Ref(pile=_PILE_WORDS[word]), None
+    if CARD_PATTERN.fullmatch(word):
+        return Ref(card=parse_card(word)), None
+    match = _SINGLE.fullmatch(word)
+    if match:
+        pile = str(int(match.group(1))) if match.group(1).isdigit() else match.group(1)
+        return Ref(pile=pile), int(match.group(2)) if match.group(2) else None
+    return None
+
+
+def split_phrases(text: str) -> Iterator[Phrase]:
+    """Cut a typed line into move phrases, in order; raise :class:`NotationError` at an unreadable word.
+
+    Phrases are produced lazily, so the moves before an unreadable word can still be played.
+    """
+    words = _normalise(text)
+    if not words:
+        raise NotationError(f"There is no move in that: {_EXAMPLES}")
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == ";":
+            continue
+        if word in _DRAW_WORDS:
+            yield Phrase(word, draw=True)
+            continue
+        if word in _ARROW_WORDS:
+            raise NotationError(f"{word!r} needs a card or a pile before it: {_EXAMPLES}")
+        pair = None if CARD_PATTERN.fullmatch(word) else _PAIR.fullmatch(word)
+        if pair:
+            source_pile, target_pile, count_text = pair.groups()
+            yield Phrase(word, source=Ref(pile=source_pile), target=Ref(pile=target_pile),
+                         count=int(count_text) if count_text else None)
+            continue
+        read = _ref(word)
+        if read is None:
+            raise NotationError(f"{word!r} isn't a move I know: {_EXAMPLES}")
+        source, count = read
+        phrase_words = [word]
+        target = None
+        arrow = i < len(words) and words[i] in _ARROW_WORDS
+        if arrow:
+            phrase_words.append(words[i])
+            i += 1
+        if i < len(words) and (next_read := _ref(words[i])) is not None:
+            target, target_count = next_read
+            count = target_count if target_count is not None else count
+            phrase_words.append(words[i])
+            i += 1
+        elif arrow:
+            raise NotationError(f"{' '.join(phrase_words)!r} needs a place to go after it: {_EXAMPLES}")
+        if i < len(words) and (counted := _COUNT.fullmatch(words[i])):
+            count = int(counted.group(1))
+            phrase_words.append(words[i])
+            i += 1
+        yield Phrase(" ".join(phrase_words), source=source, target=target, count=count)
+
+
+def parse_move(game: Game, text: str) -> Move:
+    """Read exactly one move from ``text`` in the context of ``game``; return it, legal and canonical."""
+    phrases = list(split_phrases(text))
+    if len(phrases) != 1:
+        raise NotationError(f"{text.strip()!r} holds {len(phrases)} moves, not one")
+    return resolve(game, phrases[0])
+
+
+def resolve(game: Game, phrase: Phrase) -> Move:
+    """The one legal move ``phrase`` names in ``game``, or an error that says why there is none."""
+    if phrase.draw:
+        return game.validate(DRAW)
+    source, target = phrase.source, phrase.target
+    assert source is not None
+    if source.pile is not None:
+        game.check_pile(source.pile, as_target=False)
+    if target is not None and target.pile is not None:
+        game.check_pile(target.pile, as_target=True)
+    if source.pile is not None and target is not None and target.pile is not None:
+        return game.validate(Move(source.pile, target.pile, phrase.count))
+    candidates = [move for move in game.legal_moves() if _matches(game, move, phrase)]
+    if target is None:
+        candidates = _sensible(game, candidates)
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        labels = [f"{describe_move(game, move)} ({move})" for move in candidates]
+        listed = "; ".join(labels[:-1]) + " or " + labels[-1]
+        raise AmbiguousMove(f"{phrase.text!r} could be {listed}: say which", tuple(map(str, candidates)))
+    raise IllegalMove(_why_nothing(game, phrase))
+
+
+def _matches(game: Game, move: Move, phrase: Phrase) -> bool:
+    if move.is_draw:
+        return False
+    source, target = phrase.source, phrase.target
+    assert source is not None
+    if source.pile is not None:
+        if move.source != source.pile:
+            return False
+        if phrase.count is not None and _count(game, move) != phrase.count:
+            return False
+    elif game.moved_card(move) != source.card:
+        return False
+    if target is None:
+        return True
+    if target.pile is not None:
+        return move.target == target.pile
+    return move.target != FOUNDATION and game.top_card(move.target) == target.card
+
+
+def _count(game: Game, move: Move) -> int:
+    """How many cards a legal move carries."""
+    if move.count is not None:
+        return move.count
+    location = game.locate(game.moved_card(move))
+    return 1 if location is None else location[1] + 1
+
+
+def _sensible(game: Game, moves: list[Move]) -> list[Move]:
+    """Narrow the moves of a card or pile named alone to the ones a player would mean.
+
+    A free space is a last resort: when the card can go up or onto a card, that is meant.
+    Otherwise only the first free space is kept, since free spaces are interchangeable.
+    """
+    onto_cards = [m for m in moves if m.target == FOUNDATION or game.top_card(m.target) is not None]
+    if onto_cards:
+        return onto_cards
+    kept: list[Move] = []
+    seen: set[tuple[str, int | None]] = set()
+    for move in moves:
+        if move.target != FOUNDATION and game.top_card(move.target) is None:
+            key = (move.source, move.count)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(move)
+    return kept
+
+
+def _why_nothing(game: Game, phrase: Phrase) -> str:
+    """Explain, in game terms, why a phrase names no legal move."""
+    source, target = phrase.source, phrase.target
+    assert source is not None
+    if target is not None and target.card is not None:
+        place = game.locate(target.card)
+        if place is None or place[1] > 0 or place[0] in ("l", "r", "w"):
+            return f"{game.whereabouts(target.card)}: cards go only onto the top card of a column"
+    if source.card is not None:
+        place = game.locate(source.card)
+        if place is None:
+            return f"{game.whereabouts(source.card)}, so it can't move"
+        pile, above = place
+        if target is None:
+            if above and pile.isdigit():
+                return f"{game.whereabouts(source.card)}, and they aren't a run that moves with it"
+            if above:
+                return f"{game.whereabouts(source.card)}, so it can't move yet"
+            return f"{CARD_PRETTY[source.card]} has nowhere to go right now"
+        target_pile = target.pile
+        if target_pile is None:
+            target_pile = game.locate(target.card)[0]  # type: ignore[index]
+        count = above + 1 if pile.isdigit() and target_pile != FOUNDATION else None
+        if above and not pile.isdigit():
+            return f"{game.whereabouts(source.card)}, so it can't move yet"
+        game.validate(Move(pile, target_pile, count))
+        return f"{CARD_PRETTY[source.card]} can't move there"
+    assert source.pile is not None
+    if target is None:
+        if game.top_card(source.pile) is None:
+            game.validate(Move(source.pile, FOUNDATION))
+        return f"Nothing from {game.pile_label(source.pile)} can move right now"
+    assert target.card is not None
+    target_pile = game.locate(target.card)[0]  # type: ignore[index]
+    game.validate(Move(source.pile, target_pile, phrase.count))
+    return f"That can't move onto {CARD_PRETTY[target.card]}"
+
+
+def describe_move(game: Game, move: Move) -> str:
+    """A move in words, as a player would say it, e.g. ``7♣ from column 3 onto 8♥``.
+
+    It never names the next stock card, so it is safe to show before a draw.
+    """
+    if move.is_draw:
+        return "draw from the stock"
+    card = CARD_PRETTY[game.moved_card(move)]
+    where = game.pile_label(move.source)
+    count = _count(game, move)
+    what = card if count == 1 else f"{card} and the {count - 1} on it"
+    if move.target == FOUNDATION:
+        return f"{what} from {where} to the foundation"
+    top = game.top_card(move.target)
+    onto = "the free space" if top is None else CARD_PRETTY[top]
+    return f"{what} from {where} onto {onto} in column {move.target}"

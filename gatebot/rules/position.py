@@ -1,0 +1,48 @@
+"""Reading the pile lines of the position text (RULES.md section 6), shared by every variant."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gatebot.rules.cards import parse_card
+from gatebot.rules.errors import NotationError, PositionError
+
+_HIDDEN = re.compile(r"\?(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class PileLine:
+    """One parsed ``X: …`` line: its cards, or foundation slots, or a hidden-card count."""
+
+    cards: list[int]
+    slots: tuple[int | None, ...]
+    hidden: int | None
+
+
+def parse_pile_line(line: str, label: str, number: int) -> PileLine:
+    """Parse ``label: cards…``; ``-`` stands for an empty slot and ``?n`` for n unseen cards.
+
+    Errors name the line (by its label and number) so a pasted position can be fixed.
+    """
+    head, colon, rest = line.partition(":")
+    if not colon or head.strip().upper() != label:
+        raise PositionError(f"Line {number} should start with {label}: but reads {line!r}")
+    words = rest.split()
+    if len(words) == 1 and (hidden := _HIDDEN.fullmatch(words[0])):
+        if label != "S":
+            raise PositionError(f"Line {label}: only the stock (S:) may be written as ?n unseen cards")
+        return PileLine([], (), int(hidden.group(1)))
+    slots: list[int | None] = []
+    for word in words:
+        if word == "-":
+            slots.append(None)
+            continue
+        try:
+            slots.append(parse_card(word))
+        except NotationError:
+            raise PositionError(f"Line {label}: {word!r} is not a card (write cards like 7H or TD)") from None
+    cards = [card for card in slots if card is not None]
+    if label != "F" and len(cards) != len(slots):
+        raise PositionError(f"Line {label}: '-' only marks an empty foundation on the F: line")
+    return PileLine(cards, tuple(slots), None)
