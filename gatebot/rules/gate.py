@@ -163,7 +163,10 @@ class GateGame(Game):
             game._stock_hidden = True
         if len(seen) != 52:
             missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
-            raise PositionError(f"The position is missing {52 - len(seen)} cards: {missing_text}")
+            raise PositionError(
+                f"The position is missing {52 - len(seen)} cards ({missing_text}): each card appears "
+                "once, and cards not on the table belong on the S: line"
+            )
         return game
 
     def copy(self) -> Self:
@@ -425,7 +428,8 @@ class GateGame(Game):
             rule = " in single-moves" if self._single else ""
             return f"Only the top card of {self._pile_label(source)} moves{rule}"
         if count > len(pile):
-            return f"Column {source + 1} holds only {len(pile)} cards"
+            cards = "card" if len(pile) == 1 else "cards"
+            return f"Column {source + 1} holds only {len(pile)} {cards}"
         return (
             f"Only the top {run} cards of column {source + 1} move together: "
             f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"

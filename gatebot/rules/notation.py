@@ -209,7 +209,9 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
     assert source is not None
     if target is not None and target.card is not None:
         place = game.locate(target.card)
-        if place is None or place[1] > 0 or place[0] in ("l", "r", "w"):
+        if place is None:
+            return f"{game.whereabouts(target.card)}, so nothing can go on it"
+        if place[1] > 0 or not place[0].isdigit():
             return f"{game.whereabouts(target.card)}: cards go only onto the top card of a column"
     if source.card is not None:
         place = game.locate(source.card)

@@ -109,6 +109,8 @@ def test_a_line_stops_at_an_unreadable_word_after_playing_what_came_before() -> 
         (deal_1, "qd", "Q♦ hasn't been drawn from the stock yet, so it can't move"),
         (deal_1, "1", "Nothing from column 1 can move right now"),
         (deal_1, "qc 2s", "Q♣ can't go on 2♠: it takes a red A"),
+        (lambda: position(columns={3: "9H", 5: ""}), "35:2", "Column 3 holds only 1 card"),
+        (deal_1, "qc qd", "Q♦ hasn't been drawn from the stock yet, so nothing can go on it"),
         (deal_1, "qc jd", "J♦ is in the left reserve under 4 cards: cards go only onto the top card"),
     ],
 )
