@@ -27,6 +27,7 @@ KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
 #: ``ACCEPTS[t]`` is the ``KEY`` of the cards that may go on ``t`` (-1: nothing, for an Ace).
 ACCEPTS: tuple[int, ...] = tuple(((c >> 2) - 1) * 2 + (not RED[c]) if c >= 4 else -1 for c in range(52))
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
 
 # Undo records: (source, target, count, card, fill) for card moves; the draw is its own record.
 _DRAW_RECORD = (-1, -1, 0, -1, -1)
@@ -345,7 +346,7 @@ class GateGame(Game):
     def validate(self, move: Move) -> Move:
         if move.is_draw:
             if self._stock_hidden and self._stock:
-                raise IllegalMove("The stock's order is unknown in this position, so nothing can be drawn")
+                raise IllegalMove(_HIDDEN_STOCK)
             if not self._stock:
                 raise IllegalMove(f"The stock is empty: {self.title} has one pass and no redeal")
             return DRAW
@@ -354,16 +355,11 @@ class GateGame(Game):
         n = self.column_count
         if source == target and source < n:
             raise IllegalMove(f"Cards can't move from column {source + 1} onto itself")
-        if source < n:
-            pile = self._columns[source]
-            if not pile:
+        pile = self._pile(source)
+        if not pile:
+            if source < n:
                 raise IllegalMove(f"Column {source + 1} is empty: it is a free space, with nothing to move")
-        else:
-            pile = self._pile(source)
-            if not pile:
-                raise IllegalMove(f"{self._pile_label(source).capitalize()} is empty")
-            if move.count not in (None, 1):
-                raise IllegalMove(f"Only the top card of {self._pile_label(source)} can move")
+            raise IllegalMove(f"{self._pile_label(source).capitalize()} is empty")
         run = self._run_length(pile) if source < n else 1
         if move.count is not None:
             if move.count < 1:
@@ -470,7 +466,7 @@ class GateGame(Game):
     def push(self, move: Move) -> None:
         if move.source == "d":
             if self._stock_hidden:
-                raise IllegalMove("The stock's order is unknown in this position, so nothing can be drawn")
+                raise IllegalMove(_HIDDEN_STOCK)
             self._waste.append(self._stock.pop())
             self._history.append(_DRAW_RECORD)
             self._moves.append(move)
@@ -525,7 +521,7 @@ class GateGame(Game):
             return _FILL_WASTE
         if self._stock_fill and self._stock:
             if self._stock_hidden:
-                raise IllegalMove("The stock's order is unknown in this position, so the fill can't be made")
+                raise IllegalMove(_HIDDEN_STOCK)
             column.append(self._stock.pop())
             return _FILL_STOCK
         return _FILL_NONE
