@@ -13,8 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from gatebot.rules import Game, GateGame, RulesError
-from gatebot.rules.deal import MAX_DEAL
+from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
 from gatebot.terminal import run_game
 
 Handler = Callable[[argparse.Namespace], int]

@@ -5,6 +5,7 @@
 """
 
 from gatebot.rules.cards import Card, Suit
+from gatebot.rules.deal import MAX_DEAL
 from gatebot.rules.errors import (
     AmbiguousMove,
     IllegalMove,
@@ -20,6 +21,7 @@ from gatebot.rules.notation import describe_move
 
 __all__ = [
     "DRAW",
+    "MAX_DEAL",
     "AmbiguousMove",
     "Card",
     "Game",
