@@ -1,4 +1,4 @@
-"""The ``gatebot`` command: one subcommand per front end or tool (``play`` for now).
+"""The ``gatebot`` command: one subcommand per front end or tool (``play``, ``db``).
 
 ``main`` parses arguments and hands over to the part that does the work; it returns the
 exit code instead of exiting, so tests call it directly.
@@ -7,14 +7,18 @@ exit code instead of exiting, so tests call it directly.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import random
 import sys
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TextIO
 
 from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
 from gatebot.terminal import run_game
+
+if TYPE_CHECKING:
+    from gatebot.store.database import Database
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -48,6 +52,20 @@ def _parser() -> argparse.ArgumentParser:
                         help="red cards in red (default: when output is a terminal and NO_COLOR is unset)")
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
     play.set_defaults(handler=_play)
+
+    db = commands.add_parser(
+        "db", help="look after the database of saved games",
+        description="Look after the database named by DATABASE_URL (default: a SQLite file in "
+        "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot). The bot upgrades it by itself "
+        "at start-up; these commands do it by hand.",
+    )
+    db_commands = db.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    db_commands.add_parser(
+        "upgrade", help="bring the database's tables up to this gatebot's schema",
+    ).set_defaults(handler=_db_upgrade)
+    db_commands.add_parser(
+        "current", help="show the schema revision the database is at",
+    ).set_defaults(handler=_db_current)
     return parser
 
 
@@ -77,6 +95,59 @@ def _play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stdout.write("\n")
         return 130
+
+
+def _db_upgrade(args: argparse.Namespace) -> int:
+    """``gatebot db upgrade``: upgrade the database to head and say from where to where."""
+    from gatebot.store.migrate import upgrade
+
+    async def work(db: Database) -> str:
+        before, after = await upgrade(db)
+        if before == after:
+            return f"The database is up to date (revision {after})."
+        return f"Upgraded the database from {before or 'empty'} to {after}."
+
+    return _with_database(work)
+
+
+def _db_current(args: argparse.Namespace) -> int:
+    """``gatebot db current``: print the database's revision and how it compares to this gatebot's."""
+    from gatebot.store.migrate import current_revision, head_revision, known_revisions
+
+    async def work(db: Database) -> str:
+        revision, head = await current_revision(db), head_revision()
+        if revision == head:
+            return f"{revision} (head)"
+        if revision is None:
+            return f"empty (gatebot db upgrade brings it to {head})"
+        if revision in known_revisions():
+            return f"{revision} (behind head {head}: gatebot db upgrade brings it there)"
+        return f"{revision} (newer than this gatebot, whose head is {head})"
+
+    return _with_database(work)
+
+
+def _with_database(work: Callable[[Database], Awaitable[str]]) -> int:
+    """Open the database named by ``DATABASE_URL``, run ``work``, print its line; exit 2 on DatabaseError.
+
+    SQLAlchemy and Alembic are imported here, not at the top, so ``gatebot play`` starts without them.
+    """
+    from gatebot.store.database import Database, DatabaseError, database_url_from_env
+
+    async def run() -> str:
+        db = Database(database_url_from_env())
+        try:
+            return await work(db)
+        finally:
+            await db.dispose()
+
+    try:
+        line = asyncio.run(run())
+    except DatabaseError as error:
+        sys.stderr.write(f"gatebot: {str(error).rstrip('.')}.\n")
+        return 2
+    sys.stdout.write(line + "\n")
+    return 0
 
 
 def _deal_number(text: str) -> int | None:

@@ -126,3 +126,120 @@ def test_python_m_gatebot_bad_deal_exits_2() -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# gatebot db: the schema of the database named by DATABASE_URL.
+
+
+@pytest.fixture
+def database_env(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """Point DATABASE_URL at the given URL (default: a new SQLite file in tmp_path)."""
+
+    def point(url: str | None = None) -> str:
+        url = url or f"sqlite+aiosqlite:///{tmp_path / 'gatebot.db'}"
+        monkeypatch.setenv("DATABASE_URL", url)
+        return url
+
+    return point
+
+
+def _one_sentence_on_stderr(captured: pytest.CaptureResult[str]) -> str:
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gatebot: ") and lines[0].endswith(".")
+    return lines[0]
+
+
+def test_db_upgrade_then_current_print_the_head(database_env, capsys: pytest.CaptureFixture[str]) -> None:
+    from gatebot.store.migrate import head_revision
+
+    database_env()
+    head = head_revision()
+    assert main(["db", "current"]) == 0
+    assert capsys.readouterr().out.startswith("empty ")
+    assert main(["db", "upgrade"]) == 0
+    assert capsys.readouterr().out == f"Upgraded the database from empty to {head}.\n"
+    assert main(["db", "upgrade"]) == 0
+    assert capsys.readouterr().out == f"The database is up to date (revision {head}).\n"
+    assert main(["db", "current"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == f"{head} (head)\n" and captured.err == ""
+
+
+def test_db_current_names_a_revision_from_a_newer_gatebot(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    database_env()
+    assert main(["db", "upgrade"]) == 0
+    with sqlite3.connect(tmp_path / "gatebot.db") as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    capsys.readouterr()
+    assert main(["db", "current"]) == 0
+    assert capsys.readouterr().out.startswith("9999 (newer than this gatebot")
+    assert main(["db", "upgrade"]) == 2
+    assert "newer gatebot (revision 9999)" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+@pytest.mark.parametrize("url", ["not a url", "mysql://gatebot:hunter2-secret@localhost/gatebot"])
+@pytest.mark.parametrize("action", ["upgrade", "current"])
+def test_db_with_a_malformed_url_is_one_sentence_and_exit_2(
+    url: str, action: str, database_env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database_env(url)
+    assert main(["db", action]) == 2
+    assert "hunter2" not in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_db_with_a_bad_port_is_one_sentence_and_exit_2(
+    database_env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database_env("postgresql+asyncpg://gatebot:hunter2-secret@localhost:port/gatebot")
+    assert main(["db", "current"]) == 2
+    assert "hunter2" not in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_db_under_a_regular_file_is_one_sentence_and_exit_2(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unwritable even for root: the database's folder would have to be inside a plain file."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    database_env(f"sqlite+aiosqlite:///{blocker / 'gatebot.db'}")
+    assert main(["db", "upgrade"]) == 2
+    assert "not-a-folder" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_db_on_a_folder_is_one_sentence_and_exit_2(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database_env(f"sqlite+aiosqlite:///{tmp_path}")
+    assert main(["db", "upgrade"]) == 2
+    assert "is a folder" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_db_with_an_unreachable_server_never_prints_the_password(
+    database_env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    database_env(f"postgresql+asyncpg://gatebot:hunter2-secret@127.0.0.1:{port}/gatebot")
+    assert main(["db", "current"]) == 2
+    line = _one_sentence_on_stderr(capsys.readouterr())
+    assert "hunter2" not in line and "gatebot:***@127.0.0.1" in line
+
+
+def test_python_m_gatebot_db_on_a_folder_prints_no_traceback(tmp_path) -> None:
+    """A failed SQLite open must not leave aiosqlite's thread to die noisily after the message."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}"}
+    result = subprocess.run(
+        [sys.executable, "-m", "gatebot", "db", "current"], capture_output=True, text=True,
+        env=env, timeout=30, check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -1,0 +1,113 @@
+"""Where games are stored: the database URL, the async engine and its sessions.
+
+One :class:`Database` is made per process, at start-up, from a URL given to it (never from
+a global), and hands out one ``AsyncSession`` per unit of work.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
+_SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
+
+
+class DatabaseError(Exception):
+    """The database can't be used as configured; the message says why in one sentence."""
+
+
+def default_database_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_DATA_HOME/gatebot/gatebot.db``, else ``~/.local/share/gatebot/gatebot.db``."""
+    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "gatebot" / "gatebot.db"
+
+
+def default_database_url(environ: Mapping[str, str] = os.environ) -> str:
+    return f"sqlite+aiosqlite:///{default_database_path(environ)}"
+
+
+def database_url_from_env(environ: Mapping[str, str] = os.environ) -> str:
+    """``DATABASE_URL`` when set, else the default SQLite file."""
+    return environ.get("DATABASE_URL") or default_database_url(environ)
+
+
+def parse_database_url(raw: str) -> URL:
+    """Read a database URL, choosing the async driver for ``sqlite:`` and ``postgresql:``."""
+    try:
+        url = make_url(raw)
+    except (ArgumentError, ValueError):
+        raise DatabaseError(
+            "DATABASE_URL is not a database URL: use sqlite+aiosqlite:///path/to/gatebot.db "
+            "or postgresql+asyncpg://user:password@host/dbname"
+        ) from None
+    drivername = _DRIVERS.get(url.drivername, url.drivername)
+    if drivername not in _SUPPORTED:
+        raise DatabaseError(
+            f"gatebot can't store games with {url.drivername!r}: use a sqlite+aiosqlite or "
+            "postgresql+asyncpg URL"
+        )
+    return url.set(drivername=drivername)
+
+
+class Database:
+    """The engine and the session factory for one database URL."""
+
+    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+        self.url = parse_database_url(url) if isinstance(url, str) else url
+        self.is_sqlite = self.url.drivername.startswith("sqlite")
+        if self.is_sqlite:
+            self._prepare_sqlite_file()
+        if not self.is_sqlite:
+            # Fail within seconds, not asyncpg's default minute, when the server can't be reached.
+            engine_options.setdefault("connect_args", {"timeout": 10})
+        self.engine: AsyncEngine = create_async_engine(self.url, **engine_options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            self.engine, expire_on_commit=False
+        )
+
+    @property
+    def safe_url(self) -> str:
+        """The URL with any password hidden, fit for logs and messages."""
+        return self.url.render_as_string(hide_password=True)
+
+    def _prepare_sqlite_file(self) -> None:
+        path = self.url.database
+        if not path or path == ":memory:":
+            return
+        if Path(path).expanduser().is_dir():
+            raise DatabaseError(f"The database path {path} is a folder: name a file, like {path}/gatebot.db")
+        folder = Path(path).expanduser().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DatabaseError(
+                f"Can't create the folder {folder} for the database ({error.strerror}): "
+                "set DATABASE_URL to a writable place"
+            ) from None
+        if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
+            raise DatabaseError(
+                f"The database {path} is not writable: set DATABASE_URL to a writable place"
+            )
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers work while one writer commits; the busy timeout makes writers queue."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()

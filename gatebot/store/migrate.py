@@ -1,0 +1,207 @@
+"""Bring a database's tables up to the schema this gatebot was built for, with Alembic.
+
+The revisions ship inside the package (:mod:`gatebot.migrations`) and the Alembic config is
+built here in code, so an installed gatebot needs no ``alembic.ini``. Every function runs on a
+connection of the app's own :class:`~gatebot.store.database.Database` engine, handed to
+Alembic's ``env.py`` through ``config.attributes`` (Alembic's connection-sharing recipe), so
+start-up checks, upgrades and the ``gatebot db`` command see the same database the bot uses.
+
+Failures that a person running gatebot can fix — an unreachable database, a database written
+by a newer gatebot — become :class:`~gatebot.store.database.DatabaseError` with one sentence
+that never shows a password.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+import gatebot.migrations
+from gatebot.store.database import Database, DatabaseError
+from gatebot.store.models import Base
+
+T = TypeVar("T")
+
+#: Where the revisions are: inside the installed package, wherever that is.
+MIGRATIONS_DIR = Path(gatebot.migrations.__file__).resolve().parent
+
+#: What drivers raise when they can't open a database: asyncpg's refusals (wrong password, no
+#: such database) arrive as plain DBAPIError, unreachable hosts as OSError or TimeoutError, and
+#: impossible settings (port 99999) as ValueError or OverflowError.
+_CANT_CONNECT = (DBAPIError, OSError, TimeoutError, ValueError, OverflowError)
+#: What they raise when an open database can't do its work (locked, read-only, disk full), as
+#: opposed to a bug in a migration, which is left to propagate with its traceback.
+_CANT_USE = (OperationalError, InterfaceError, OSError, TimeoutError)
+
+#: Key of the PostgreSQL advisory lock that makes concurrent start-ups upgrade one at a time.
+_UPGRADE_LOCK = int.from_bytes(b"gatebot", "big")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic config for gatebot's migrations, built in code; with ``connection``, runs share it."""
+    config = Config()
+    # The config is a ConfigParser: "%" would start an interpolation.
+    config.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
+    config.set_main_option("path_separator", "os")
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@functools.cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revision() -> str:
+    """The newest revision this gatebot knows: what :func:`upgrade` brings a database to."""
+    head = _scripts().get_current_head()
+    assert head is not None, "gatebot ships at least one migration, on a single branch"
+    return head
+
+
+def known_revisions() -> frozenset[str]:
+    """Every revision this gatebot ships, from the first to the head."""
+    return frozenset(script.revision for script in _scripts().walk_revisions())
+
+
+async def current_revision(db: Database) -> str | None:
+    """The revision the database is at, or None when Alembic has never run on it (e.g. it is empty)."""
+    return await _run(db, _revision_on)
+
+
+async def upgrade(db: Database) -> tuple[str | None, str]:
+    """Upgrade the database to head in one transaction; return (revision before, revision after).
+
+    Raises :class:`DatabaseError`, changing nothing, when the database is at a revision this
+    gatebot doesn't know (a newer gatebot wrote it) or holds gatebot's tables without any
+    revision (they were made some other way, so Alembic would trip over them).
+    """
+    return await _run(db, _upgrade_on, begin=True)
+
+
+async def ensure_schema(db: Database) -> str | None:
+    """Start-up check: upgrade the database when it is behind; say so in one line, or None if current.
+
+    The line ("Upgraded the database from empty to 0001.") is for the log. A database this
+    gatebot can't handle (see :func:`upgrade`) raises :class:`DatabaseError` and is left as it was.
+    """
+    before, after = await upgrade(db)
+    if before == after:
+        return None
+    return f"Upgraded the database from {before or 'empty'} to {after}."
+
+
+def _revision_on(connection: Connection) -> str | None:
+    """The revision stamped in ``alembic_version``, None when there is none."""
+    heads = MigrationContext.configure(connection).get_current_heads()
+    if len(heads) > 1:
+        raise DatabaseError(
+            f"The database is at several revisions at once ({', '.join(heads)}), which gatebot "
+            "never writes: repair its alembic_version table, or point DATABASE_URL elsewhere"
+        )
+    return heads[0] if heads else None
+
+
+def _upgrade_on(connection: Connection) -> tuple[str | None, str]:
+    """Check what the database holds, then run the migrations from there to head on ``connection``."""
+    if connection.dialect.name == "postgresql":
+        # Held to the end of the transaction: a second gatebot starting now waits, then finds head.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
+    before = _revision_on(connection)
+    head = head_revision()
+    if before == head:
+        return before, head
+    if before is not None and before not in known_revisions():
+        raise DatabaseError(
+            f"This database was written by a newer gatebot (revision {before}): upgrade gatebot, "
+            "or point DATABASE_URL elsewhere"
+        )
+    if before is None:
+        found = sorted(set(inspect(connection).get_table_names()) & set(Base.metadata.tables))
+        if found:
+            raise DatabaseError(
+                f"The database already has gatebot's tables ({', '.join(found)}) but no schema "
+                "revision, so gatebot can't tell what they hold: point DATABASE_URL at an empty "
+                "database, or stamp this one with `alembic stamp`"
+            )
+    try:
+        command.upgrade(alembic_config(connection), "head")
+    except CommandError as error:
+        raise DatabaseError(f"Alembic can't upgrade the database ({_first_line(str(error))})") from error
+    return before, head
+
+
+async def _run(db: Database, work: Callable[[Connection], T], *, begin: bool = False) -> T:
+    """Run ``work`` on a connection of ``db``'s engine (in one transaction if ``begin``).
+
+    Failing to reach or use the database becomes a :class:`DatabaseError` naming the URL
+    without its password; any other error (a bug in a migration) is left to propagate.
+    """
+    threads_before = set(threading.enumerate())
+    connection = db.engine.connect()
+    try:
+        await connection.start()
+    except _CANT_CONNECT as error:
+        await _let_stray_workers_stop(threads_before)
+        raise DatabaseError(
+            f"Can't open the database {db.safe_url} ({_reason(error, db)}): check DATABASE_URL "
+            "and that the database is reachable"
+        ) from None
+    try:
+        if not begin:
+            return await connection.run_sync(work)
+        async with connection.begin():
+            return await connection.run_sync(work)
+    except _CANT_USE as error:
+        raise DatabaseError(
+            f"The database {db.safe_url} failed while gatebot used it ({_reason(error, db)}): check "
+            "that it is writable and that no other program is holding it"
+        ) from None
+    finally:
+        await connection.close()
+
+
+async def _let_stray_workers_stop(threads_before: set[threading.Thread]) -> None:
+    """Wait (a second at most) for the worker thread of an aiosqlite connection that failed to open.
+
+    aiosqlite 0.22 tells that thread to stop without waiting for it; if the event loop closes
+    first (``asyncio.run`` returning, as ``gatebot db`` does), the thread dies with a traceback
+    on stderr after our one-sentence message.
+    """
+    for thread in set(threading.enumerate()) - threads_before:
+        if "_connection_worker_thread" in thread.name:
+            await asyncio.to_thread(thread.join, 1.0)
+
+
+def _reason(error: BaseException, db: Database) -> str:
+    """What went wrong, in the driver's words, on one line and with any password masked."""
+    cause = getattr(error, "orig", None) or error
+    if isinstance(cause, OSError) and cause.strerror:
+        words = cause.strerror
+    else:
+        # asyncpg errors come wrapped as "<class 'asyncpg.exceptions.X'>: message".
+        words = re.sub(r"^<class '[\w.]+'>:\s*", "", str(cause)) or type(cause).__name__
+    password = db.url.password
+    if password:
+        words = words.replace(str(password), "***")
+    return _first_line(words)
+
+
+def _first_line(words: str) -> str:
+    lines = words.strip().splitlines()
+    return lines[0].rstrip(".") if lines else "no reason given"

@@ -1,0 +1,131 @@
+"""The tables: players and their games.
+
+A game row is its variant, options and deal plus the log of what the player did; the
+stored position, score and counters are caches of a replay of that log, kept so lists and
+leaderboards need no replay. ``version`` is bumped on every write (optimistic locking), so
+two writers can never both save over the same version.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, MetaData, String, Text, UniqueConstraint, text
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A ``TIMESTAMP WITH TIME ZONE`` that is always an aware UTC ``datetime`` in Python.
+
+    PostgreSQL keeps the instant, but SQLite has no time zone type: SQLAlchemy stores the
+    wall-clock time, dropping the offset, and reads back a naive ``datetime`` -- a different
+    instant for non-UTC input, and a ``TypeError`` when compared with ``utcnow()``. So
+    values are converted to UTC on the way in (a naive one is taken to be UTC already) and
+    marked UTC on the way out. The DDL is the plain ``DateTime(timezone=True)`` one.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base whose constraint names are predictable, so SQLite batch migrations work."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game stands. Only ``active`` games can be played; one per player at most."""
+
+    ACTIVE = "active"
+    WON = "won"
+    LOST = "lost"
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"
+    QUARANTINED = "quarantined"
+
+
+class Player(Base):
+    """Someone who plays: a user of one platform (``discord``, ``terminal``) and their preferences."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("platform", "platform_user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    platform_user_id: Mapped[str] = mapped_column(String(64))
+    display_name: Mapped[str] = mapped_column(String(100))
+    board_style: Mapped[str] = mapped_column(String(16), default="text", server_default="text")
+    compact_board: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    games: Mapped[list[GameRecord]] = relationship(back_populates="player", lazy="raise")
+
+
+class GameRecord(Base):
+    """One game of one player, from its deal to its end (or to being set aside)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index(
+            "uq_games_one_active_per_player",
+            "player_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    deal: Mapped[int] = mapped_column(BigInteger)
+    #: Every action in order, space-separated: canonical move tokens, and ``u`` for an undo.
+    log: Mapped[str] = mapped_column(Text, default="", server_default="")
+    #: The position text after replaying ``log`` (a cache, checked on load).
+    position: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.ACTIVE, index=True)
+    score: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    move_count: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    undo_count: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    hint_count: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    board_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: Why a game was set aside (status ``quarantined``): shown to its owner.
+    problem: Mapped[str | None] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(default=1, server_default=text("1"))
+
+    player: Mapped[Player] = relationship(back_populates="games", lazy="raise")
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's documented form

@@ -1,0 +1,95 @@
+"""Shared fixtures: a real database of each supported kind, fresh for every test.
+
+Store tests take ``db`` (or ``database_url``) and so run twice, ids ``sqlite`` and
+``postgresql``: once on a new SQLite file, once on a new, empty database of a real
+PostgreSQL server. The server is the one named by ``GATEBOT_TEST_POSTGRES_URL`` (CI starts
+one and sets it), else a throwaway one this session starts with ``tests/postgres.py`` when
+``initdb`` and ``pg_ctl`` are on ``PATH`` or in Debian's ``/usr/lib/postgresql``, else the
+PostgreSQL half is skipped, visibly, except under ``CI=true``, where a missing server is an
+error: CI must never pass by skipping it.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from sqlalchemy.engine import make_url
+
+from gatebot.store import Database
+from gatebot.store.migrate import ensure_schema
+from tests.postgres import PostgresServer, find_bindir
+
+POSTGRES_URL_VARIABLE = "GATEBOT_TEST_POSTGRES_URL"
+NO_POSTGRES = "PostgreSQL binaries (initdb, pg_ctl) not found; PostgreSQL tests skipped"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The SQLAlchemy URL of a PostgreSQL server's maintenance database, as a superuser.
+
+    Session-scoped and synchronous, so one server serves every test whatever event loop
+    each test runs in; a server started here is stopped when the session ends.
+    """
+    configured = os.environ.get(POSTGRES_URL_VARIABLE)
+    if configured:
+        yield configured
+        return
+    bindir = find_bindir(system_dirs=True)
+    if bindir is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(
+                f"PostgreSQL binaries (initdb, pg_ctl) not found and {POSTGRES_URL_VARIABLE} is not set: "
+                "with CI=true the PostgreSQL tests must run, not skip",
+                pytrace=False,
+            )
+        pytest.skip(NO_POSTGRES)
+    server = PostgresServer.start(bindir=bindir)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def _asyncpg_dsn(url: str) -> str:
+    """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain DSN that asyncpg accepts."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The URL of a new, empty database: a SQLite file, or a database created on the server."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
+        return
+    # Asked for only here, so SQLite tests never start (or skip for want of) a server.
+    server_url: str = request.getfixturevalue("postgres_url")
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(_asyncpg_dsn(server_url))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        # FORCE: a test that failed half-way may have left a connection open.
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def create_schema(db: Database) -> None:
+    """Create the tables in an empty database the way gatebot does: by running its migrations."""
+    await ensure_schema(db)
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    """A :class:`Database` on a fresh database with the schema in place, disposed afterwards."""
+    database = Database(database_url)
+    try:
+        await create_schema(database)
+        yield database
+    finally:
+        await database.dispose()
