@@ -1,0 +1,407 @@
+"""The one place that changes a stored game: load it, apply a request, save it, reply.
+
+Every request runs as one unit of work in one transaction. Requests of one player are
+serialised inside the process (a lock per player), and writes are guarded by the row's
+version (optimistic locking), so two processes sharing a database can't lose a move
+either: a write that lost the race is retried on the fresh row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError
+from gatebot.service.replies import Actor, Reply, ReplyKind
+from gatebot.store.database import Database
+from gatebot.store.models import GameRecord, GameStatus, Player, utcnow
+
+log = logging.getLogger(__name__)
+
+UNDO_TOKEN = "u"
+_RETRIES = 8
+_KNOWN_GAMES = 4096
+T = TypeVar("T")
+
+
+class GameDamaged(Exception):
+    """A stored game that can't be replayed from its deal and log."""
+
+
+@dataclass(slots=True)
+class _Known:
+    """A game already replayed and checked, by the row fields that decide its position."""
+
+    variant: str
+    options: str
+    deal: int
+    log: str
+    position: str
+    game: GateGame
+
+
+class GameService:
+    """Loads, changes and saves players' games; front ends only translate to and from it."""
+
+    def __init__(self, db: Database, *, deal_picker: Callable[[], int] | None = None) -> None:
+        self._db = db
+        self._pick_deal = deal_picker or (lambda: random.randint(1, MAX_DEAL))
+        self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._players: dict[tuple[str, str], int] = {}
+        self._known: OrderedDict[int, _Known] = OrderedDict()
+
+    # -- requests -------------------------------------------------------------------------
+
+    async def show(self, actor: Actor) -> Reply:
+        """The player's game in progress, as it stands."""
+
+        async def work(session: AsyncSession) -> Reply:
+            record = await self._active(session, actor)
+            if record is None:
+                return _no_game()
+            game = await self._load(session, record)
+            if game is None:
+                return _damaged(record)
+            return self._board(record, game)
+
+        return await self._run(actor, work)
+
+    async def new_game(
+        self,
+        actor: Actor,
+        variant: str = "gate",
+        *,
+        deal: int | None = None,
+        options: Iterable[str] = (),
+        confirm: bool = False,
+    ) -> Reply:
+        """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it."""
+        try:
+            cls = Game.variant_class(variant)
+            chosen_options = cls.check_options(options)
+            number = self._pick_deal() if deal is None else deal
+            game = cls.new(deal=number, options=chosen_options)
+        except (RulesError, ValueError) as error:
+            return Reply(ReplyKind.ERROR, _sentence(str(error)))
+        assert isinstance(game, GateGame)
+
+        async def work(session: AsyncSession) -> Reply:
+            player = await self._player(session, actor)
+            current = await self._active_of(session, player.id)
+            if current is not None:
+                if not confirm:
+                    return Reply(
+                        ReplyKind.CONFIRM,
+                        f"You have a game of {_title(current)} in progress (deal {current.deal}, "
+                        f"score {current.score}): start a new one and abandon it?",
+                        game_id=current.id,
+                        version=current.version,
+                        status=GameStatus.ACTIVE,
+                    )
+                _finish(current, GameStatus.ABANDONED)
+                await session.flush()  # frees the one-active-game slot before the insert
+            record = GameRecord(
+                player_id=player.id,
+                variant=game.name,
+                options=" ".join(game.options),
+                deal=number,
+                log="",
+                position=game.to_text(),
+                guild_id=actor.guild_id,
+                channel_id=actor.channel_id,
+            )
+            session.add(record)
+            await session.flush()
+            self._remember(record, game)
+            return self._board(record, game.copy(), message=_dealt(game, abandoned=current))
+
+        return await self._run(actor, work)
+
+    async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
+        """Play a line of typed moves in order, stopping at the first that fails."""
+
+        def apply(game: GateGame) -> tuple[list[str], str | None]:
+            result = game.play_line(text)
+            error = None if result.error is None else _sentence(str(result.error))
+            return [str(move) for move in result.played], error
+
+        return await self._change(actor, apply, expected_version)
+
+    async def act(self, actor: Actor, action: str, *, expected_version: int | None = None) -> Reply:
+        """A button's action: ``draw``, ``undo`` or ``resign``, or a canonical move token."""
+        if action == "undo":
+            return await self.undo(actor, expected_version=expected_version)
+        if action == "resign":
+            return await self.resign(actor, expected_version=expected_version)
+        return await self.play(actor, "d" if action == "draw" else action, expected_version=expected_version)
+
+    async def undo(self, actor: Actor, count: int = 1, *, expected_version: int | None = None) -> Reply:
+        """Take back ``count`` moves (all there are, if fewer)."""
+
+        def apply(game: GateGame) -> tuple[list[str], str | None]:
+            taken = min(count, len(game.moves))
+            if taken == 0:
+                return [], "There is no move to take back."
+            for _ in range(taken):
+                game.undo()
+            return [UNDO_TOKEN] * taken, None
+
+        return await self._change(actor, apply, expected_version)
+
+    async def resign(self, actor: Actor, *, expected_version: int | None = None) -> Reply:
+        """End the game in progress now, keeping its score."""
+
+        async def work(session: AsyncSession) -> Reply:
+            record = await self._active(session, actor)
+            if record is None:
+                return _no_game()
+            if expected_version is not None and record.version != expected_version:
+                return await self._stale(session, record)
+            game = await self._load(session, record)
+            if game is None:
+                return _damaged(record)
+            _finish(record, GameStatus.RESIGNED)
+            await session.flush()
+            return self._board(record, game, message=f"You resigned with a score of {record.score}.")
+
+        return await self._run(actor, work)
+
+    # -- the shared path of a change ------------------------------------------------------
+
+    async def _change(
+        self,
+        actor: Actor,
+        apply: Callable[[GateGame], tuple[list[str], str | None]],
+        expected_version: int | None,
+    ) -> Reply:
+        async def work(session: AsyncSession) -> Reply:
+            record = await self._active(session, actor)
+            if record is None:
+                return _no_game()
+            if expected_version is not None and record.version != expected_version:
+                return await self._stale(session, record)
+            game = await self._load(session, record)
+            if game is None:
+                return _damaged(record)
+            tokens, error = apply(game)
+            if not tokens:
+                return self._board(record, game, kind=ReplyKind.ERROR, message=error)
+            record_progress(record, game, tokens)
+            await session.flush()
+            self._remember(record, game)
+            message = error
+            if record.status == GameStatus.WON:
+                message = f"You won! Every card is home: score 52/52 in {record.move_count} moves."
+            elif record.status == GameStatus.LOST:
+                message = _join(message, f"No legal move is left: the game ends with a score of {record.score}.")
+            played = tuple(token for token in tokens if token != UNDO_TOKEN)
+            return self._board(record, game.copy(), message=message, played=played)
+
+        return await self._run(actor, work)
+
+    async def _run(self, actor: Actor, work: Callable[[AsyncSession], Awaitable[Reply]]) -> Reply:
+        """Run ``work`` in one transaction, under the player's lock, retrying lost races."""
+        key = (actor.platform, actor.user_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
+            for attempt in range(_RETRIES):
+                try:
+                    async with self._db.sessions() as session, session.begin():
+                        return await work(session)
+                except (StaleDataError, IntegrityError) as error:
+                    log.info("retrying a request of %s/%s after %s", *key, type(error).__name__)
+                    self._players.pop(key, None)
+                    await asyncio.sleep(0.005 * attempt * random.random())
+        return Reply(
+            ReplyKind.ERROR,
+            "Your game changed several times while I was saving, so nothing was changed: please try again.",
+        )
+
+    # -- loading and saving ---------------------------------------------------------------
+
+    async def _player(self, session: AsyncSession, actor: Actor) -> Player:
+        """The actor's player row, made on first contact; the display name follows the platform's."""
+        key = (actor.platform, actor.user_id)
+        player = await session.scalar(
+            select(Player).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+        )
+        if player is None:
+            player = Player(platform=actor.platform, platform_user_id=actor.user_id,
+                            display_name=actor.display_name)
+            session.add(player)
+            await session.flush()
+        elif player.display_name != actor.display_name and actor.display_name:
+            player.display_name = actor.display_name
+        self._players[key] = player.id
+        return player
+
+    async def _active(self, session: AsyncSession, actor: Actor) -> GameRecord | None:
+        key = (actor.platform, actor.user_id)
+        player_id = self._players.get(key)
+        if player_id is None:
+            player_id = await session.scalar(
+                select(Player.id).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+            )
+            if player_id is None:
+                return None
+            self._players[key] = player_id
+        return await self._active_of(session, player_id)
+
+    @staticmethod
+    async def _active_of(session: AsyncSession, player_id: int) -> GameRecord | None:
+        return await session.scalar(
+            select(GameRecord).where(GameRecord.player_id == player_id, GameRecord.status == GameStatus.ACTIVE)
+        )
+
+    async def _load(self, session: AsyncSession, record: GameRecord) -> GateGame | None:
+        """The record's game, checked against a replay of its log; None if it was set aside.
+
+        A stale position cache is repaired (and logged); a log that can't be replayed sets
+        the game aside (status ``quarantined``) so its owner can start afresh, with the row
+        kept as it was for inspection.
+        """
+        known = self._known.get(record.id)
+        if known is not None and (known.variant, known.options, known.deal, known.log, known.position) == (
+            record.variant, record.options, record.deal, record.log, record.position
+        ):
+            self._known.move_to_end(record.id)
+            return known.game.copy()
+        try:
+            game = replay(record)
+        except GameDamaged as error:
+            log.error("game %s of player %s can't be replayed: %s; setting it aside",
+                      record.id, record.player_id, error)
+            record.status = GameStatus.QUARANTINED
+            record.problem = str(error)
+            record.finished_at = utcnow()
+            await session.flush()
+            return None
+        text = game.to_text()
+        if text != record.position:
+            log.warning("game %s: stored position differs from its replayed log; repaired", record.id)
+            record.position = text
+            record.score = game.score
+        self._remember(record, game)
+        return game.copy()
+
+    def _remember(self, record: GameRecord, game: GateGame) -> None:
+        self._known[record.id] = _Known(record.variant, record.options, record.deal, record.log,
+                                        record.position, game.copy())
+        self._known.move_to_end(record.id)
+        while len(self._known) > _KNOWN_GAMES:
+            self._known.popitem(last=False)
+
+    async def _stale(self, session: AsyncSession, record: GameRecord) -> Reply:
+        game = await self._load(session, record)
+        if game is None:
+            return _damaged(record)
+        return self._board(record, game, kind=ReplyKind.STALE,
+                           message="That board was out of date, so nothing was played: here is your game now.")
+
+    @staticmethod
+    def _board(
+        record: GameRecord,
+        game: GateGame,
+        *,
+        kind: ReplyKind = ReplyKind.BOARD,
+        message: str | None = None,
+        played: tuple[str, ...] = (),
+    ) -> Reply:
+        status = GameStatus(record.status)
+        moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
+        actions: list[str] = []
+        if status is GameStatus.ACTIVE:
+            if "d" in moves:
+                actions.append("draw")
+            if game.moves:
+                actions.append("undo")
+            actions.append("resign")
+        return Reply(kind, message, game, record.id, record.version, status, played, tuple(actions), moves)
+
+
+def record_progress(record: GameRecord, game: GateGame, tokens: list[str]) -> None:
+    """Write what was done to the row: the log, the position cache, the counters, the end."""
+    record.log = f"{record.log} {' '.join(tokens)}".strip()
+    record.position = game.to_text()
+    record.score = game.score
+    undos = tokens.count(UNDO_TOKEN)
+    record.undo_count += undos
+    record.move_count += len(tokens) - undos
+    record.updated_at = utcnow()
+    if game.is_won:
+        _finish(record, GameStatus.WON)
+    elif not game.has_legal_move():
+        _finish(record, GameStatus.LOST)
+
+
+def _finish(record: GameRecord, status: GameStatus) -> None:
+    record.status = status
+    record.finished_at = record.updated_at = utcnow()
+
+
+def replay(record: GameRecord) -> GateGame:
+    """Rebuild a stored game from its variant, options, deal and log; :class:`GameDamaged` if impossible."""
+    try:
+        game = Game.new(record.variant, deal=record.deal, options=record.options.split())
+        for token in record.log.split():
+            if token == UNDO_TOKEN:
+                game.undo()
+            else:
+                game.play(Move.from_text(token))
+    except (RulesError, ValueError) as error:
+        raise GameDamaged(str(error)) from error
+    if not isinstance(game, GateGame):
+        raise GameDamaged(f"variant {record.variant!r} is not played by this service")
+    return game
+
+
+def _no_game() -> Reply:
+    return Reply(ReplyKind.ERROR, "You have no game in progress: start one with new.")
+
+
+def _damaged(record: GameRecord) -> Reply:
+    return Reply(
+        ReplyKind.ERROR,
+        f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
+        "unchanged: start a new one with new.",
+        game_id=record.id,
+        status=GameStatus.QUARANTINED,
+    )
+
+
+def _dealt(game: GateGame, abandoned: GameRecord | None) -> str:
+    first = f"Dealt {game.title} deal {game.deal}."
+    if abandoned is None:
+        return first
+    return f"{first} Your previous game (deal {abandoned.deal}) was abandoned with a score of {abandoned.score}."
+
+
+def _title(record: GameRecord) -> str:
+    try:
+        return Game.variant_class(record.variant).title
+    except RulesError:
+        return record.variant
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _join(first: str | None, second: str) -> str:
+    return second if first is None else f"{first} {second}"

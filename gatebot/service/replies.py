@@ -1,0 +1,54 @@
+"""What a front end sends the service (who and where) and what it gets back (a reply value)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from gatebot.rules import GateGame
+from gatebot.store.models import GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is asking, and where: a platform's user, and the server and channel if any."""
+
+    platform: str
+    user_id: str
+    display_name: str
+    guild_id: int | None = None
+    channel_id: int | None = None
+
+
+class ReplyKind(enum.StrEnum):
+    """What kind of answer a reply is, so a front end knows how to show it."""
+
+    BOARD = "board"  # something changed or was asked to be shown: draw the game
+    CONFIRM = "confirm"  # the request needs the player's yes first (nothing changed yet)
+    ERROR = "error"  # refused: nothing changed; ``message`` says why and what to do
+    STALE = "stale"  # a button on an out-of-date board: show the current board instead
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The outcome of one request: a message, the game to draw, and what can be done next.
+
+    ``game`` is the service's own copy of the position after the request: front ends draw
+    it and may read it, but changes to it are never saved.
+    """
+
+    kind: ReplyKind
+    message: str | None = None
+    game: GateGame | None = None
+    game_id: int | None = None
+    version: int | None = None
+    status: GameStatus | None = None
+    played: tuple[str, ...] = ()
+    #: What the player can do now, for buttons: "draw", "undo", "resign".
+    actions: tuple[str, ...] = ()
+    #: The legal moves now, in canonical notation, most useful first.
+    moves: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.kind is ReplyKind.BOARD

@@ -1,0 +1,205 @@
+"""The game service on a real database (SQLite file and PostgreSQL): every request end to end."""
+
+import logging
+
+import pytest
+from sqlalchemy import select, update
+
+from gatebot.rules import Game
+from gatebot.service import Actor, GameService, ReplyKind, replay
+from gatebot.service.games import record_progress
+from gatebot.store import Database, GameRecord, GameStatus
+
+from ..rules.builders import position
+
+ALICE = Actor("terminal", "alice", "Alice")
+BOB = Actor("discord", "1180000000000000001", "Bob", guild_id=1180000000000000000, channel_id=42)
+
+
+async def stored(db: Database, game_id: int) -> GameRecord:
+    async with db.sessions() as session:
+        record = await session.get(GameRecord, game_id)
+        assert record is not None
+        return record
+
+
+async def test_a_new_game_is_dealt_and_saved(db: Database) -> None:
+    service = GameService(db)
+    reply = await service.new_game(ALICE, deal=1)
+    assert reply.kind is ReplyKind.BOARD
+    assert reply.game is not None and reply.game.to_text() == Game.new("gate", deal=1).to_text()
+    assert set(reply.moves) == {"3f", "37", "45", "76", "d"}
+    assert reply.actions == ("draw", "resign")
+    record = await stored(db, reply.game_id)
+    assert (record.variant, record.deal, record.log, record.status) == ("gate", 1, "", "active")
+    assert record.position == reply.game.to_text()
+
+
+async def test_a_random_deal_comes_from_the_picker(db: Database) -> None:
+    service = GameService(db, deal_picker=lambda: 617)
+    reply = await service.new_game(ALICE, "little-gate", options=("single-moves",))
+    record = await stored(db, reply.game_id)
+    assert (record.deal, record.variant, record.options) == (617, "little-gate", "single-moves")
+
+
+async def test_moves_are_saved_and_survive_a_restart(db: Database) -> None:
+    await GameService(db).new_game(BOB, deal=1)
+    reply = await GameService(db).play(BOB, "3f 45 d")
+    assert reply.played == ("3f", "45", "d")
+    assert reply.message is None
+    expected = Game.new("gate", deal=1)
+    expected.play_line("3f 45 d")
+    again = await GameService(db).show(BOB)  # a fresh service: nothing cached
+    assert again.game is not None and again.game.to_text() == expected.to_text()
+    record = await stored(db, reply.game_id)
+    assert record.log == "3f 45 d"
+    assert (record.move_count, record.score, record.guild_id, record.channel_id) == (3, 1, BOB.guild_id, 42)
+
+
+async def test_an_illegal_move_changes_nothing_and_says_why(db: Database) -> None:
+    service = GameService(db)
+    first = await service.new_game(ALICE, deal=1)
+    reply = await service.play(ALICE, "9f")
+    assert reply.kind is ReplyKind.ERROR
+    assert reply.message == "Column 9 doesn't exist: Gate has columns 1–8."
+    assert reply.game is not None and reply.game.to_text() == first.game.to_text()
+    record = await stored(db, first.game_id)
+    assert (record.log, record.version) == ("", first.version)
+
+
+async def test_a_line_keeps_the_moves_before_the_one_that_failed(db: Database) -> None:
+    service = GameService(db)
+    first = await service.new_game(ALICE, deal=1)
+    reply = await service.play(ALICE, "3f 9f 45")
+    assert reply.kind is ReplyKind.BOARD
+    assert reply.played == ("3f",)
+    assert reply.message == "Column 9 doesn't exist: Gate has columns 1–8."
+    record = await stored(db, first.game_id)
+    assert record.log == "3f"
+    assert record.version == first.version + 1
+
+
+async def test_a_new_game_over_a_running_one_needs_confirmation(db: Database) -> None:
+    service = GameService(db)
+    first = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    ask = await service.new_game(ALICE, deal=2)
+    assert ask.kind is ReplyKind.CONFIRM
+    assert "deal 1" in ask.message and "score 1" in ask.message
+    assert (await stored(db, first.game_id)).status == "active"
+    done = await service.new_game(ALICE, deal=2, confirm=True)
+    assert done.kind is ReplyKind.BOARD and done.game_id != first.game_id
+    old = await stored(db, first.game_id)
+    assert (old.status, old.score) == ("abandoned", 1)
+    assert old.finished_at is not None
+    assert "abandoned with a score of 1" in done.message
+
+
+async def test_undo_is_logged_and_counted(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f 45")
+    reply = await service.undo(ALICE)
+    expected = Game.new("gate", deal=1)
+    expected.play("3f")
+    assert reply.game.to_text() == expected.to_text()
+    assert "undo" in reply.actions
+    record = await stored(db, start.game_id)
+    assert (record.log, record.undo_count, record.move_count) == ("3f 45 u", 1, 2)
+    assert replay(record).to_text() == expected.to_text()
+    await service.undo(ALICE, 5)
+    nothing = await service.undo(ALICE)
+    assert nothing.kind is ReplyKind.ERROR and nothing.message == "There is no move to take back."
+
+
+async def test_resigning_ends_the_game(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    reply = await service.resign(ALICE)
+    assert reply.status is GameStatus.RESIGNED and reply.actions == () and reply.moves == ()
+    assert (await stored(db, start.game_id)).status == "resigned"
+    after = await service.play(ALICE, "d")
+    assert after.kind is ReplyKind.ERROR and "no game in progress" in after.message
+
+
+async def test_a_button_on_an_old_board_is_refused_and_the_board_refreshed(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    await service.act(ALICE, "draw", expected_version=start.version)
+    again = await service.act(ALICE, "draw", expected_version=start.version)  # a double click
+    assert again.kind is ReplyKind.STALE
+    record = await stored(db, start.game_id)
+    assert record.log == "d"
+    assert again.version == record.version and again.game.to_text() == record.position
+
+
+async def test_players_do_not_see_each_others_games(db: Database) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1)
+    assert (await service.show(BOB)).kind is ReplyKind.ERROR
+    await service.new_game(BOB, deal=2)
+    await service.play(BOB, "d")
+    alice = await service.show(ALICE)
+    assert alice.game.to_text() == Game.new("gate", deal=1).to_text()
+
+
+async def test_a_stale_position_cache_is_repaired_from_the_log(db: Database, caplog) -> None:
+    start = await GameService(db).new_game(ALICE, deal=1)
+    await GameService(db).play(ALICE, "3f")
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).values(position="gate\nnonsense"))
+    with caplog.at_level(logging.WARNING):
+        reply = await GameService(db).show(ALICE)
+    expected = Game.new("gate", deal=1)
+    expected.play("3f")
+    assert reply.kind is ReplyKind.BOARD and reply.game.to_text() == expected.to_text()
+    assert "repaired" in caplog.text
+    assert (await stored(db, start.game_id)).position == expected.to_text()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [{"log": "3f zz"}, {"log": "45 45"}, {"variant": "spider"}, {"options": "redeal"}, {"log": "u"}],
+)
+async def test_a_game_that_cannot_be_replayed_is_set_aside_untouched(db: Database, damage: dict) -> None:
+    start = await GameService(db).new_game(ALICE, deal=1)
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).values(**damage))
+    reply = await GameService(db).play(ALICE, "d")
+    assert reply.kind is ReplyKind.ERROR
+    assert "couldn't be read back" in reply.message and "new" in reply.message
+    record = await stored(db, start.game_id)
+    assert record.status == "quarantined" and record.problem
+    for column, value in damage.items():
+        assert getattr(record, column) == value
+    fresh = await GameService(db).new_game(ALICE, deal=3)  # the slot is free: no confirmation needed
+    assert fresh.kind is ReplyKind.BOARD
+
+
+async def test_bad_requests_get_one_sentence(db: Database) -> None:
+    service = GameService(db)
+    assert (await service.new_game(ALICE, "spider")).message.startswith("There is no variant called 'spider'")
+    assert "1 to 4294967295" in (await service.new_game(ALICE, deal=0)).message
+    assert "has no option" in (await service.new_game(ALICE, options=("redeal",))).message
+    async with db.sessions() as session:
+        assert (await session.scalars(select(GameRecord))).all() == []
+
+
+def test_progress_marks_won_and_lost_games() -> None:
+    hearts = " ".join(rank + "H" for rank in "KQJT98765432")
+    won = Game.from_text(f"gate\nL:\nR:\nF: KC KD - KS\n1: AH\n2: {hearts}\n3:\n4:\n5:\n6:\n7:\n8:\nW:\nS:")
+    record = GameRecord(log="", move_count=0, undo_count=0, status="active", score=39)
+    for _ in range(13):
+        move = won.legal_moves()[0]
+        won.play(move)
+        record_progress(record, won, [str(move)])
+    assert (record.status, record.score, record.move_count) == ("won", 52, 13)
+    assert record.finished_at is not None
+    tops = dict(enumerate("KC KS QC QS JC JS TC 3C".split(), start=1))
+    dying = position(foundations="2C - - -", columns=tops, waste="5H 6H", rest="waste")
+    record = GameRecord(log="", move_count=0, undo_count=0, status="active", score=2)
+    assert [str(m) for m in dying.legal_moves()] == ["8f"]
+    dying.play("8f")
+    record_progress(record, dying, ["8f"])
+    assert (record.status, record.score) == ("lost", 3)
