@@ -17,12 +17,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError
+from gatebot.rules.autoplay import autoplay
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.store.database import Database
 from gatebot.store.models import GameRecord, GameStatus, Player, utcnow
@@ -37,6 +38,17 @@ T = TypeVar("T")
 
 class GameDamaged(Exception):
     """A stored game that can't be replayed from its deal and log."""
+
+
+BOARD_STYLES = ("text", "emoji", "image")
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """How a player likes the board drawn."""
+
+    board_style: str = "text"
+    compact: bool = False
 
 
 @dataclass(slots=True)
@@ -134,40 +146,52 @@ class GameService:
         """Play a line of typed moves in order, stopping at the first that fails."""
 
         def apply(game: GateGame) -> tuple[list[str], str | None]:
-            result = game.play_line(text)
-            error = None if result.error is None else _sentence(str(result.error))
-            return [str(move) for move in result.played], error
+            return _play(game, text)
 
         return await self._change(actor, apply, expected_version)
 
-    async def act(self, actor: Actor, action: str, *, expected_version: int | None = None) -> Reply:
-        """A button's action: ``draw``, ``undo`` or ``resign``, or a canonical move token."""
-        if action == "undo":
-            return await self.undo(actor, expected_version=expected_version)
+    async def act(
+        self, actor: Actor, action: str, *, expected_version: int | None = None, game_id: int | None = None
+    ) -> Reply:
+        """A button's action on the board of game ``game_id`` (default: the player's own game).
+
+        ``action`` is ``draw``, ``undo``, ``auto``, ``resign`` or a canonical move token. A
+        press on someone else's board, on a finished game's board or on an out-of-date board
+        (``expected_version``) changes nothing and says so.
+        """
         if action == "resign":
-            return await self.resign(actor, expected_version=expected_version)
-        return await self.play(actor, "d" if action == "draw" else action, expected_version=expected_version)
+            return await self.resign(actor, expected_version=expected_version, game_id=game_id)
+        if action == "undo":
+            apply = _undo(1)
+        elif action == "auto":
+            apply = _auto
+        else:
+            move = "d" if action == "draw" else action
+
+            def apply(game: GateGame) -> tuple[list[str], str | None]:
+                return _play(game, move)
+
+        return await self._change(actor, apply, expected_version, game_id)
+
+    async def auto(self, actor: Actor, *, expected_version: int | None = None) -> Reply:
+        """Play every card that can safely go to the foundations."""
+        return await self._change(actor, _auto, expected_version)
 
     async def undo(self, actor: Actor, count: int = 1, *, expected_version: int | None = None) -> Reply:
         """Take back ``count`` moves (all there are, if fewer)."""
+        return await self._change(actor, _undo(count), expected_version)
 
-        def apply(game: GateGame) -> tuple[list[str], str | None]:
-            taken = min(count, len(game.moves))
-            if taken == 0:
-                return [], "There is no move to take back."
-            for _ in range(taken):
-                game.undo()
-            return [UNDO_TOKEN] * taken, None
-
-        return await self._change(actor, apply, expected_version)
-
-    async def resign(self, actor: Actor, *, expected_version: int | None = None) -> Reply:
+    async def resign(
+        self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None
+    ) -> Reply:
         """End the game in progress now, keeping its score."""
 
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
-            if record is None:
-                return _no_game()
+            refusal = await self._refuse_target(session, actor, record, game_id)
+            if refusal is not None:
+                return refusal
+            assert record is not None
             if expected_version is not None and record.version != expected_version:
                 return await self._stale(session, record)
             game = await self._load(session, record)
@@ -179,6 +203,58 @@ class GameService:
 
         return await self._run(actor, work)
 
+    async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember which message shows a game's board, so it can be edited in place.
+
+        A plain UPDATE that leaves the version alone: the board's buttons carry the version,
+        and pointing at a new message must not make them out of date.
+        """
+        async with self._db.sessions() as session, session.begin():
+            await session.execute(
+                update(GameRecord)
+                .where(GameRecord.id == game_id)
+                .values(channel_id=channel_id, board_message_id=message_id)
+                .execution_options(synchronize_session=False)
+            )
+
+    async def board_message(self, game_id: int) -> tuple[int | None, int | None]:
+        """The (channel id, message id) of a game's board message, as last set."""
+        async with self._db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRecord.channel_id, GameRecord.board_message_id).where(GameRecord.id == game_id)
+                )
+            ).first()
+        return (row[0], row[1]) if row is not None else (None, None)
+
+    async def preferences(self, actor: Actor) -> Preferences:
+        """The player's board preferences (defaults for someone new)."""
+        async with self._db.sessions() as session:
+            player = await session.scalar(
+                select(Player).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+            )
+        if player is None:
+            return Preferences()
+        return Preferences(player.board_style, player.compact_board)
+
+    async def set_preferences(
+        self, actor: Actor, *, board_style: str | None = None, compact: bool | None = None
+    ) -> Preferences:
+        """Change how the player's boards are drawn; return the preferences now in force."""
+        if board_style is not None and board_style not in BOARD_STYLES:
+            raise ValueError(f"board style must be one of {', '.join(BOARD_STYLES)}")
+
+        async def work(session: AsyncSession) -> Reply:
+            player = await self._player(session, actor)
+            if board_style is not None:
+                player.board_style = board_style
+            if compact is not None:
+                player.compact_board = compact
+            return Reply(ReplyKind.BOARD)
+
+        await self._run(actor, work)
+        return await self.preferences(actor)
+
     # -- the shared path of a change ------------------------------------------------------
 
     async def _change(
@@ -186,11 +262,14 @@ class GameService:
         actor: Actor,
         apply: Callable[[GateGame], tuple[list[str], str | None]],
         expected_version: int | None,
+        game_id: int | None = None,
     ) -> Reply:
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
-            if record is None:
-                return _no_game()
+            refusal = await self._refuse_target(session, actor, record, game_id)
+            if refusal is not None:
+                return refusal
+            assert record is not None
             if expected_version is not None and record.version != expected_version:
                 return await self._stale(session, record)
             game = await self._load(session, record)
@@ -211,6 +290,32 @@ class GameService:
             return self._board(record, game.copy(), message=message, played=played)
 
         return await self._run(actor, work)
+
+    async def _refuse_target(
+        self, session: AsyncSession, actor: Actor, record: GameRecord | None, game_id: int | None
+    ) -> Reply | None:
+        """Why a request can't act on the game it names (a button's game), or None when it can."""
+        if game_id is None or (record is not None and record.id == game_id):
+            return None if record is not None else _no_game()
+        target = await session.get(GameRecord, game_id)
+        if target is None:
+            return Reply(ReplyKind.ERROR, "That game no longer exists: start one with new.")
+        owner = await session.get(Player, target.player_id)
+        assert owner is not None
+        if (owner.platform, owner.platform_user_id) != (actor.platform, actor.user_id):
+            return Reply(
+                ReplyKind.ERROR,
+                f"This is {owner.display_name}'s game: start your own with new.",
+                game_id=target.id,
+            )
+        return Reply(
+            ReplyKind.STALE,
+            "That board belongs to a game that is over: here is where it ended.",
+            game=None if target.status == GameStatus.QUARANTINED else replay(target),
+            game_id=target.id,
+            version=target.version,
+            status=GameStatus(target.status),
+        )
 
     async def _run(self, actor: Actor, work: Callable[[AsyncSession], Awaitable[Reply]]) -> Reply:
         """Run ``work`` in one transaction, under the player's lock, retrying lost races."""
@@ -332,6 +437,29 @@ class GameService:
                 actions.append("undo")
             actions.append("resign")
         return Reply(kind, message, game, record.id, record.version, status, played, tuple(actions), moves)
+
+
+def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
+    result = game.play_line(text)
+    error = None if result.error is None else _sentence(str(result.error))
+    return [str(move) for move in result.played], error
+
+
+def _undo(count: int) -> Callable[[GateGame], tuple[list[str], str | None]]:
+    def apply(game: GateGame) -> tuple[list[str], str | None]:
+        taken = min(count, len(game.moves))
+        if taken == 0:
+            return [], "There is no move to take back."
+        for _ in range(taken):
+            game.undo()
+        return [UNDO_TOKEN] * taken, None
+
+    return apply
+
+
+def _auto(game: GateGame) -> tuple[list[str], str | None]:
+    played = [str(move) for move in autoplay(game)]
+    return played, None if played else "No card can go to the foundations safely right now."
 
 
 def record_progress(record: GameRecord, game: GateGame, tokens: list[str]) -> None:

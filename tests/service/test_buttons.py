@@ -1,0 +1,73 @@
+"""What the bot's buttons and settings need from the service: owners, finished boards, auto, prefs."""
+
+from gatebot.rules import Game
+from gatebot.service import Actor, GameService, Preferences, ReplyKind
+from gatebot.store import Database, GameRecord
+
+ALICE = Actor("discord", "1001", "Alice")
+BOB = Actor("discord", "1002", "Bob")
+
+
+async def test_only_the_owner_can_press_a_boards_buttons(db: Database) -> None:
+    service = GameService(db)
+    alices = await service.new_game(ALICE, deal=1)
+    reply = await service.act(BOB, "draw", game_id=alices.game_id, expected_version=alices.version)
+    assert reply.kind is ReplyKind.ERROR
+    assert reply.message == "This is Alice's game: start your own with new."
+    again = await service.show(ALICE)
+    assert again.version == alices.version and again.game.to_text() == alices.game.to_text()
+
+
+async def test_a_finished_games_board_is_refused_and_shown_as_it_ended(db: Database) -> None:
+    service = GameService(db)
+    old = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    await service.new_game(ALICE, deal=2, confirm=True)
+    reply = await service.act(ALICE, "draw", game_id=old.game_id, expected_version=old.version)
+    assert reply.kind is ReplyKind.STALE and "over" in reply.message
+    expected = Game.new("gate", deal=1)
+    expected.play("3f")
+    assert reply.game.to_text() == expected.to_text()
+    current = await service.show(ALICE)
+    assert current.game.deal == 2 and current.game.moves == ()
+
+
+async def test_buttons_act_on_the_owners_game(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    drawn = await service.act(ALICE, "draw", game_id=start.game_id, expected_version=start.version)
+    assert drawn.played == ("d",)
+    moved = await service.act(ALICE, "45", game_id=start.game_id, expected_version=drawn.version)
+    assert moved.played == ("45",)
+    undone = await service.act(ALICE, "undo", game_id=start.game_id, expected_version=moved.version)
+    assert undone.kind is ReplyKind.BOARD and undone.game.moves == drawn.game.moves
+
+
+async def test_auto_plays_the_safe_foundation_moves(db: Database) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1)
+    reply = await service.auto(ALICE)
+    assert reply.played == ("3f",)
+    nothing = await service.auto(ALICE)
+    assert nothing.kind is ReplyKind.ERROR and "safely" in nothing.message
+
+
+async def test_the_board_message_is_remembered_without_outdating_the_buttons(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    await service.set_board_message(start.game_id, 555, 1180000000000000123)
+    assert await service.board_message(start.game_id) == (555, 1180000000000000123)
+    async with db.sessions() as session:
+        record = await session.get(GameRecord, start.game_id)
+    assert record.version == start.version
+    pressed = await service.act(ALICE, "draw", game_id=start.game_id, expected_version=start.version)
+    assert pressed.kind is ReplyKind.BOARD
+
+
+async def test_preferences_are_saved_per_player(db: Database) -> None:
+    service = GameService(db)
+    assert await service.preferences(ALICE) == Preferences("text", False)
+    assert await service.set_preferences(ALICE, board_style="image") == Preferences("image", False)
+    assert await service.set_preferences(ALICE, compact=True) == Preferences("image", True)
+    assert await GameService(db).preferences(ALICE) == Preferences("image", True)
+    assert await service.preferences(BOB) == Preferences()
