@@ -1,5 +1,46 @@
-"""Drawing a game for people: pure functions from a position to text, no I/O."""
+"""Drawing a game for people: pure functions from a position to text, emoji or a PNG, no I/O.
 
+The PNG names (``render_png``, ``layout_board``, ``Layout``) are imported on first use, so
+the terminal, which only draws text, never loads Pillow.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gatebot.render.emoji import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH, render_emoji
 from gatebot.render.text import COMPACT_WIDTH, NORMAL_WIDTH, render_text, visible_len
 
-__all__ = ["COMPACT_WIDTH", "NORMAL_WIDTH", "render_text", "visible_len"]
+if TYPE_CHECKING:
+    from gatebot.render.image import render_png
+    from gatebot.render.image_layout import Layout, layout_board
+
+__all__ = [
+    "COMPACT_EMOJI_WIDTH",
+    "COMPACT_WIDTH",
+    "NORMAL_EMOJI_WIDTH",
+    "NORMAL_WIDTH",
+    "Layout",
+    "layout_board",
+    "render_emoji",
+    "render_png",
+    "render_text",
+    "visible_len",
+]
+
+_LAZY = {
+    "render_png": "gatebot.render.image",
+    "layout_board": "gatebot.render.image_layout",
+    "Layout": "gatebot.render.image_layout",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import a PNG name from its module the first time it is asked for."""
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
