@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
-import random
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
 from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
-from gatebot.terminal import run_game
 
 if TYPE_CHECKING:
     from gatebot.store.database import Database
@@ -38,14 +37,22 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gatebot", description="Play the solitaire Gate.")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     play = commands.add_parser(
-        "play", help="play a game in the terminal",
+        "play", help="play a game in the terminal, saved as you play",
         description="Play Gate in the terminal. Moves are read one line at a time; pipe them "
-        "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt.",
+        "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt. Every move "
+        "is saved in the database named by DATABASE_URL (default: a SQLite file in "
+        "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot), so running gatebot play again "
+        "resumes your game where you left it.",
     )
-    play.add_argument("--deal", metavar="N", help=f"deal number, 1 to {MAX_DEAL} (default: a random one)")
-    play.add_argument("--variant", choices=Game.variants(), default="gate", help="default: gate")
-    play.add_argument("--option", action="append", default=[], choices=GateGame.known_options,
-                      help="a rule option; repeat for more than one")
+    play.add_argument("--deal", metavar="N",
+                      help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
+    play.add_argument("--variant", choices=Game.variants(), help="the variant of a new game (default: gate)")
+    play.add_argument("--option", action="append", choices=GateGame.known_options,
+                      help="a rule option of a new game; repeat for more than one")
+    play.add_argument("--new", action="store_true",
+                      help="abandon the game in progress, if any, and deal a new one")
+    play.add_argument("--user", metavar="NAME",
+                      help="whose game to play, for several players on one machine (default: your login name)")
     play.add_argument("--compact", action="store_true", help="a narrow board (40 columns), for phones")
     colour = play.add_mutually_exclusive_group()
     colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
@@ -70,31 +77,81 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace) -> int:
-    """``gatebot play``: deal the game asked for and run the terminal loop on stdin/stdout."""
-    stdin, stdout = _utf8(sys.stdin), _utf8(sys.stdout)
-    if args.deal is None:
-        deal = random.randint(1, MAX_DEAL)
-        stdout.write(f"Dealing deal {deal} (play it again with --deal {deal}).\n")
-    else:
-        parsed = _deal_number(args.deal)
-        if parsed is None:
-            sys.stderr.write(
-                f"gatebot: --deal takes a whole number from 1 to {MAX_DEAL}, not {args.deal!r}.\n"
-            )
-            return 2
-        deal = parsed
+    """``gatebot play``: check the arguments, then play in the terminal, saved in the database.
+
+    Arguments are checked before the database is opened, so a mistake changes nothing.
+    Exit codes: 0 when the game ends or the player stops, 2 for bad arguments or a database
+    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C (every move played
+    so far is saved either way).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.terminal import PlayRequest, Screen, play_in_terminal
+    from gatebot.terminal.request import MAX_USER_LENGTH, default_user, parse_deal
+
+    deal = None
+    if args.deal is not None:
+        deal = parse_deal(args.deal)
+        if deal is None:
+            return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {args.deal!r}")
     try:
-        game = Game.new(args.variant, deal=deal, options=args.option)
+        Game.variant_class(args.variant or "gate").check_options(args.option or ())
     except RulesError as error:
-        sys.stderr.write(f"gatebot: {error}.\n")
-        return 2
-    assert isinstance(game, GateGame)
+        return _refuse(str(error))
+    user = default_user() if args.user is None else args.user.strip()
+    if not 1 <= len(user) <= MAX_USER_LENGTH:
+        return _refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+
+    stdin, stdout = _utf8(sys.stdin), _utf8(sys.stdout)
     colour = args.colour if args.colour is not None else stdout.isatty() and not os.environ.get("NO_COLOR")
+    request = PlayRequest(
+        database_url=database_url_from_env(), user=user, variant=args.variant, deal=deal,
+        options=tuple(args.option) if args.option is not None else None, new=args.new,
+    )
+    screen = Screen(interactive=stdin.isatty(), colour=colour, compact=args.compact)
+    _quiet_service_logs()
     try:
-        return run_game(game, stdin, stdout, interactive=stdin.isatty(), colour=colour, compact=args.compact)
+        return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
+    except DatabaseError as error:
+        return _refuse(str(error))
     except KeyboardInterrupt:
         stdout.write("\n")
         return 130
+    except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
+        _silence(stdout)
+        return 1
+    except (SQLAlchemyError, ConnectionError, TimeoutError) as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
+        sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "
+                         "every move shown before this was saved.\n")
+        return 1
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a closed pipe's file descriptor at /dev/null, so flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        pass
+
+
+def _quiet_service_logs() -> None:
+    """Keep the service's log lines (meant for a bot's operator) off the player's terminal.
+
+    The player already gets the one sentence the service puts in its reply; without a
+    handler, Python would print the log record to stderr as well.
+    """
+    logger = logging.getLogger("gatebot")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+
+
+def _refuse(reason: str) -> int:
+    """Say on stderr, in one sentence, why the command can't run; exit code 2."""
+    sys.stderr.write(f"gatebot: {reason.rstrip('.')}.\n")
+    return 2
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
@@ -130,7 +187,8 @@ def _db_current(args: argparse.Namespace) -> int:
 def _with_database(work: Callable[[Database], Awaitable[str]]) -> int:
     """Open the database named by ``DATABASE_URL``, run ``work``, print its line; exit 2 on DatabaseError.
 
-    SQLAlchemy and Alembic are imported here, not at the top, so ``gatebot play`` starts without them.
+    SQLAlchemy and Alembic are imported here, not at the top, so ``gatebot --help`` and argument
+    mistakes answer without loading them.
     """
     from gatebot.store.database import Database, DatabaseError, database_url_from_env
 
@@ -144,19 +202,9 @@ def _with_database(work: Callable[[Database], Awaitable[str]]) -> int:
     try:
         line = asyncio.run(run())
     except DatabaseError as error:
-        sys.stderr.write(f"gatebot: {str(error).rstrip('.')}.\n")
-        return 2
+        return _refuse(str(error))
     sys.stdout.write(line + "\n")
     return 0
-
-
-def _deal_number(text: str) -> int | None:
-    """The deal number ``text`` names, or None if it is not one (RULES.md §2: 1 to 2^32 − 1)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()):
-        return None
-    number = int(text)
-    return number if 1 <= number <= MAX_DEAL else None
 
 
 def _utf8(stream: TextIO) -> TextIO:

@@ -29,7 +29,9 @@ Cards by name — rank then suit: 7h, 7♥, 10d (or td), QS; either case
   3            column 3's top card or run, when it has one place to go (l, r, w too)
 Words: left right waste = l r w; foundation home up = f; draw = d;
   move, play, put, column, the are ignored, so "move 7h onto 8s" works.
-Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q)"""
+Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q),
+  resign (end this game now), new (a new deal; new 617 for deal 617)
+Your game is saved after every move: quit, and gatebot play resumes it."""
 
 
 def rules_text(game: GateGame, width: int = 78) -> str:

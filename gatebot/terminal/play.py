@@ -1,121 +1,169 @@
-"""The terminal game loop: read a line, play it or answer it, show the board, repeat.
+"""The terminal game loop: read a line, hand it to the game service, show its reply, repeat.
 
-Streams are passed in, so tests drive a whole game with ``io.StringIO`` and the CLI passes
-``sys.stdin`` and ``sys.stdout``. A line that is not a command goes to the move language
-(:meth:`Game.play_line`), so everything a player may type in chat works here too.
+Nothing here changes a game. Every move, undo, resignation and new deal is a request to
+:class:`~gatebot.service.GameService`, which saves it before it answers, and the board
+drawn is always the reply's game, so what the player sees is what is stored: quitting,
+Ctrl-C or the end of piped input loses nothing. A line that is not a command goes to the
+move language, so everything a player may type in chat works here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from collections.abc import Iterator
 from typing import TextIO
 
 from gatebot.render import render_text
-from gatebot.rules import GateGame, Move, describe_move
+from gatebot.rules import GateGame, describe_move
+from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.store.models import GameStatus
+from gatebot.terminal.console import LineReader
 from gatebot.terminal.guide import HELP_TEXT, rules_text
+from gatebot.terminal.notes import fill_notes, took_back
+from gatebot.terminal.request import Screen, parse_deal
 
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
-_TIP = "Type a move (d, 3f, w5, 37), or help, moves, undo, quit."
+_HELP = frozenset({"help", "h", "?"})
+_YES = frozenset({"yes", "y"})
+_ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
+_TIP = "Type a move (d, 3f, w5, 37), or help, moves, undo, new, resign, quit."
+_NO_GAME = "You have no game in progress: start one with new."
 
 
-def run_game(game: GateGame, stdin: TextIO, stdout: TextIO, *, interactive: bool, colour: bool,
-             compact: bool) -> int:
-    """Play ``game`` with a person on ``stdin``/``stdout`` until it ends, they quit or input ends.
+class TerminalGame:
+    """One player at the terminal: turns each line into a service request and shows the reply.
 
-    ``interactive`` shows a prompt (for a terminal); piped input gets the boards and
-    messages without prompts. ``game`` is played in place. Returns the exit code, 0.
+    ``variant`` and ``options`` are what ``new`` deals when no game is on the board (one
+    was set aside as unreadable); otherwise ``new`` deals the variant being played.
     """
-    session = _Session(game, stdout, colour=colour, compact=compact)
-    session.show_board()
-    if session.finished():
-        return 0
-    if interactive:
-        session.say(_TIP)
-    for line in _read_lines(stdin, stdout, f"{game.name}> " if interactive else ""):
-        if not session.handle(line.strip()):
-            break
-        if session.finished():
-            break
-    return 0
 
-
-class _Session:
-    """One game at the terminal: the commands and how their results are written."""
-
-    def __init__(self, game: GateGame, stdout: TextIO, *, colour: bool, compact: bool) -> None:
-        self.game = game
+    def __init__(self, service: GameService, actor: Actor, reader: LineReader, stdout: TextIO,
+                 screen: Screen, *, variant: str, options: tuple[str, ...]) -> None:
+        self.service = service
+        self.actor = actor
+        self.reader = reader
         self.stdout = stdout
-        self.colour = colour
-        self.compact = compact
+        self.screen = screen
+        self.variant = variant
+        self.options = options
+        #: The last game a reply showed: what ``moves`` and ``rules`` read, and what the next
+        #: reply is compared with to tell which card filled a column. None with no game.
+        self.game: GateGame | None = None
 
-    def say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
+    async def run(self, first: Reply) -> int:
+        """Show ``first``'s board, then play lines until the game ends, the player quits or input ends.
 
-    def show_board(self) -> None:
-        self.say("\n" + render_text(self.game, compact=self.compact, colour=self.colour))
+        Returns the exit code, 0.
+        """
+        self.game = first.game
+        if self.game is not None:
+            self.draw(self.game)
+        if first.status in _ENDED:
+            return 0
+        if self.screen.interactive:
+            self.say(_TIP)
+        while True:
+            line = self.reader.read(self._prompt())
+            if line is None or not await self.handle(line.strip()):
+                return 0
 
-    def handle(self, line: str) -> bool:
-        """Carry out one line; False when the player wants to stop."""
-        if not line:
-            return True
+    async def handle(self, line: str) -> bool:
+        """Carry out one line; False when the session ends (the player quit, or the game is over)."""
         words = line.lower().split()
-        command = words[0] if len(words) == 1 else ""
-        if command in _QUIT:
-            return False
-        if words[0] in _UNDO:
-            self.undo(words[1:])
-        elif command in ("help", "h", "?"):
-            self.say(HELP_TEXT)
-        elif command == "rules":
-            self.say(rules_text(self.game))
-        elif command == "moves":
-            self.list_moves()
-        elif command == "board":
-            self.show_board()
-        else:
-            self.play(line)
-        return True
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        if command in _UNDO:
+            return await self.undo(args)
+        if command == "new":
+            return await self.new(args)
+        if not args:
+            if command in _QUIT:
+                return False
+            if command in _HELP:
+                self.say(HELP_TEXT)
+                return True
+            if command == "rules":
+                self.say(rules_text(self.game) if self.game is not None else _NO_GAME)
+                return True
+            if command == "moves":
+                self.list_moves()
+                return True
+            if command == "board":
+                return await self.answer(await self.service.show(self.actor))
+            if command == "resign":
+                return await self.answer(await self.service.resign(self.actor))
+        return await self.answer(await self.service.play(self.actor, line), before=self.game)
 
-    def play(self, line: str) -> None:
-        """Play a line of moves, then show the board, what was played, any fills and any error."""
-        shadow = self.game.copy()  # replays the moves one by one to see each automatic fill
-        result = self.game.play_line(line)
-        notes = []
-        for move in result.played:
-            before = shadow.copy()
-            shadow.push(move)
-            note = fill_note(before, shadow, move)
-            if note and not self.game.is_won:
-                notes.append(note)
-        self.show_board()
-        if result.played:
-            self.say("Played " + ", ".join(map(str, result.played)) + ".")
-        for note in notes:
-            self.say(note)
-        if result.error is not None:
-            reason = _sentence(str(result.error))
-            self.say(f"Then: {reason}" if result.played else reason)
-
-    def undo(self, args: list[str]) -> None:
+    async def undo(self, args: list[str]) -> bool:
         """Take back one move, or as many as asked (all there are, if that is fewer)."""
         if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
             self.say("Say undo to take back one move, or undo and a number, like undo 3.")
-            return
+            return True
         wanted = int(args[0]) if args else 1
-        taken = [self.game.undo() for _ in range(min(wanted, len(self.game.moves)))]
-        if not taken:
-            self.say("There is no move to take back.")
-            return
-        self.show_board()
-        short = " (that was every move)" if len(taken) < wanted else ""
-        self.say("Took back " + ", ".join(map(str, taken)) + short + ".")
+        before = self.game
+        reply = await self.service.undo(self.actor, wanted)
+        going = await self.answer(reply)
+        if reply.ok and before is not None and reply.game is not None:
+            note = took_back(before, reply.game, wanted)
+            if note:
+                self.say(note)
+        return going
+
+    async def new(self, args: list[str]) -> bool:
+        """Deal a new game (``new``, or ``new 617`` for that deal), after a yes if one is running."""
+        deal = parse_deal(args[0]) if len(args) == 1 else None
+        if args and deal is None:
+            self.say("Say new for a random deal, or new and a deal number, like new 617.")
+            return True
+        if self.game is not None:
+            variant, options = self.game.name, self.game.options
+        else:
+            variant, options = self.variant, self.options
+        reply = await self.service.new_game(self.actor, variant, deal=deal, options=options)
+        if reply.kind is ReplyKind.CONFIRM:
+            self.say(reply.message or "Start a new game and abandon the one in progress?")
+            answer = self.reader.read("yes or no? ")
+            if answer is None:
+                return False
+            if answer.strip().lower() not in _YES:
+                self.say("You keep your game: nothing has changed.")
+                return True
+            reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True)
+        return await self.answer(reply)
+
+    async def answer(self, reply: Reply, *, before: GateGame | None = None) -> bool:
+        """Show a reply: the board, what was played and filled, its message; False if the game ended.
+
+        A refusal shows only its sentence, since nothing changed. A refusal without a game
+        (none in progress, or it was set aside as unreadable) is followed by asking the
+        service what there is now, so ``moves`` and ``rules`` never describe a game that is
+        gone.
+        """
+        game = reply.game
+        if reply.kind is ReplyKind.ERROR or game is None:
+            self.say(reply.message or "That didn't work, and nothing was changed.")
+            if game is None:
+                current = await self.service.show(self.actor)
+                game = current.game if current.ok else None
+            self.game = game
+            return True
+        notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []
+        self.game = game
+        self.draw(game)
+        if reply.played:
+            self.say("Played " + ", ".join(reply.played) + ".")
+        for note in notes:
+            self.say(note)
+        if reply.message:
+            after_moves = reply.played and reply.status is GameStatus.ACTIVE
+            self.say(f"Then: {reply.message}" if after_moves else reply.message)
+        return reply.status not in _ENDED
 
     def list_moves(self) -> None:
         """Every legal move: its token, then the move in words."""
+        if self.game is None:
+            self.say(_NO_GAME)
+            return
         moves = self.game.legal_moves()
         if not moves:
             self.say("No legal move is left.")
@@ -125,78 +173,12 @@ class _Session:
         for move in moves:
             self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
 
-    def finished(self) -> bool:
-        """If the game is over, say how it ended and return True."""
-        outcome = self.game.outcome()
-        if outcome is None:
-            return False
-        deal = "this position" if self.game.deal is None else f"deal {self.game.deal}"
-        count = len(self.game.moves)
-        if outcome.won:
-            self.say(f"You won {deal} in {count} move{'s' if count != 1 else ''}: score 52/52.")
-        else:
-            self.say(f"No legal move is left, so {deal} ends here with score {outcome.score}/52.")
-        return True
+    def draw(self, game: GateGame) -> None:
+        self.say("\n" + render_text(game, compact=self.screen.compact, colour=self.screen.colour))
 
+    def say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
 
-def fill_note(before: GateGame, after: GateGame, move: Move) -> str | None:
-    """Say what happened to the column ``move`` emptied, if it emptied one (RULES.md §3 fill).
-
-    The fill is automatic and easy to miss on a redrawn board, so the player is told which
-    card came from where, or that the column is now a free space.
-    """
-    if not move.source.isdigit():
-        return None
-    index = int(move.source) - 1
-    was, now = before.columns[index], after.columns[index]
-    if now and now == was[: len(now)]:
-        return None
-    if not now:
-        return f"Column {move.source} is a free space now: any card or run may go there."
-    card = now[0]
-    left, right = before.reserves
-    if left and card == left[-1]:
-        origin = "the left reserve"
-    elif right and card == right[-1]:
-        origin = "the right reserve"
-    elif before.waste and card == before.waste[-1]:
-        origin = "the waste"
-    else:
-        origin = "the stock"
-    return f"{card.pretty} from {origin} fills column {move.source}."
-
-
-def _sentence(text: str) -> str:
-    """An error message as a sentence: a capital first and a full stop last."""
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _read_lines(stdin: TextIO, stdout: TextIO, prompt: str) -> Iterator[str]:
-    """Yield input lines until end of input, showing ``prompt`` before each read.
-
-    On the real terminal this uses :func:`input`, which gives line editing and history
-    when :mod:`readline` is available.
-    """
-    console = prompt and stdin is sys.stdin and stdout is sys.stdout
-    if console:
-        with contextlib.suppress(ImportError):
-            import readline  # noqa: F401  (imported for its side effect on input())
-    while True:
-        if console:
-            try:
-                yield input(prompt)
-            except EOFError:
-                stdout.write("\n")
-                return
-            continue
-        if prompt:
-            stdout.write(prompt)
-            stdout.flush()
-        line = stdin.readline()
-        if not line:
-            if prompt:
-                stdout.write("\n")
-            return
-        yield line
-
+    def _prompt(self) -> str:
+        return f"{self.game.name if self.game is not None else 'gatebot'}> "

@@ -1,189 +1,403 @@
-"""The terminal loop, driven through in-memory streams and checked against the engine."""
+"""The terminal game on a real database: each line a service request, checked against the engine.
+
+Every test plays through :func:`play_in_terminal` with in-memory streams, on a fresh SQLite
+file named by ``DATABASE_URL`` (one test also on PostgreSQL). What was stored is read back
+through the store, and positions are compared with the rules engine after the same moves.
+"""
 
 from __future__ import annotations
 
 import io
 
 import pytest
+from sqlalchemy import create_engine, select, update
+from sqlalchemy.engine import make_url
 
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
-from gatebot.terminal import run_game
+from gatebot.store import Database, GameRecord, Player, database_url_from_env
+from gatebot.terminal import PlayRequest, Screen, play_in_terminal
 from gatebot.terminal.guide import HELP_TEXT
 
+# A win of deal 1 in 113 moves, found by a beam search over the engine's legal moves.
+WIN_DEAL_1 = (
+    "3f d d w8 d d wf 7f d wf w8 d d d d d w7 d d wf 45 d d d wf d d wf 2f d d d wf w1 41 w8 18 "
+    "r7 rf w7 d w5 d d w8 d d d d w1 21 d wf w3 l3 d w2 12 d w5 25 w2 w1 wf 4f 8f 2f d wf 1f 1f "
+    "2f w5 wf wf 5f 2f 7f 3f 82:2 8f 1f 87 8f 3f 8f 3f 8f 51:1 5f 2f 53:1 5f d wf d wf 6f 4f 1f "
+    "d wf 3f 2f 5f 5f 7f 5f 7f 5f 7f 5f 7f"
+).split()
+# Deal 10 played until no legal move is left (a seeded random playout).
+LOST_DEAL_10 = (
+    "3f rf 5f d d 71 d d d w4 d d d d d d d d d d d w1 41 d wf 5f d d d d d d d wf 2f d d d wf d "
+    "d wf lf rf d w8 d d d d wf"
+).split()
 
-def deal(number: int = 1, variant: str = "gate") -> GateGame:
-    game = Game.new(variant, deal=number)
-    assert isinstance(game, GateGame)
-    return game
+
+@pytest.fixture(autouse=True)
+def sqlite_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """DATABASE_URL names a new SQLite file (and the default location is out of the way too)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return url
 
 
-def position(text: str) -> GateGame:
-    game = Game.from_text(text)
-    assert isinstance(game, GateGame)
-    return game
-
-
-def run(game: GateGame, text: str, *, interactive: bool = False) -> tuple[int, str, io.StringIO]:
-    """Play ``text`` as input; return the exit code, everything written, and the input left."""
-    stdin, stdout = io.StringIO(text), io.StringIO()
-    code = run_game(game, stdin, stdout, interactive=interactive, colour=False, compact=False)
+async def run(
+    text: str,
+    *,
+    user: str = "alice",
+    deal: int | None = 1,
+    variant: str | None = None,
+    options: tuple[str, ...] | None = None,
+    new: bool = False,
+    interactive: bool = False,
+    stdin: io.StringIO | None = None,
+) -> tuple[int, str, io.StringIO]:
+    """One ``gatebot play`` on ``text``: the exit code, everything written, and the input left."""
+    stdin = stdin or io.StringIO(text)
+    stdout = io.StringIO()
+    request = PlayRequest(database_url_from_env(), user, variant=variant, deal=deal, options=options, new=new)
+    code = await play_in_terminal(request, stdin, stdout, Screen(interactive=interactive))
     return code, stdout.getvalue(), stdin
 
 
-def played(number: int, *lines: str) -> GateGame:
-    """The engine's own game after playing ``lines`` on deal ``number``."""
-    game = deal(number)
+async def games(user: str | None = None) -> list[GameRecord]:
+    """The stored games, oldest first (of one user, if given)."""
+    db = Database(database_url_from_env())
+    try:
+        async with db.sessions() as session:
+            query = select(GameRecord).join(Player).order_by(GameRecord.id)
+            if user is not None:
+                query = query.where(Player.platform_user_id == user)
+            return list(await session.scalars(query))
+    finally:
+        await db.dispose()
+
+
+async def active(user: str = "alice") -> GameRecord:
+    [record] = [record for record in await games(user) if record.status == "active"]
+    return record
+
+
+def corrupt_logs(log: str = "3f zz") -> None:
+    """Overwrite every stored game's log, as a bad manual edit would (synchronous: usable mid-read)."""
+    engine = create_engine(make_url(database_url_from_env()).set(drivername="sqlite"))
+    with engine.begin() as connection:
+        connection.execute(update(GameRecord).values(log=log))
+    engine.dispose()
+
+
+def engine(number: int = 1, *lines: str, variant: str = "gate") -> GateGame:
+    """The rules engine's own game after playing ``lines`` on deal ``number``."""
+    game = Game.new(variant, deal=number)
+    assert isinstance(game, GateGame)
     for line in lines:
         game.play_line(line)
     return game
 
 
-# One move from a win: the king of clubs waits in column 1.
-ONE_FROM_WON = "gate\nL:\nR:\nF: QC KD KH KS\n1: KC\n" + "".join(f"{i}:\n" for i in range(2, 9)) + "W:\nS:"
-# Four kings on top, nothing free, nothing to draw: no legal move.
-DEAD = "little-gate\nL:\nR:\nF: 9C 9D 9H 9S\n" + "".join(
-    f"{i}: T{suit} J{suit} Q{suit} K{suit}\n" for i, suit in enumerate("CDHS", start=1)
-) + "W:\nS:"
-
-
-def test_piped_moves_are_played_and_each_board_is_printed() -> None:
-    game = deal(1)
-    code, out, _ = run(game, "3f\n76\nd\n")
-    expected = played(1, "3f", "76", "d")
+async def test_piped_moves_are_played_saved_and_each_board_printed() -> None:
+    code, out, _ = await run("3f\n76\nd\n")
+    expected = engine(1, "3f", "76", "d")
     assert code == 0
-    assert game.to_text() == expected.to_text()
+    record = await active()
+    assert (record.deal, record.log, record.position) == (1, "3f 76 d", expected.to_text())
     assert out.count("score") == 4  # the first board and one after each move
     assert out.endswith(render_text(expected) + "\nPlayed d.\n")
     assert "gate>" not in out
 
 
-def test_several_moves_on_one_line() -> None:
-    game = deal(1)
-    run(game, "3f 76 d\n")
-    assert [str(move) for move in game.moves] == ["3f", "76", "d"]
+async def test_several_moves_on_one_line() -> None:
+    _, out, _ = await run("3f 76 d\n")
+    assert (await active()).log == "3f 76 d"
+    assert "Played 3f, 76, d." in out
 
 
-def test_interactive_input_gets_a_prompt() -> None:
-    _, out, _ = run(deal(1), "d\n", interactive=True)
+async def test_interactive_input_gets_a_prompt() -> None:
+    _, out, _ = await run("d\n", interactive=True)
     assert out.count("gate> ") == 2
 
 
-def test_undo_restores_the_position() -> None:
-    game = deal(1)
-    run(game, "3f\n76\nd\nundo\n")
-    assert game.to_text() == played(1, "3f", "76").to_text()
+async def test_quitting_and_running_again_resumes_the_exact_position() -> None:
+    await run("3f\nd\nq\n76\n")
+    code, out, _ = await run("", deal=None)
+    expected = engine(1, "3f", "d")
+    assert code == 0
+    assert "Resuming" in out and "deal 1" in out
+    assert out.count("score") == 1 and render_text(expected) in out
+    await run("76\n", deal=None)
+    expected.play("76")
+    record = await active()
+    assert (record.log, record.position) == ("3f d 76", expected.to_text())
+    assert len(await games()) == 1
 
-    game = deal(1)
-    run(game, "3f\n76\nd\nundo 3\n")
-    assert game.to_text() == deal(1).to_text() and game.moves == ()
 
-    game = deal(1)
-    _, out, _ = run(game, "3f\nu 5\nu\n")
-    assert game.to_text() == deal(1).to_text()
+async def test_users_have_separate_games() -> None:
+    await run("3f\n", user="alice", deal=1)
+    await run("d\n", user="bob", deal=2)
+    _, out, _ = await run("", user="alice", deal=None)
+    assert render_text(engine(1, "3f")) in out
+    alice, bob = await active("alice"), await active("bob")
+    assert (alice.deal, alice.log, bob.deal, bob.log) == (1, "3f", 2, "d")
+    assert bob.position == engine(2, "d").to_text()
+
+
+async def test_new_abandons_the_running_game_and_deals_the_one_asked_for() -> None:
+    await run("3f\n")
+    _, out, _ = await run("d\n", deal=2, new=True)
+    old, fresh = await games()
+    assert (old.deal, old.status, old.score, old.log) == (1, "abandoned", 1, "3f")
+    assert (fresh.deal, fresh.status, fresh.log) == (2, "active", "d")
+    assert "abandoned" in out and render_text(engine(2, "d")) in out
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [{"deal": 2}, {"variant": "little-gate"}, {"options": ("single-moves",)}],
+    ids=["deal", "variant", "option"],
+)
+async def test_asking_for_another_game_keeps_the_running_one_and_says_how(asked: dict) -> None:
+    await run("3f\n")
+    _, out, _ = await run("d\n", **{"deal": None, **asked})
+    [record] = await games()
+    assert (record.deal, record.variant, record.options, record.log) == (1, "gate", "", "3f d")
+    notice = [line for line in out.splitlines() if "--new" in line]
+    assert len(notice) == 1 and notice[0].endswith(".")
+
+
+async def test_asking_for_the_running_game_resumes_it_without_a_notice() -> None:
+    await run("3f\n")
+    _, out, _ = await run("", deal=1, variant="gate")
+    assert "Resuming" in out and "--new" not in out
+
+
+async def test_without_a_game_a_random_deal_is_dealt_and_named() -> None:
+    _, out, _ = await run("", deal=None)
+    record = await active()
+    assert f"deal {record.deal}" in out and f"--deal {record.deal}" in out
+    assert render_text(engine(record.deal)) in out
+
+
+async def test_undo_goes_through_the_service_and_is_stored() -> None:
+    _, out, _ = await run("3f\n76\nd\nundo\n")
+    record = await active()
+    assert record.position == engine(1, "3f", "76").to_text()
+    assert (record.log, record.undo_count) == ("3f 76 d u", 1)
+    assert "Took back d." in out
+
+    _, out, _ = await run("undo 3\n", deal=None)
+    record = await active()
+    assert record.position == engine(1).to_text() and record.undo_count == 3
+    assert "Took back 76, 3f (that was every move)." in out
+
+    _, out, _ = await run("3f\nu 5\nu\n", deal=None)
+    assert (await active()).position == engine(1).to_text()
     assert "no move to take back" in out
 
 
-def test_undo_with_a_bad_count_changes_nothing() -> None:
-    game = deal(1)
-    _, out, _ = run(game, "3f\nundo x\nundo 0\n")
-    assert [str(move) for move in game.moves] == ["3f"]
+async def test_undo_with_a_bad_count_changes_nothing() -> None:
+    _, out, _ = await run("3f\nundo x\nundo 0\n")
+    assert (await active()).log == "3f"
     assert out.count("undo 3") == 2
 
 
-def test_illegal_move_prints_the_reason_and_changes_nothing() -> None:
-    game = deal(1)
-    _, out, _ = run(game, "15\n")
-    engine = deal(1).play_line("15")
-    assert engine.error is not None and not engine.played
-    assert str(engine.error)[1:] in out  # the engine's reason (its first letter may be capitalised)
-    assert game.to_text() == deal(1).to_text() and game.moves == ()
+async def test_resigning_ends_the_game_and_is_stored() -> None:
+    code, out, rest = await run("3f\nresign\nd\n")
+    [record] = await games()
+    assert code == 0 and (record.status, record.score, record.log) == ("resigned", 1, "3f")
+    assert rest.read() == "d\n"  # nothing is read after the game ends
+    assert "resigned" in out.lower()
+    await run("", deal=2)
+    assert (await active()).deal == 2  # the next run deals a new game
 
 
-def test_a_line_that_fails_part_way_keeps_the_moves_before_and_says_so() -> None:
-    game = deal(1)
-    _, out, _ = run(game, "3f 37 d\n")
-    engine = deal(1).play_line("3f 37 d")
-    assert [str(move) for move in game.moves] == [str(move) for move in engine.played] == ["3f"]
+async def test_new_asks_first_and_no_keeps_the_game() -> None:
+    _, out, _ = await run("3f\nnew 2\nno\nd\n")
+    [record] = await games()
+    assert (record.deal, record.log, record.status) == (1, "3f d", "active")
+    assert "abandon" in out
+
+
+async def test_new_with_yes_abandons_and_deals() -> None:
+    _, out, _ = await run("3f\nnew 2\ny\nd\n")
+    old, fresh = await games()
+    assert (old.status, old.log) == ("abandoned", "3f")
+    assert (fresh.deal, fresh.log, fresh.status) == (2, "d", "active")
+    assert render_text(engine(2, "d")) in out
+
+
+async def test_new_without_a_number_deals_a_random_deal_of_the_same_variant() -> None:
+    await run("new\nyes\n", deal=3, variant="little-gate", options=("single-moves",))
+    old, fresh = await games()
+    assert old.status == "abandoned"
+    assert (fresh.variant, fresh.options, fresh.status) == ("little-gate", "single-moves", "active")
+
+
+async def test_new_with_a_bad_deal_changes_nothing() -> None:
+    _, out, _ = await run("new 0\nnew x y\n")
+    assert len(await games()) == 1
+    assert out.count("new 617") == 2
+
+
+async def test_end_of_input_while_asked_to_confirm_keeps_the_game() -> None:
+    code, _, _ = await run("new 2\n")
+    [record] = await games()
+    assert code == 0 and record.status == "active"
+
+
+async def test_a_damaged_saved_game_is_reported_in_one_sentence_and_a_new_one_dealt() -> None:
+    await run("3f\n")
+    corrupt_logs()
+    code, out, _ = await run("d\n", deal=5)
+    damaged, fresh = await games()
+    assert code == 0
+    assert (damaged.status, damaged.log) == ("quarantined", "3f zz") and damaged.problem
+    assert (fresh.deal, fresh.status, fresh.log) == (5, "active", "d")
+    reports = [line for line in out.splitlines() if "deal 1" in line]
+    assert len(reports) == 1 and reports[0].endswith(".")
+
+
+class Scripted(io.StringIO):
+    """Input that runs ``hook`` when a given line is about to be read (to change the database mid-game)."""
+
+    def __init__(self, text: str, hook_at: int, hook) -> None:
+        super().__init__(text)
+        self.reads = 0
+        self.hook_at = hook_at
+        self.hook = hook
+
+    def readline(self, size: int | None = -1) -> str:
+        self.reads += 1
+        if self.reads == self.hook_at:
+            self.hook()
+        return super().readline(size)
+
+
+async def test_a_game_damaged_mid_session_is_set_aside_and_new_deals_at_once() -> None:
+    stdin = Scripted("3f\nd\nmoves\nnew 5\nd\n", hook_at=2, hook=corrupt_logs)
+    code, out, _ = await run("", stdin=stdin)
+    damaged, fresh = await games()
+    assert code == 0
+    assert (damaged.status, damaged.log) == ("quarantined", "3f zz")
+    assert (fresh.deal, fresh.log) == (5, "d")  # no confirmation was asked: nothing was running
+    assert "Legal moves" not in out  # `moves` knows the old game is gone
+
+
+async def test_illegal_move_prints_the_reason_and_changes_nothing() -> None:
+    await run("")
+    version = (await active()).version
+    _, out, _ = await run("15\n", deal=None)
+    refused = engine(1).play_line("15")
+    assert refused.error is not None and not refused.played
+    assert str(refused.error)[1:] in out  # the engine's reason (its first letter may be capitalised)
+    record = await active()
+    assert (record.log, record.version) == ("", version)
+
+
+async def test_a_line_that_fails_part_way_keeps_the_moves_before_and_says_so() -> None:
+    _, out, _ = await run("3f 37 d\n")
+    refused = engine(1).play_line("3f 37 d")
+    assert [str(move) for move in refused.played] == ["3f"]
+    assert (await active()).log == "3f"
     assert "Played 3f." in out
-    assert f"Then: {engine.error}" in out
+    assert any(line.startswith("Then: ") and str(refused.error)[1:] in line for line in out.splitlines())
 
 
-def test_ambiguous_input_lists_the_choices() -> None:
-    game = deal(1)
-    _, out, _ = run(game, "3\n")
-    moves = [str(move) for move in deal(1).legal_moves() if move.source == "3"]
+async def test_ambiguous_input_lists_the_choices() -> None:
+    _, out, _ = await run("3\n")
+    moves = [str(move) for move in engine(1).legal_moves() if move.source == "3"]
     assert len(moves) > 1
     assert all(f"({move})" in out for move in moves)
-    assert game.moves == ()
+    assert (await active()).log == ""
 
 
-def test_an_automatic_fill_is_reported() -> None:
-    before = deal(1)
-    filler = before.reserves[0][-1]  # the reserves are level, so the left one fills
-    game = deal(1)
-    _, out, _ = run(game, "3f\n")
-    assert game.columns[2] == (filler,)
+async def test_an_automatic_fill_is_reported() -> None:
+    filler = engine(1).reserves[0][-1]  # the reserves are level, so the left one fills
+    _, out, _ = await run("3f\n")
+    assert engine(1, "3f").columns[2] == (filler,)
     assert f"{filler.pretty} from the left reserve fills column 3" in out
 
 
-def test_a_column_left_empty_is_reported_as_a_free_space() -> None:
-    game = position("little-gate\nL:\nR:\nF: JC KD KH KS\n1: QC\n2: KC\n3:\n4:\nW:\nS:")
-    _, out, _ = run(game, "1f\n")
-    assert game.columns[0] == ()
-    assert "Column 1 is a free space" in out
+async def test_a_column_left_empty_is_reported_as_a_free_space() -> None:
+    game = engine(1)
+    before: list[str] = []
+    for token in WIN_DEAL_1:  # up to the first move that leaves a column empty
+        game.play(token)
+        if token[0].isdigit() and not game.columns[int(token[0]) - 1]:
+            break
+        before.append(token)
+    else:
+        pytest.fail("the winning line never leaves a column empty")
+    _, out, _ = await run(" ".join(before) + "\n" + token + "\n")
+    assert (await active()).position == game.to_text()
+    assert f"Column {token[0]} is a free space" in out
 
 
-def test_quit_stops_reading() -> None:
+async def test_winning_ends_the_game_and_is_stored() -> None:
+    assert engine(1, " ".join(WIN_DEAL_1)).is_won
+    *most, last = WIN_DEAL_1
+    code, out, rest = await run(" ".join(most) + "\n" + last + "\nd\n")
+    [record] = await games()
+    assert code == 0 and (record.status, record.score) == ("won", 52)
+    assert "You won" in out and "52/52" in out
+    assert rest.read() == "d\n"  # nothing is read after the game ends
+
+
+async def test_a_game_with_no_legal_move_left_ends() -> None:
+    dead = engine(10, " ".join(LOST_DEAL_10))
+    assert not dead.legal_moves() and not dead.is_won
+    code, out, rest = await run(" ".join(LOST_DEAL_10) + "\nd\n", deal=10)
+    [record] = await games()
+    assert code == 0 and (record.status, record.score) == ("lost", dead.score)
+    assert "No legal move" in out and str(dead.score) in out
+    assert rest.read() == "d\n"
+
+
+async def test_quit_stops_reading() -> None:
     for word in ("q", "quit", "exit"):
-        game = deal(1)
-        code, _, rest = run(game, f"{word}\n3f\n")
-        assert code == 0 and game.moves == () and rest.read() == "3f\n"
+        code, _, rest = await run(f"{word}\n3f\n")
+        assert code == 0 and rest.read() == "3f\n"
+    assert (await active()).log == ""
 
 
-def test_end_of_input_and_blank_lines_end_quietly() -> None:
-    code, out, _ = run(deal(1), "\n   \n")
+async def test_end_of_input_and_blank_lines_end_quietly() -> None:
+    code, out, _ = await run("\n   \n")
     assert code == 0
     assert out.count("score") == 1
     assert "error" not in out.lower()
 
 
-def test_winning_ends_the_game_with_the_score() -> None:
-    game = position(ONE_FROM_WON)
-    code, out, rest = run(game, "1f\nd\n")
-    assert code == 0 and game.is_won
-    assert "You won" in out and "52/52" in out
-    assert rest.read() == "d\n"  # nothing is read after the game ends
-
-
-def test_a_game_with_no_legal_move_ends_at_once() -> None:
-    game = position(DEAD)
-    code, out, rest = run(game, "1f\n")
-    assert code == 0
-    assert "No legal move" in out and "36/52" in out
-    assert rest.read() == "1f\n"
-
-
-def test_moves_lists_every_legal_move_in_words() -> None:
-    game = deal(1)
-    _, out, _ = run(game, "moves\n")
-    for move in game.legal_moves():
+async def test_moves_lists_every_legal_move_in_words() -> None:
+    _, out, _ = await run("moves\n")
+    for move in engine(1).legal_moves():
         line = next(line for line in out.splitlines() if line.split()[:1] == [str(move)])
         assert line.strip() != str(move)  # a description follows the token
-    assert game.moves == ()
+    assert (await active()).log == ""
 
 
-def test_board_reprints_the_position() -> None:
-    _, out, _ = run(deal(1), "board\n")
-    assert out.count(render_text(deal(1))) == 2
+async def test_board_reprints_the_stored_position() -> None:
+    _, out, _ = await run("3f\nboard\n")
+    assert out.count(render_text(engine(1, "3f"))) == 2
 
 
-def test_rules_match_the_variant() -> None:
-    _, out, _ = run(deal(2, "little-gate"), "rules\n")
+async def test_rules_match_the_variant() -> None:
+    _, out, _ = await run("rules\n", deal=2, variant="little-gate")
     assert "Columns 1-4" in out and "no redeal" in out
-    _, out, _ = run(deal(2), "rules\n")
+    _, out, _ = await run("rules\n", user="bob", deal=2)
     assert "Columns 1-8" in out
+
+
+async def test_on_each_database_kind_a_fresh_database_is_migrated_and_games_resume(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    _, out, _ = await run("3f\nd\n")
+    assert "Upgraded the database from empty" in out
+    _, out, _ = await run("76\n", deal=None)
+    assert "Upgraded" not in out and "Resuming" in out
+    record = await active()
+    assert (record.log, record.position) == ("3f d 76", engine(1, "3f", "d", "76").to_text())
 
 
 HELP_EXAMPLES = {
@@ -218,7 +432,7 @@ def test_help_example_line_is_three_moves() -> None:
     assert reading("d 3f w5") == reading("d") + reading("3f") + reading("w5")
 
 
-def test_help_lists_the_commands() -> None:
-    _, out, _ = run(deal(1), "help\n")
-    for word in ("undo", "moves", "board", "rules", "quit", "d 3f w5"):
+async def test_help_lists_the_commands() -> None:
+    _, out, _ = await run("help\n")
+    for word in ("undo", "moves", "board", "rules", "quit", "resign", "new 617", "d 3f w5"):
         assert word in out

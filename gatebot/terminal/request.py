@@ -1,0 +1,88 @@
+"""What ``gatebot play`` was asked for, and how its terminal is written to.
+
+Built once by the CLI from its arguments and the environment, then passed in: nothing in
+the terminal front end reads settings of its own.
+"""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+
+from gatebot.rules import MAX_DEAL, Game
+
+#: The longest user name a player row takes (``players.platform_user_id``).
+MAX_USER_LENGTH = 64
+#: Who plays when neither ``--user`` nor the login name says.
+FALLBACK_USER = "player"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """Where the games are, who plays, and which game they asked for.
+
+    ``variant``, ``deal`` and ``options`` are None when not asked for, so a running game is
+    only said to differ from what was asked in what the player actually typed; a new game
+    fills the gaps with Gate, a random deal and no options.
+    """
+
+    database_url: str
+    user: str
+    variant: str | None = None
+    deal: int | None = None
+    options: tuple[str, ...] | None = None
+    #: Abandon the running game, if any, and deal the one asked for.
+    new: bool = False
+
+    @property
+    def variant_or_default(self) -> str:
+        return self.variant or "gate"
+
+    @property
+    def options_or_default(self) -> tuple[str, ...]:
+        return self.options or ()
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """How boards and prompts are written: a prompt only for a person at a terminal."""
+
+    interactive: bool = False
+    colour: bool = False
+    compact: bool = False
+
+
+def parse_deal(text: str) -> int | None:
+    """The deal number ``text`` names, or None if it is not one (RULES.md §2: 1 to 2^32 − 1)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_DEAL else None
+
+
+def default_user() -> str:
+    """The login name, so each account on a shared machine has its own game; else ``player``."""
+    try:
+        name = getpass.getuser().strip()
+    except (OSError, KeyError, ImportError):  # no LOGNAME/USER and no passwd entry (containers)
+        return FALLBACK_USER
+    return name[:MAX_USER_LENGTH] or FALLBACK_USER
+
+
+def replay_command(variant: str, deal: int, options: tuple[str, ...]) -> str:
+    """The command that deals this game again, as a player would type it."""
+    words = ["gatebot play --new", f"--deal {deal}"]
+    if variant != "gate":
+        words.append(f"--variant {variant}")
+    words.extend(f"--option {option}" for option in options)
+    return " ".join(words)
+
+
+def describe_game(variant: str, deal: int | None, options: tuple[str, ...]) -> str:
+    """A game in words: ``Little Gate deal 5 with single-moves``, or ``a random deal of Gate``."""
+    title = Game.variant_class(variant).title
+    text = f"{title} deal {deal}" if deal is not None else f"a random deal of {title}"
+    if options:
+        text += " with " + " and ".join(options)
+    return text

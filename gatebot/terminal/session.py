@@ -1,0 +1,110 @@
+"""A whole ``gatebot play``: open the database, resume or deal the player's game, play it, close.
+
+The game lives in the database named by the request, not in this process: every line is
+saved by the service as it is played, so the next run finds the game where this one left
+it, on any terminal the player uses, and Ctrl-C loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from gatebot.rules import GateGame
+from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.store import Database, GameStatus
+from gatebot.store.migrate import ensure_schema
+from gatebot.terminal.console import LineReader
+from gatebot.terminal.play import TerminalGame
+from gatebot.terminal.request import PlayRequest, Screen, describe_game, replay_command
+
+PLATFORM = "terminal"
+Say = Callable[[str], None]
+
+
+async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, screen: Screen) -> int:
+    """Play the requested game on ``stdin``/``stdout``, saved in the request's database; the exit code.
+
+    Raises :class:`~gatebot.store.DatabaseError` (one sentence, nothing changed) when the
+    database can't be opened or was written by a newer gatebot. The engine is disposed
+    however this ends, Ctrl-C included.
+    """
+
+    def say(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    db = Database(request.database_url)
+    try:
+        upgraded = await ensure_schema(db)
+        if upgraded:
+            say(upgraded)
+        service = GameService(db)
+        actor = Actor(PLATFORM, request.user, request.user)
+        first = await start_game(service, actor, request, say)
+        if first.kind is ReplyKind.ERROR:
+            say(first.message or "No game could be started.")
+            return 1
+        reader = LineReader(stdin, stdout, interactive=screen.interactive)
+        game = TerminalGame(service, actor, reader, stdout, screen,
+                            variant=request.variant_or_default, options=request.options_or_default)
+        return await game.run(first)
+    finally:
+        await db.dispose()
+
+
+async def start_game(service: GameService, actor: Actor, request: PlayRequest, say: Say) -> Reply:
+    """The game to play: the player's running game, or a new one; says which, in a line or two.
+
+    A running game is never given up unasked: with ``--new`` it is abandoned (the service
+    says so, with its score); without, it is resumed even when other flags ask for another
+    game, and the player is told how to get that one instead.
+    """
+    if request.new:
+        return await _deal(service, actor, request, say, confirm=True)
+    shown = await service.show(actor)
+    if shown.ok and shown.game is not None:
+        say(_resuming(shown.game))
+        asked = _asked_for_another(request, shown.game)
+        if asked:
+            say(f"You asked for {asked}, but your game in progress continues: run the same command "
+                "with --new to start that one instead (abandoning this one).")
+        return shown
+    if shown.status is GameStatus.QUARANTINED and shown.message:
+        say(shown.message)
+    reply = await _deal(service, actor, request, say, confirm=False)
+    if reply.kind is ReplyKind.CONFIRM:
+        # Another terminal of this player dealt a game since we looked: resume that one.
+        return await start_game(service, actor, request, say)
+    return reply
+
+
+async def _deal(service: GameService, actor: Actor, request: PlayRequest, say: Say, *, confirm: bool) -> Reply:
+    """Deal the requested game; name a random deal so that it can be played again."""
+    reply = await service.new_game(actor, request.variant_or_default, deal=request.deal,
+                                   options=request.options_or_default, confirm=confirm)
+    if reply.ok and reply.game is not None:
+        if reply.message:
+            say(reply.message)
+        game = reply.game
+        if request.deal is None and game.deal is not None:
+            say(f"To play this deal again: {replay_command(game.name, game.deal, game.options)}")
+    return reply
+
+
+def _resuming(game: GateGame) -> str:
+    played = len(game.moves)
+    progress = f"{played} move{'s' if played != 1 else ''} played" if played else "no move played yet"
+    return f"Resuming your game of {describe_game(game.name, game.deal, game.options)} ({progress})."
+
+
+def _asked_for_another(request: PlayRequest, game: GateGame) -> str | None:
+    """The game the flags ask for, in words, if it differs from ``game`` in what was typed; else None."""
+    differs = (
+        (request.variant is not None and request.variant != game.name)
+        or (request.deal is not None and request.deal != game.deal)
+        or (request.options is not None and set(request.options) != set(game.options))
+    )
+    if not differs:
+        return None
+    return describe_game(request.variant_or_default, request.deal, request.options_or_default)
