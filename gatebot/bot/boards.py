@@ -1,0 +1,83 @@
+"""A service reply as a Discord board message, in the player's chosen style.
+
+The text and emoji boards are message content; the image board is a PNG attached to an
+embed, drawn in a worker thread so the event loop keeps answering other interactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from gatebot.bot.views import board_view
+from gatebot.render import render_text
+from gatebot.service import Preferences, Reply
+
+MESSAGE_LIMIT = 2000
+IMAGE_NAME = "gate-board.png"
+
+
+@dataclass(slots=True)
+class BoardMessage:
+    """The parts of a board message, ready for ``send``, ``edit`` or an interaction response."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    file: discord.File | None = None
+    view: discord.ui.View | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content}
+        if self.embed is not None:
+            kwargs["embed"] = self.embed
+        if self.file is not None:
+            kwargs["file"] = self.file
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """For editing an existing board: replaces content, embed, attachments and components."""
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "attachments": [self.file] if self.file is not None else [],
+            "view": self.view,
+        }
+
+
+async def board_message(reply: Reply, preferences: Preferences, *, note: str | None = None) -> BoardMessage:
+    """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it."""
+    assert reply.game is not None
+    game = reply.game
+    view = board_view(reply)
+    line = note if note is not None else reply.message
+    if preferences.board_style == "image":
+        from gatebot.render.image import render_png
+
+        png = await asyncio.to_thread(render_png, game)
+        embed = discord.Embed(description=line or None, colour=discord.Colour.dark_green())
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+        return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
+    if preferences.board_style == "emoji":
+        from gatebot.render.emoji import render_emoji
+
+        board = render_emoji(game, compact=preferences.compact)
+    else:
+        board = f"```\n{render_text(game, compact=preferences.compact)}\n```"
+    return BoardMessage(_with_line(board, line), None, None, view)
+
+
+def _with_line(board: str, line: str | None) -> str:
+    """The board, then the line, trimmed so the message stays within Discord's 2000 characters."""
+    if not line:
+        return board
+    room = MESSAGE_LIMIT - len(board) - 1
+    if room <= 1:
+        return board
+    return f"{board}\n{line if len(line) <= room else line[: room - 1] + '…'}"

@@ -1,0 +1,56 @@
+"""The bot itself: connects the extensions, the components and the command tree to the service."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from gatebot.bot.errors import on_app_command_error
+from gatebot.bot.table import Table
+from gatebot.bot.views import BoardButton, MoveSelect
+from gatebot.service import GameService
+from gatebot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("gatebot.bot.games", "gatebot.bot.typed")
+
+
+class GateBot(commands.AutoShardedBot):
+    """gatebot on Discord. Needs no privileged intent; shards as the settings say."""
+
+    def __init__(self, settings: Settings, service: GameService, **options: Any) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = bool(settings.move_channel_ids)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self.service = service
+        self.table = Table(self, service)
+
+    async def setup_hook(self) -> None:
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(BoardButton, MoveSelect)
+        self.tree.on_error = on_app_command_error
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), guild.id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Typed moves are read by their extension; there are no prefix commands to process."""
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))

@@ -1,0 +1,158 @@
+"""The ``/gate`` slash commands: one thin method per command, each a service call and an answer."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from gatebot.bot.actors import interaction_actor
+from gatebot.bot.help import HELP, rules_for
+from gatebot.rules import MAX_DEAL, Move, describe_move
+from gatebot.service import Actor, Preferences, Reply, ReplyKind
+
+if TYPE_CHECKING:
+    from gatebot.bot.client import GateBot
+
+VARIANTS = [
+    app_commands.Choice(name="Gate", value="gate"),
+    app_commands.Choice(name="Little Gate", value="little-gate"),
+]
+STYLES = [
+    app_commands.Choice(name="Text", value="text"),
+    app_commands.Choice(name="Emoji", value="emoji"),
+    app_commands.Choice(name="Image", value="image"),
+]
+
+
+class Games(commands.GroupCog, group_name="gate", group_description="Play the solitaire Gate"):
+    """Slash commands for playing one's own game."""
+
+    def __init__(self, bot: GateBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self):  # noqa: ANN201 - the bot's service
+        return self.bot.service
+
+    @app_commands.command(description="Deal a new game (asks first if one is running)")
+    @app_commands.describe(variant="Gate or Little Gate", deal="Deal number (default: random)",
+                           single_moves="Only top cards move, no runs")
+    @app_commands.choices(variant=VARIANTS)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
+        single_moves: bool = False,
+    ) -> None:
+        actor = interaction_actor(interaction)
+        name = variant.value if variant else "gate"
+        options = ("single-moves",) if single_moves else ()
+        reply = await self.service.new_game(actor, name, deal=deal, options=options)
+        if reply.kind is ReplyKind.CONFIRM:
+            view = ConfirmNew(self.bot, actor.user_id, name, deal, options)
+            await interaction.response.send_message(reply.message, view=view, ephemeral=True)
+            return
+        await self.bot.table.command(interaction, lambda _actor: _done(reply), new_board=True)
+
+    @app_commands.command(description="Play moves: 3f, w5, 37, 7h, or several: d 3f w5")
+    @app_commands.describe(moves="Moves in Gate's notation; start typing to see the legal ones")
+    async def move(self, interaction: discord.Interaction, moves: str) -> None:
+        await self.bot.table.command(interaction, lambda actor: self.service.play(actor, moves))
+
+    @move.autocomplete("moves")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        reply = await self.service.show(interaction_actor(interaction))
+        if reply.game is None:
+            return []
+        typed = current.strip().lower()
+        choices = []
+        for token in reply.moves:
+            label = f"{token} — {describe_move(reply.game, Move.from_text(token))}"
+            if not typed or token.startswith(typed) or typed in label.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=token))
+        return choices[:25]
+
+    @app_commands.command(description="Turn the next stock card onto the waste")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.bot.table.command(interaction, lambda actor: self.service.play(actor, "d"))
+
+    @app_commands.command(description="Take back your last move (or several)")
+    async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 1) -> None:
+        await self.bot.table.command(interaction, lambda actor: self.service.undo(actor, count))
+
+    @app_commands.command(description="Play every card that can safely go to the foundations")
+    async def auto(self, interaction: discord.Interaction) -> None:
+        await self.bot.table.command(interaction, self.service.auto)
+
+    @app_commands.command(description="Show your game's board here")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await self.bot.table.command(interaction, self.service.show, new_board=True)
+
+    @app_commands.command(description="End your game now, keeping its score")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await self.bot.table.command(interaction, self.service.resign)
+
+    @app_commands.command(description="The rules of Gate")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        reply = await self.service.show(interaction_actor(interaction))
+        await interaction.response.send_message(rules_for(reply.game), ephemeral=True)
+
+    @app_commands.command(name="help", description="How to play with gatebot")
+    async def help_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(HELP, ephemeral=True)
+
+    @app_commands.command(description="How your board is drawn")
+    @app_commands.describe(style="Text, emoji or image", compact="A narrow board for phones")
+    @app_commands.choices(style=STYLES)
+    async def settings(
+        self, interaction: discord.Interaction, style: app_commands.Choice[str] | None = None,
+        compact: bool | None = None,
+    ) -> None:
+        actor = interaction_actor(interaction)
+        chosen: Preferences = await self.service.set_preferences(
+            actor, board_style=style.value if style else None, compact=compact
+        )
+        layout = "compact" if chosen.compact else "normal"
+        await interaction.response.send_message(
+            f"Your boards are drawn as {chosen.board_style}, {layout} layout.", ephemeral=True
+        )
+
+
+class ConfirmNew(discord.ui.View):
+    """Yes/no before a new game abandons the running one; only the asker can answer."""
+
+    def __init__(self, bot: GateBot, user_id: str, variant: str, deal: int | None, options: tuple[str, ...]) -> None:
+        super().__init__(timeout=120)
+        self.bot, self.user_id, self.variant, self.deal, self.options = bot, user_id, variant, deal, options
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return str(interaction.user.id) == self.user_id
+
+    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Dealing…", view=None)
+
+        def deal(actor: Actor) -> Awaitable[Reply]:
+            return self.bot.service.new_game(actor, self.variant, deal=self.deal, options=self.options, confirm=True)
+
+        await self.bot.table.command(interaction, deal, new_board=True)
+
+    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Your game goes on.", view=None)
+
+
+async def _done(reply: Reply) -> Reply:
+    return reply
+
+
+async def setup(bot: GateBot) -> None:
+    await bot.add_cog(Games(bot))

@@ -1,0 +1,24 @@
+"""What the bot says when asked for help or the rules (ephemeral, within Discord's limits)."""
+
+from __future__ import annotations
+
+from gatebot.rules import Game, GateGame
+from gatebot.terminal.guide import rules_text
+
+HELP = """\
+**Playing Gate with gatebot**
+`/gate new` deals a game (a random deal, or `deal:` a number everyone can replay).
+Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves:
+in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board.
+**Moves:** `d` draw · `3f` column 3 to its foundation · `w5` waste onto column 5 · `37` column 3 onto 7 \
+· `35:2` two cards onto a free space · `l2`/`r2` a reserve's top · `7h` a card by name · `7h 8s` 7♥ onto 8♠ \
+· several at once: `d 3f w5`.
+`/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`, \
+`/gate settings` (text, emoji or image boards; compact for phones)."""
+
+
+def rules_for(game: GateGame | None) -> str:
+    """The rules of the player's game (its variant and options), or of plain Gate."""
+    shown = game if game is not None else Game.new("gate", deal=1)
+    assert isinstance(shown, GateGame)
+    return f"```\n{rules_text(shown, width=60)}\n```"

@@ -1,0 +1,169 @@
+"""Where a game meets a channel: turns service replies into board messages, edited in place.
+
+Every front door of the bot — slash commands, button presses, typed moves — ends here,
+so one game keeps one board message, and the rules for answering within Discord's
+three seconds (answer or defer first, draw images in a thread) live in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import discord
+
+from gatebot.bot.actors import interaction_actor, message_actor
+from gatebot.bot.boards import BoardMessage, board_message
+from gatebot.service import Actor, GameService, Reply, ReplyKind
+
+log = logging.getLogger(__name__)
+
+
+class Table:
+    """Answers players with boards, through the service."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+        self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, actor: Actor) -> AsyncIterator[None]:
+        """One player's requests are answered one after another, board message included.
+
+        Otherwise a fast second command could look for the board message before the first
+        one has recorded it, and post a second board.
+        """
+        lock = self._turns.get(actor.user_id)
+        if lock is None:
+            lock = self._turns[actor.user_id] = asyncio.Lock()
+        async with lock:
+            yield
+
+    # -- interactions ---------------------------------------------------------------------
+
+    async def command(
+        self,
+        interaction: discord.Interaction,
+        request: Callable[[Actor], Awaitable[Reply]],
+        *,
+        new_board: bool = False,
+    ) -> None:
+        """Run a slash command's service request and answer it, in the player's turn."""
+        actor = interaction_actor(interaction)
+        async with self._turn(actor):
+            reply = await request(actor)
+            await self.answer(interaction, reply, new_board=new_board)
+
+    async def answer(self, interaction: discord.Interaction, reply: Reply, *, new_board: bool = False) -> None:
+        """Answer an interaction with ``reply`` (in the player's turn: see :meth:`command`).
+
+        An error is one ephemeral sentence. A changed game updates its board message in place
+        when it is in this channel (the command gets a short ephemeral line); otherwise, or
+        with ``new_board``, the answer is a fresh board, which becomes the game's board.
+        """
+        if reply.kind in (ReplyKind.ERROR, ReplyKind.CONFIRM) or reply.game is None:
+            await _ephemeral(interaction, reply.message or "That can't be done.")
+            return
+        actor = interaction_actor(interaction)
+        message = await self._draw(actor, reply)
+        if not new_board and await self._edit_board(interaction.channel_id, reply, message):
+            await _ephemeral(interaction, _ack(reply))
+            return
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+        else:
+            await interaction.response.send_message(**message.send_kwargs())
+            sent = await interaction.original_response()
+        if reply.game_id is not None and interaction.channel_id is not None:
+            await self.service.set_board_message(reply.game_id, interaction.channel_id, sent.id)
+
+    async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None:
+        """A board component was used: act on that board's game and redraw that message."""
+        actor = interaction_actor(interaction)
+        async with self._turn(actor):
+            reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
+            await self._redraw(interaction, actor, reply, game_id)
+
+    async def _redraw(self, interaction: discord.Interaction, actor: Actor, reply: Reply, game_id: int) -> None:
+        if reply.kind is ReplyKind.ERROR and (reply.game is None or reply.game_id != game_id):
+            await _ephemeral(interaction, reply.message or "That can't be done.")
+            return
+        if reply.game is None:
+            await _ephemeral(interaction, reply.message or "That board can't be shown.")
+            return
+        note = None if reply.kind is ReplyKind.STALE else reply.message
+        message = await self._draw(actor, reply, note=note)
+        await interaction.response.edit_message(**message.edit_kwargs())
+        if reply.kind is ReplyKind.STALE and reply.message:
+            await interaction.followup.send(reply.message, ephemeral=True)
+
+    # -- typed moves ----------------------------------------------------------------------
+
+    async def typed(self, message: discord.Message, text: str) -> None:
+        """Moves typed in a message: play them, update the board, mark the message ✅ or ❌."""
+        actor = message_actor(message)
+        async with self._turn(actor):
+            reply = await self.service.play(actor, text)
+            await self._typed_answer(message, actor, reply)
+
+    async def _typed_answer(self, message: discord.Message, actor: Actor, reply: Reply) -> None:
+        if reply.game is None:
+            await _react(message, "❌")
+            await message.reply(reply.message or "That can't be played.", mention_author=False)
+            return
+        board = await self._draw(actor, reply, note=None)
+        if not await self._edit_board(message.channel.id, reply, board):
+            sent = await message.channel.send(**board.send_kwargs())
+            if reply.game_id is not None:
+                await self.service.set_board_message(reply.game_id, message.channel.id, sent.id)
+        if reply.played:
+            await _react(message, "✅")
+        if reply.message:
+            if not reply.played:
+                await _react(message, "❌")
+            await message.reply(reply.message, mention_author=False)
+
+    # -- drawing --------------------------------------------------------------------------
+
+    async def _draw(self, actor: Actor, reply: Reply, *, note: str | None = None) -> BoardMessage:
+        preferences = await self.service.preferences(actor)
+        return await board_message(reply, preferences, note=note)
+
+    async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
+        """Edit the game's board message if it is in ``channel_id``; False if there is none to edit."""
+        if reply.game_id is None or channel_id is None:
+            return False
+        board_channel, message_id = await self.service.board_message(reply.game_id)
+        if board_channel != channel_id or message_id is None:
+            return False
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(**board.edit_kwargs())
+        except discord.NotFound:
+            return False
+        return True
+
+
+def _ack(reply: Reply) -> str:
+    if reply.played:
+        line = "Played " + ", ".join(reply.played) + "."
+        return f"{line} {reply.message}" if reply.message else line
+    return reply.message or "Done."
+
+
+async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _react(message: discord.Message, emoji: str) -> None:
+    try:
+        await message.add_reaction(emoji)
+    except discord.HTTPException:
+        log.debug("could not react to message %s", message.id)

@@ -1,0 +1,62 @@
+"""Moves typed in chat: in DMs, after a mention of the bot, and in replies to one's own board.
+
+None of these needs the privileged message-content intent: Discord delivers the content of
+DMs, of messages that mention the bot and of replies to it. Servers that grant the intent
+can also name channels where bare moves are read (``GATEBOT_MOVE_CHANNELS``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from gatebot.bot.client import GateBot
+
+_MENTION = re.compile(r"<@!?\d+>")
+
+
+class TypedMoves(commands.Cog):
+    """Reads typed moves and hands them to the table."""
+
+    def __init__(self, bot: GateBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        text = self.moves_in(message)
+        if not text:
+            return
+        if text.lower() == "sync" and await self.bot.is_owner(message.author):
+            synced = await self.bot.tree.sync()
+            await message.reply(f"Synced {len(synced)} commands globally.", mention_author=False)
+            return
+        await self.bot.table.typed(message, text)
+
+    def moves_in(self, message: discord.Message) -> str | None:
+        """The move text of a message meant for the bot, or None if it isn't one."""
+        me = self.bot.user
+        if me is None or message.author.bot or message.author.id == me.id:
+            return None
+        content = message.content.strip()
+        if not content:
+            return None
+        if message.guild is None:
+            return content
+        if me in message.mentions:
+            text = _MENTION.sub(" ", content).strip()
+            return text or None
+        reference = message.reference
+        replied_to = reference.resolved if reference is not None else None
+        if isinstance(replied_to, discord.Message) and replied_to.author.id == me.id:
+            return content
+        if message.channel.id in self.bot.settings.move_channel_ids:
+            return content
+        return None
+
+
+async def setup(bot: GateBot) -> None:
+    await bot.add_cog(TypedMoves(bot))

@@ -1,0 +1,128 @@
+"""The components under a board: Draw, Undo, Auto and a menu of the legal moves.
+
+They are dynamic items: the custom id carries the game id and the version the board shows
+(``gate:draw:42:7``), so a press is understood after a restart of the bot, a press on
+someone else's board is recognised, and a press on an out-of-date board (a double click)
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from discord.ui import DynamicItem
+
+from gatebot.bot.errors import on_view_error
+from gatebot.rules import GateGame, Move, describe_move
+from gatebot.service import Reply
+from gatebot.store import GameStatus
+
+if TYPE_CHECKING:
+    from re import Match
+
+MAX_OPTIONS = 25
+BUTTONS = (
+    ("draw", "Draw", "🂠", discord.ButtonStyle.primary),
+    ("undo", "Undo", "↩️", discord.ButtonStyle.secondary),
+    ("auto", "Auto", "⏫", discord.ButtonStyle.success),
+)
+
+
+class Presses(Protocol):
+    """What handles a press: the bot's table (see :mod:`gatebot.bot.table`)."""
+
+    async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None: ...
+
+
+def _table(interaction: discord.Interaction) -> Presses:
+    return interaction.client.table  # type: ignore[attr-defined]
+
+
+BUTTON_ID = r"gate:(?P<action>draw|undo|auto):(?P<game>\d+):(?P<version>\d+)"
+SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
+
+
+class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
+    """A Draw, Undo or Auto button of one board."""
+
+    def __init__(self, action: str, game_id: int, version: int, *, disabled: bool = False) -> None:
+        label, emoji, style = next((label, emoji, style) for key, label, emoji, style in BUTTONS if key == action)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=style,
+                custom_id=f"gate:{action}:{game_id}:{version}",
+                disabled=disabled,
+            ),
+            row=0,
+        )
+        self.action, self.game_id, self.version = action, game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+    ) -> BoardButton:
+        return cls(match["action"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await _table(interaction).press(interaction, self.action, self.game_id, self.version)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
+    """The menu of legal moves of one board (shown when there are at most 25)."""
+
+    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gate:move:{game_id}:{version}",
+                placeholder="Choose a move…",
+                options=options or [discord.SelectOption(label="d", value="d")],
+            ),
+            row=1,
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: Match[str], /
+    ) -> MoveSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        if not values:
+            return
+        try:
+            await _table(interaction).press(interaction, values[0], self.game_id, self.version)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+def board_view(reply: Reply) -> discord.ui.View | None:
+    """The components for a board reply: live while the game is active, disabled once it ended."""
+    if reply.game_id is None or reply.version is None or reply.game is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    active = reply.status is GameStatus.ACTIVE
+    for action, *_ in BUTTONS:
+        enabled = active and (action != "draw" or "draw" in reply.actions) and (
+            action != "undo" or "undo" in reply.actions
+        )
+        view.add_item(BoardButton(action, reply.game_id, reply.version, disabled=not enabled))
+    if active and 0 < len(reply.moves) <= MAX_OPTIONS:
+        view.add_item(MoveSelect(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
+    return view
+
+
+def move_options(game: GateGame, moves: tuple[str, ...]) -> list[discord.SelectOption]:
+    """Select options for the legal moves: the token as the value, the move in words as the label."""
+    options = []
+    for token in moves:
+        words = describe_move(game, Move.from_text(token))
+        options.append(discord.SelectOption(label=f"{token} — {words}"[:100], value=token))
+    return options

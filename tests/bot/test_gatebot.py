@@ -1,0 +1,200 @@
+"""gatebot end to end: the real bot, real discord.py, a real SQLite file, over the fake Discord."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+from sqlalchemy import select
+
+from gatebot.bot.client import GateBot
+from gatebot.rules import Game
+from gatebot.service import GameService
+from gatebot.settings import Settings
+from gatebot.store import Database, GameRecord
+from gatebot.store.migrate import ensure_schema
+from tests.bot.running import StartBot
+from tests.fake_discord import FakeDiscord, StoredMessage
+
+BUTTON = re.compile(r"gate:(draw|undo|auto):(\d+):(\d+)")
+
+
+@dataclass
+class Running:
+    bot: GateBot
+    db: Database
+    fake: FakeDiscord
+
+    async def game_row(self) -> GameRecord:
+        async with self.db.sessions() as session:
+            return (await session.scalars(select(GameRecord).order_by(GameRecord.id.desc()))).first()
+
+    async def position(self) -> Game:
+        row = await self.game_row()
+        return Game.from_text(row.position)
+
+
+StartGatebot = Callable[[], "Running"]
+
+
+@pytest.fixture
+async def gatebot(fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path) -> AsyncIterator[Callable]:
+    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
+    databases: list[Database] = []
+
+    async def start() -> Running:
+        db = Database(url)
+        databases.append(db)
+        await ensure_schema(db)
+        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
+        bot = GateBot(settings, GameService(db), guild_ready_timeout=0.05)
+        await start_bot(bot)
+        await fake.wait_for_commands(fake.guild)
+        return Running(bot, db, fake)
+
+    yield start
+    for db in databases:
+        await db.dispose()
+
+
+def custom_ids(message: StoredMessage) -> list[str]:
+    return message.custom_ids()
+
+
+def button(message: StoredMessage, action: str) -> str:
+    return next(cid for cid in custom_ids(message) if cid.startswith(f"gate:{action}:"))
+
+
+def board_of(fake: FakeDiscord) -> StoredMessage:
+    """The newest message with board buttons in #general."""
+    return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
+
+
+async def test_a_game_with_slash_commands(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    new = await fake.send_command("gate new", {"deal": 1})
+    response = await new.response()
+    assert response.type == 4 and not response.ephemeral
+    assert "9♠" in response.content  # the text board of deal 1: column 1 holds 9♠
+    board = board_of(fake)
+    assert any(BUTTON.fullmatch(cid) for cid in custom_ids(board))
+    expected = Game.new("gate", deal=1)
+    rng = random.Random(7)
+    for _ in range(40):
+        legal = [str(m) for m in expected.legal_moves()]
+        if not legal:
+            break
+        token = rng.choice(legal)
+        handle = await fake.send_command("gate move", {"moves": token})
+        ack = await handle.response()
+        assert ack.ephemeral and ack.content.startswith(f"Played {token}")
+        expected.play(token)
+        assert (await run.position()).to_text() == expected.to_text()
+    edited = fake.message(board.id)
+    assert edited.history, "the board message is edited in place"
+    assert len([m for m in fake.messages(fake.channel) if m.custom_ids()]) == 1, "one board, no spam"
+    end = await fake.send_command("gate resign")
+    assert (await end.response()).ephemeral
+    assert (await run.game_row()).status == "resigned"
+    assert all(c["disabled"] for row in fake.message(board.id).components for c in row["components"]
+               if c["type"] == 2)
+
+
+async def test_a_mistyped_move_is_one_private_sentence_and_changes_nothing(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    await (await run.fake.send_command("gate new", {"deal": 1})).response()
+    before = (await run.game_row()).version
+    reply = await (await run.fake.send_command("gate move", {"moves": "9f"})).response()
+    assert reply.ephemeral
+    assert reply.content == "Column 9 doesn't exist: Gate has columns 1–8."
+    assert (await run.game_row()).version == before
+
+
+async def test_typed_mentions_play_and_edit_the_board(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    sent = await fake.send_message(f"{fake.bot.mention} 3f 45")
+    assert "✅" in await sent.reaction()
+    expected = Game.new("gate", deal=1)
+    expected.play_line("3f 45")
+    assert (await run.position()).to_text() == expected.to_text()
+    assert fake.message(board.id).history
+    bad = await fake.send_message(f"{fake.bot.mention} 9f")
+    assert "❌" in await bad.reaction()
+    assert "Column 9 doesn't exist" in (await bad.reply()).content
+
+
+async def test_buttons_and_the_move_menu(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    click = await fake.click(board, button(board, "draw"))
+    update = await click.response()
+    assert update.type == 7
+    assert (await run.game_row()).log == "d"
+    board = fake.message(board.id)
+    menu = next(cid for cid in custom_ids(board) if cid.startswith("gate:move:"))
+    picked = await fake.select(board, menu, ["45"])
+    assert (await picked.response()).type == 7
+    assert (await run.game_row()).log == "d 45"
+
+
+async def test_another_user_cannot_press_the_owners_buttons(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    click = await fake.click(board, button(board, "draw"), user=fake.user("bob"))
+    answer = await click.response()
+    assert answer.ephemeral and "alice" in answer.content.lower() and "/gate new" in answer.content.replace(
+        "with new", "with /gate new"
+    )
+    assert (await run.game_row()).log == ""
+
+
+async def test_two_fast_clicks_play_once(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    draw = button(board, "draw")
+    first = await fake.click(board, draw)
+    second = await fake.click(board, draw)
+    await first.response()
+    await second.response()
+    assert (await run.game_row()).log == "d"
+
+
+async def test_a_board_from_before_a_restart_still_works(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    await run.bot.close()
+    again: Running = await gatebot()
+    click = await fake.click(fake.message(board.id), button(fake.message(board.id), "draw"))
+    assert (await click.response()).type == 7
+    assert (await again.game_row()).log == "d"
+
+
+async def test_direct_messages(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    await run.bot.tree.sync()  # what `gatebot sync` does: global commands, usable in DMs
+    start = await fake.send_command("gate new", {"deal": 2}, user=bob, dm=True)
+    assert (await start.response()).type == 4
+    sent = await fake.send_message("d", author=bob, dm=True)
+    assert "✅" in await sent.reaction()
+    row = await run.game_row()
+    assert row.log == "d"
