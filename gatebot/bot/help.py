@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gatebot.render.rules_text import rules_text
 from gatebot.rules import Game, GateGame
-from gatebot.terminal.guide import rules_text
 
 HELP = """\
 **Playing Gate with gatebot**

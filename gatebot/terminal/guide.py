@@ -8,9 +8,7 @@ player.
 
 from __future__ import annotations
 
-import textwrap
-
-from gatebot.rules import GateGame
+from gatebot.render.rules_text import rules_text
 
 HELP_TEXT = """\
 Moves — type one, or several in a line: d 3f w5
@@ -33,35 +31,4 @@ Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q
   resign (end this game now), new (a new deal; new 617 for deal 617)
 Your game is saved after every move: quit, and gatebot play resumes it."""
 
-
-def rules_text(game: GateGame, width: int = 78) -> str:
-    """A short, exact summary of the rules this game is played by, options included."""
-    if "single-moves" in game.options:
-        runs = "Only a column's top card moves (single-moves): runs never move together."
-    else:
-        runs = (
-            "The top card, with the cards under it that follow that rule, moves as one run "
-            "onto a column whose top card takes the run's deepest card."
-        )
-    if "stock-fill" in game.options:
-        last_fill = (
-            "when the waste is empty too, the next stock card (stock-fill); with no stock "
-            "either, the column stays a free space"
-        )
-    else:
-        last_fill = "when the waste is empty too, the column stays a free space"
-    paragraphs = [
-        f"{game.title}: put all 52 cards on the four foundations (F), each built up in suit, "
-        "Ace to King. Cards never leave a foundation. Score: cards on the foundations.",
-        "Reserves L and R: two piles of five, face up; only the top card [in brackets] plays, "
-        "to a foundation or a column. Nothing is ever played onto a reserve.",
-        f"Columns 1-{len(game.columns)}: build down in alternating colours, a black 7 on a red 8. {runs}",
-        "Stock S: d turns one card onto the waste W, whose top card plays to a foundation or a "
-        "column. One pass through the stock, no redeal.",
-        "A column that empties is filled at once with one card: from the reserve with more cards "
-        f"(the left when they are level); when both are empty, the top waste card; {last_fill}. "
-        "A free space takes any card or run you move there, and stays free until you do: "
-        "a later draw does not fill it.",
-        "The game is over when every card is home, or when no legal move is left.",
-    ]
-    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ") for text in paragraphs)
+__all__ = ["HELP_TEXT", "rules_text"]
