@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
 
 if TYPE_CHECKING:
+    from gatebot.settings import Settings
     from gatebot.store.database import Database
 
 Handler = Callable[[argparse.Namespace], int]
@@ -73,7 +74,58 @@ def _parser() -> argparse.ArgumentParser:
     db_commands.add_parser(
         "current", help="show the schema revision the database is at",
     ).set_defaults(handler=_db_current)
+
+    commands.add_parser(
+        "run", help="run the Discord bot",
+        description="Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
+        "DATABASE_URL, GATEBOT_DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and "
+        "GATEBOT_MOVE_CHANNELS from the environment or a .env file.",
+    ).set_defaults(handler=_run)
+    commands.add_parser(
+        "sync", help="register the slash commands with Discord globally",
+        description="Register the /gate commands for every server and DM (Discord may take up "
+        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID.",
+    ).set_defaults(handler=_sync)
     return parser
+
+
+def _settings() -> Settings | int:
+    from gatebot.settings import Settings, SettingsError
+
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        return _refuse(str(error))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """``gatebot run``: the bot, until SIGINT or SIGTERM."""
+    settings = _settings()
+    if isinstance(settings, int):
+        return settings
+    from gatebot.bot.run import run
+
+    return run(settings)
+
+
+def _sync(args: argparse.Namespace) -> int:
+    """``gatebot sync``: register the slash commands globally, then exit."""
+    settings = _settings()
+    if isinstance(settings, int):
+        return settings
+    import discord
+
+    from gatebot.bot.run import sync_commands
+    from gatebot.store.database import DatabaseError
+
+    try:
+        count = asyncio.run(sync_commands(settings))
+    except discord.LoginFailure:
+        return _refuse("Discord refused the token: check DISCORD_TOKEN")
+    except DatabaseError as error:
+        return _refuse(str(error))
+    print(f"Synced {count} commands globally; Discord may take up to an hour to show them everywhere.")
+    return 0
 
 
 def _play(args: argparse.Namespace) -> int:
