@@ -198,3 +198,39 @@ async def test_direct_messages(gatebot: Callable) -> None:
     assert "✅" in await sent.reaction()
     row = await run.game_row()
     assert row.log == "d"
+
+
+async def test_autocomplete_lists_the_legal_moves_in_words(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    asked = await fake.send_autocomplete("gate move", {"moves": ""}, focused="moves")
+    answer = await asked.response()
+    assert answer.type == 8
+    values = {choice["value"] for choice in answer.data["choices"]}
+    assert values == {str(m) for m in Game.new("gate", deal=1).legal_moves()}
+    assert any(choice["name"] == "3f — A♦ from column 3 to the foundation" for choice in answer.data["choices"])
+
+
+async def test_a_reply_to_the_board_plays_the_moves(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    sent = await fake.send_message("45", reply_to=board)  # a reply pings its author by default
+    assert "✅" in await sent.reaction()
+    assert (await run.game_row()).log == "45"
+
+
+async def test_image_boards_are_sent_as_png_attachments(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    chosen = await (await fake.send_command("gate settings", {"style": "image"})).response()
+    assert chosen.ephemeral and "image" in chosen.content
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    files = list(board.files.values())
+    assert files and files[0].data.startswith(b"\x89PNG")
+    click = await fake.click(board, button(board, "draw"))
+    update = await click.response()
+    assert update.type == 7 and update.files and update.files[0].data.startswith(b"\x89PNG")
