@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, literal_column, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -52,6 +52,45 @@ class Preferences:
 
 
 @dataclass(slots=True)
+class _Current:
+    """A player's active game as this process last saved or read it: where a move starts.
+
+    A move from here is one UPDATE guarded by the version; if another process changed the
+    game meanwhile, the UPDATE matches nothing and the request takes the full path.
+    """
+
+    game_id: int
+    version: int
+    log: str
+    move_count: int
+    game: GateGame
+
+
+_GAMES = GameRecord.__table__.c
+#: The fast path's single statement, built once (SQLAlchemy caches its compiled form).
+_FAST_UPDATE = (
+    update(GameRecord.__table__)
+    .where(
+        _GAMES.id == bindparam("b_id"),
+        _GAMES.version == bindparam("b_version"),
+        _GAMES.status == literal_column("'active'"),
+        _GAMES.log == bindparam("b_old_log"),  # a log changed behind our back is replayed, not overwritten
+    )
+    .values(
+        log=bindparam("b_log"),
+        position=bindparam("b_position"),
+        score=bindparam("b_score"),
+        status=bindparam("b_status"),
+        move_count=_GAMES.move_count + bindparam("b_moves"),
+        undo_count=_GAMES.undo_count + bindparam("b_undos"),
+        updated_at=bindparam("b_now", type_=_GAMES.updated_at.type),
+        finished_at=bindparam("b_finished", type_=_GAMES.finished_at.type),
+        version=bindparam("b_new_version"),
+    )
+)
+
+
+@dataclass(slots=True)
 class _Known:
     """A game already replayed and checked, by the row fields that decide its position."""
 
@@ -74,6 +113,7 @@ class GameService:
         )
         self._players: dict[tuple[str, str], int] = {}
         self._known: OrderedDict[int, _Known] = OrderedDict()
+        self._current: dict[tuple[str, str], _Current] = {}
 
     # -- requests -------------------------------------------------------------------------
 
@@ -87,6 +127,7 @@ class GameService:
             game = await self._load(session, record)
             if game is None:
                 return _damaged(record)
+            self._note_current(actor, record, game)
             return self._board(record, game)
 
         return await self._run(actor, work)
@@ -138,6 +179,7 @@ class GameService:
             session.add(record)
             await session.flush()
             self._remember(record, game)
+            self._note_current(actor, record, game)
             return self._board(record, game.copy(), message=_dealt(game, abandoned=current))
 
         return await self._run(actor, work)
@@ -199,6 +241,7 @@ class GameService:
                 return _damaged(record)
             _finish(record, GameStatus.RESIGNED)
             await session.flush()
+            self._note_current(actor, record, game)
             return self._board(record, game, message=f"You resigned with a score of {record.score}.")
 
         return await self._run(actor, work)
@@ -209,7 +252,7 @@ class GameService:
         A plain UPDATE that leaves the version alone: the board's buttons carry the version,
         and pointing at a new message must not make them out of date.
         """
-        async with self._db.sessions() as session, session.begin():
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
             await session.execute(
                 update(GameRecord)
                 .where(GameRecord.id == game_id)
@@ -281,15 +324,92 @@ class GameService:
             record_progress(record, game, tokens)
             await session.flush()
             self._remember(record, game)
-            message = error
-            if record.status == GameStatus.WON:
-                message = f"You won! Every card is home: score 52/52 in {record.move_count} moves."
-            elif record.status == GameStatus.LOST:
-                message = _join(message, f"No legal move is left: the game ends with a score of {record.score}.")
-            played = tuple(token for token in tokens if token != UNDO_TOKEN)
-            return self._board(record, game.copy(), message=message, played=played)
+            self._note_current(actor, record, game)
+            status = GameStatus(record.status)
+            return self._reply(
+                record.id, record.version, status, game.copy(),
+                message=_outcome_message(status, error, record.move_count, record.score),
+                played=tuple(token for token in tokens if token != UNDO_TOKEN),
+            )
 
+        async with self._lock(actor):
+            fast = await self._fast_change(actor, apply, expected_version, game_id)
+        if fast is not None:
+            return fast
         return await self._run(actor, work)
+
+    async def _fast_change(
+        self,
+        actor: Actor,
+        apply: Callable[[GateGame], tuple[list[str], str | None]],
+        expected_version: int | None,
+        game_id: int | None,
+    ) -> Reply | None:
+        """A change as one guarded UPDATE from the game this process last saw; None to take the full path.
+
+        The full path (read, check, write) is taken whenever this shortcut can't be sure:
+        no game in memory, a board for another game or version, a request that changes
+        nothing (its answer should come from a fresh read), or another writer got there first.
+        """
+        current = self._current.get((actor.platform, actor.user_id))
+        if current is None or game_id not in (None, current.game_id):
+            return None
+        if expected_version not in (None, current.version):
+            return None
+        game = current.game.copy()
+        tokens, error = apply(game)
+        if not tokens:
+            return None
+        status = GameStatus.WON if game.is_won else GameStatus.ACTIVE if game.has_legal_move() else GameStatus.LOST
+        undos = tokens.count(UNDO_TOKEN)
+        now = utcnow()
+        new_log = f"{current.log} {' '.join(tokens)}".strip()
+        position = game.to_text()
+        params = {
+            "b_id": current.game_id, "b_version": current.version, "b_old_log": current.log,
+            "b_log": new_log, "b_position": position,
+            "b_score": game.score, "b_status": status.value, "b_moves": len(tokens) - undos, "b_undos": undos,
+            "b_now": now, "b_finished": None if status is GameStatus.ACTIVE else now,
+            "b_new_version": current.version + 1,
+        }
+        try:
+            async with self._db.writer(), self._db.engine.begin() as connection:
+                result = await connection.execute(_FAST_UPDATE, params)
+        except (OperationalError, DBAPIError):
+            log.info("fast update of game %s failed; taking the full path", current.game_id, exc_info=True)
+            result = None
+        key = (actor.platform, actor.user_id)
+        if result is None or result.rowcount != 1:
+            self._current.pop(key, None)
+            return None
+        move_count = current.move_count + len(tokens) - undos
+        if status is GameStatus.ACTIVE:
+            self._current[key] = _Current(current.game_id, current.version + 1, new_log, move_count, game.copy())
+        else:
+            self._current.pop(key, None)
+        known = self._known.get(current.game_id)
+        if known is not None:
+            known.log, known.position, known.game = new_log, position, game.copy()
+        return self._reply(
+            current.game_id, current.version + 1, status, game,
+            message=_outcome_message(status, error, move_count, game.score),
+            played=tuple(token for token in tokens if token != UNDO_TOKEN),
+        )
+
+    def _note_current(self, actor: Actor, record: GameRecord, game: GateGame) -> None:
+        """Remember (or forget) the player's active game after a full-path read or write."""
+        key = (actor.platform, actor.user_id)
+        if record.status == GameStatus.ACTIVE:
+            self._current[key] = _Current(record.id, record.version, record.log, record.move_count, game.copy())
+        else:
+            self._current.pop(key, None)
+
+    def _lock(self, actor: Actor) -> asyncio.Lock:
+        key = (actor.platform, actor.user_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
 
     async def _refuse_target(
         self, session: AsyncSession, actor: Actor, record: GameRecord | None, game_id: int | None
@@ -320,13 +440,10 @@ class GameService:
     async def _run(self, actor: Actor, work: Callable[[AsyncSession], Awaitable[Reply]]) -> Reply:
         """Run ``work`` in one transaction, under the player's lock, retrying lost races."""
         key = (actor.platform, actor.user_id)
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        async with lock:
+        async with self._lock(actor):
             for attempt in range(_RETRIES):
                 try:
-                    async with self._db.sessions() as session, session.begin():
+                    async with self._db.writer(), self._db.sessions() as session, session.begin():
                         return await work(session)
                 except (StaleDataError, IntegrityError) as error:
                     log.info("retrying a request of %s/%s after %s", *key, type(error).__name__)
@@ -418,8 +535,9 @@ class GameService:
         return self._board(record, game, kind=ReplyKind.STALE,
                            message="That board was out of date, so nothing was played: here is your game now.")
 
-    @staticmethod
+    @classmethod
     def _board(
+        cls,
         record: GameRecord,
         game: GateGame,
         *,
@@ -427,7 +545,20 @@ class GameService:
         message: str | None = None,
         played: tuple[str, ...] = (),
     ) -> Reply:
-        status = GameStatus(record.status)
+        return cls._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
+                          message=message, played=played)
+
+    @staticmethod
+    def _reply(
+        game_id: int,
+        version: int,
+        status: GameStatus,
+        game: GateGame,
+        *,
+        kind: ReplyKind = ReplyKind.BOARD,
+        message: str | None = None,
+        played: tuple[str, ...] = (),
+    ) -> Reply:
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
         if status is GameStatus.ACTIVE:
@@ -436,7 +567,7 @@ class GameService:
             if game.moves:
                 actions.append("undo")
             actions.append("resign")
-        return Reply(kind, message, game, record.id, record.version, status, played, tuple(actions), moves)
+        return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
 
 
 def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
@@ -496,6 +627,15 @@ def replay(record: GameRecord) -> GateGame:
     if not isinstance(game, GateGame):
         raise GameDamaged(f"variant {record.variant!r} is not played by this service")
     return game
+
+
+def _outcome_message(status: GameStatus, message: str | None, move_count: int, score: int) -> str | None:
+    """The reply's line after a change: the error that stopped a line of moves, or how the game ended."""
+    if status is GameStatus.WON:
+        return f"You won! Every card is home: score 52/52 in {move_count} moves."
+    if status is GameStatus.LOST:
+        return _join(message, f"No legal move is left: the game ends with a score of {score}.")
+    return message
 
 
 def _no_game() -> Reply:

@@ -6,6 +6,8 @@ a global), and hands out one ``AsyncSession`` per unit of work.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -74,6 +76,16 @@ class Database:
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
             self.engine, expire_on_commit=False
         )
+        self._writer = asyncio.Lock() if self.is_sqlite else None
+
+    def writer(self) -> contextlib.AbstractAsyncContextManager[object]:
+        """Hold this while writing: on SQLite, one writer at a time in this process, first come first served.
+
+        SQLite lets one connection write at a time; without this, writers of one process
+        would wait for each other in SQLite's busy-timeout sleeps, which makes latency jumpy.
+        PostgreSQL needs no such thing.
+        """
+        return self._writer if self._writer is not None else contextlib.nullcontext()
 
     @property
     def safe_url(self) -> str:
