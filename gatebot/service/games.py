@@ -229,16 +229,10 @@ class GameService:
         """End the game in progress now, keeping its score."""
 
         async def work(session: AsyncSession) -> Reply:
-            record = await self._active(session, actor)
-            refusal = await self._refuse_target(session, actor, record, game_id)
-            if refusal is not None:
-                return refusal
-            assert record is not None
-            if expected_version is not None and record.version != expected_version:
-                return await self._stale(session, record)
-            game = await self._load(session, record)
-            if game is None:
-                return _damaged(record)
+            opened = await self._open(session, actor, game_id, expected_version)
+            if isinstance(opened, Reply):
+                return opened
+            record, game = opened
             _finish(record, GameStatus.RESIGNED)
             await session.flush()
             self._note_current(actor, record, game)
@@ -308,16 +302,10 @@ class GameService:
         game_id: int | None = None,
     ) -> Reply:
         async def work(session: AsyncSession) -> Reply:
-            record = await self._active(session, actor)
-            refusal = await self._refuse_target(session, actor, record, game_id)
-            if refusal is not None:
-                return refusal
-            assert record is not None
-            if expected_version is not None and record.version != expected_version:
-                return await self._stale(session, record)
-            game = await self._load(session, record)
-            if game is None:
-                return _damaged(record)
+            opened = await self._open(session, actor, game_id, expected_version)
+            if isinstance(opened, Reply):
+                return opened
+            record, game = opened
             tokens, error = apply(game)
             if not tokens:
                 return self._board(record, game, kind=ReplyKind.ERROR, message=error)
@@ -410,6 +398,22 @@ class GameService:
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
         return lock
+
+    async def _open(
+        self, session: AsyncSession, actor: Actor, game_id: int | None, expected_version: int | None
+    ) -> tuple[GameRecord, GateGame] | Reply:
+        """The player's active game, loaded and checked, ready to change; or the reply saying why not."""
+        record = await self._active(session, actor)
+        refusal = await self._refuse_target(session, actor, record, game_id)
+        if refusal is not None:
+            return refusal
+        assert record is not None
+        if expected_version is not None and record.version != expected_version:
+            return await self._stale(session, record)
+        game = await self._load(session, record)
+        if game is None:
+            return _damaged(record)
+        return record, game
 
     async def _refuse_target(
         self, session: AsyncSession, actor: Actor, record: GameRecord | None, game_id: int | None
