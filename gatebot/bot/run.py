@@ -45,7 +45,7 @@ async def open_service(settings: Settings) -> tuple[Database, GameService]:
         raise
     if message:
         log.info(message)
-    return db, GameService(db)
+    return db, GameService(db, new_command="/gate new")
 
 
 async def serve(settings: Settings) -> None:

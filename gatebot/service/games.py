@@ -105,8 +105,12 @@ class _Known:
 class GameService:
     """Loads, changes and saves players' games; front ends only translate to and from it."""
 
-    def __init__(self, db: Database, *, deal_picker: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self, db: Database, *, deal_picker: Callable[[], int] | None = None, new_command: str = "new"
+    ) -> None:
+        """``new_command`` is how this front end's players start a game, for messages that suggest it."""
         self._db = db
+        self._new_command = new_command
         self._pick_deal = deal_picker or (lambda: random.randint(1, MAX_DEAL))
         self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -123,10 +127,10 @@ class GameService:
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
             if record is None:
-                return _no_game()
+                return self._no_game()
             game = await self._load(session, record)
             if game is None:
-                return _damaged(record)
+                return self._damaged(record)
             self._note_current(actor, record, game)
             return self._board(record, game)
 
@@ -399,6 +403,18 @@ class GameService:
             lock = self._locks[key] = asyncio.Lock()
         return lock
 
+    def _no_game(self) -> Reply:
+        return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")
+
+    def _damaged(self, record: GameRecord) -> Reply:
+        return Reply(
+            ReplyKind.ERROR,
+            f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
+            f"unchanged: start a new one with {self._new_command}.",
+            game_id=record.id,
+            status=GameStatus.QUARANTINED,
+        )
+
     async def _open(
         self, session: AsyncSession, actor: Actor, game_id: int | None, expected_version: int | None
     ) -> tuple[GameRecord, GateGame] | Reply:
@@ -412,7 +428,7 @@ class GameService:
             return await self._stale(session, record)
         game = await self._load(session, record)
         if game is None:
-            return _damaged(record)
+            return self._damaged(record)
         return record, game
 
     async def _refuse_target(
@@ -420,16 +436,16 @@ class GameService:
     ) -> Reply | None:
         """Why a request can't act on the game it names (a button's game), or None when it can."""
         if game_id is None or (record is not None and record.id == game_id):
-            return None if record is not None else _no_game()
+            return None if record is not None else self._no_game()
         target = await session.get(GameRecord, game_id)
         if target is None:
-            return Reply(ReplyKind.ERROR, "That game no longer exists: start one with new.")
+            return Reply(ReplyKind.ERROR, f"That game no longer exists: start one with {self._new_command}.")
         owner = await session.get(Player, target.player_id)
         assert owner is not None
         if (owner.platform, owner.platform_user_id) != (actor.platform, actor.user_id):
             return Reply(
                 ReplyKind.ERROR,
-                f"This is {owner.display_name}'s game: start your own with new.",
+                f"This is {owner.display_name}'s game: start your own with {self._new_command}.",
                 game_id=target.id,
             )
         return Reply(
@@ -535,7 +551,7 @@ class GameService:
     async def _stale(self, session: AsyncSession, record: GameRecord) -> Reply:
         game = await self._load(session, record)
         if game is None:
-            return _damaged(record)
+            return self._damaged(record)
         return self._board(record, game, kind=ReplyKind.STALE,
                            message="That board was out of date, so nothing was played: here is your game now.")
 
@@ -640,20 +656,6 @@ def _outcome_message(status: GameStatus, message: str | None, move_count: int, s
     if status is GameStatus.LOST:
         return _join(message, f"No legal move is left: the game ends with a score of {score}.")
     return message
-
-
-def _no_game() -> Reply:
-    return Reply(ReplyKind.ERROR, "You have no game in progress: start one with new.")
-
-
-def _damaged(record: GameRecord) -> Reply:
-    return Reply(
-        ReplyKind.ERROR,
-        f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
-        "unchanged: start a new one with new.",
-        game_id=record.id,
-        status=GameStatus.QUARANTINED,
-    )
 
 
 def _dealt(game: GateGame, abandoned: GameRecord | None) -> str:

@@ -20,6 +20,7 @@ from gatebot.store import Database, GameRecord
 from gatebot.store.migrate import ensure_schema
 from tests.bot.running import StartBot
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.lines import LOST_DEAL_10, WIN_DEAL_1
 
 BUTTON = re.compile(r"gate:(draw|undo|auto):(\d+):(\d+)")
 
@@ -53,7 +54,7 @@ async def gatebot(fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_pa
         databases.append(db)
         await ensure_schema(db)
         settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
-        bot = GateBot(settings, GameService(db), guild_ready_timeout=0.05)
+        bot = GateBot(settings, GameService(db, new_command="/gate new"), guild_ready_timeout=0.05)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         return Running(bot, db, fake)
@@ -156,9 +157,8 @@ async def test_another_user_cannot_press_the_owners_buttons(gatebot: Callable) -
     board = board_of(fake)
     click = await fake.click(board, button(board, "draw"), user=fake.user("bob"))
     answer = await click.response()
-    assert answer.ephemeral and "alice" in answer.content.lower() and "/gate new" in answer.content.replace(
-        "with new", "with /gate new"
-    )
+    assert answer.ephemeral
+    assert answer.content == "This is Alice's game: start your own with /gate new."
     assert (await run.game_row()).log == ""
 
 
@@ -234,3 +234,69 @@ async def test_image_boards_are_sent_as_png_attachments(gatebot: Callable) -> No
     click = await fake.click(board, button(board, "draw"))
     update = await click.response()
     assert update.type == 7 and update.files and update.files[0].data.startswith(b"\x89PNG")
+
+
+# -- whole games, start to end, in every input style ---------------------------------------
+
+
+async def won(run: Running) -> None:
+    row = await run.game_row()
+    assert (row.status, row.score) == ("won", 52)
+    assert Game.from_text(row.position).is_won
+
+
+async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    await (await run.fake.send_command("gate new", {"deal": 1})).response()
+    for token in WIN_DEAL_1:
+        await (await run.fake.send_command("gate move", {"moves": token})).response()
+    await won(run)
+    board = board_of(run.fake)
+    assert "You won!" in board.content
+    assert all(c.get("disabled") for row in board.components for c in row["components"])
+
+
+async def test_a_whole_game_won_with_typed_mentions(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    for start in range(0, len(WIN_DEAL_1), 12):
+        sent = await fake.send_message(f"{fake.bot.mention} " + " ".join(WIN_DEAL_1[start : start + 12]))
+        assert "✅" in await sent.reaction()
+    await won(run)
+
+
+async def test_a_whole_game_won_with_buttons_and_the_move_menu(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    by_component = 0
+    for token in WIN_DEAL_1:
+        board = fake.message(board.id)
+        menu = [cid for cid in custom_ids(board) if cid.startswith("gate:move:")]
+        if token == "d":
+            handle = await fake.click(board, button(board, "draw"))
+        elif menu:
+            handle = await fake.select(board, menu[0], [token])
+        else:  # more than 25 legal moves: the board has no menu, so the player types the move
+            await (await fake.send_command("gate move", {"moves": token})).response()
+            continue
+        assert (await handle.response()).type == 7
+        by_component += 1
+    await won(run)
+    assert by_component >= len(WIN_DEAL_1) * 0.8
+
+
+async def test_a_whole_game_in_direct_messages(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await run.bot.tree.sync()
+    bob = fake.user("bob")
+    await (await fake.send_command("gate new", {"deal": 10}, user=bob, dm=True)).response()
+    sent = await fake.send_message(" ".join(LOST_DEAL_10), author=bob, dm=True)
+    assert "✅" in await sent.reaction()
+    reply = await sent.reply()
+    assert "No legal move is left" in reply.content
+    row = await run.game_row()
+    assert row.status == "lost"
