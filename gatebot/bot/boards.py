@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -29,7 +29,6 @@ class BoardMessage:
     embed: discord.Embed | None = None
     file: discord.File | None = None
     view: discord.ui.View | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"content": self.content}

@@ -10,17 +10,19 @@ everything a :class:`~tests.fake_discord.records.ChangeFeed` does and also lets 
 wait for their own interaction's answer at once. ``handle.response()`` re-checks every waiter
 on every change and every 10 ms, which is fine for a test but costs a load generator more CPU
 than the bot it measures when hundreds of users wait together; ``await feed.answered(handle)``
-is woken once, when the fake records that interaction's callback (or refuses it as late).
-Install it before sending interactions.
+is woken once, when the fake records that interaction's callback (or refuses it as late), and
+``feed.followed_up(handle)`` when a follow-up arrives. Install it before sending interactions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+from collections.abc import Callable
 
 from tests.fake_discord.handles import InteractionHandle
 from tests.fake_discord.model import FakeChannel, FakeGuild, FakeMember, FakeUser, World
-from tests.fake_discord.records import ChangeFeed, InteractionRecord
+from tests.fake_discord.records import ChangeFeed
 from tests.fake_discord.server import FakeDiscord
 
 
@@ -48,37 +50,48 @@ def add_crowd(
 
 
 class AnswerFeed(ChangeFeed):
-    """A change feed that also wakes exactly the task waiting for an interaction that was answered."""
+    """A change feed that also wakes exactly the tasks whose own condition became true."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._pending: dict[int, tuple[InteractionRecord, asyncio.Future[None]]] = {}
+        self._pending: dict[int, tuple[Callable[[], bool], asyncio.Future[None]]] = {}
+        self._keys = itertools.count()
 
     def notify(self) -> None:
-        """Wake the general waiters, then the tasks whose interaction got a callback or a refusal."""
+        """Wake the general waiters, then each task whose condition now holds."""
         super().notify()
         if not self._pending:
             return
-        for record_id, (record, future) in list(self._pending.items()):
-            if record.callback is not None or record.rejected:
-                del self._pending[record_id]
+        for key, (check, future) in list(self._pending.items()):
+            if check():
+                del self._pending[key]
                 if not future.done():
                     future.set_result(None)
 
-    async def answered(self, handle: InteractionHandle, timeout: float) -> bool:
-        """Wait until the bot has answered ``handle`` (in time or late); False after ``timeout`` s."""
-        record = handle.record
-        if record.callback is not None or record.rejected:
+    async def until(self, check: Callable[[], bool], timeout: float) -> bool:
+        """Wait until ``check()`` is true (re-checked when the fake records something); False after ``timeout`` s."""
+        if check():
             return True
+        key = next(self._keys)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending[record.id] = (record, future)
+        self._pending[key] = (check, future)
         try:
             await asyncio.wait_for(future, timeout)
         except TimeoutError:
             return False
         finally:
-            self._pending.pop(record.id, None)
+            self._pending.pop(key, None)
         return True
+
+    async def answered(self, handle: InteractionHandle, timeout: float) -> bool:
+        """Wait until the bot has answered ``handle`` (in time or late); False after ``timeout`` s."""
+        record = handle.record
+        return await self.until(lambda: record.callback is not None or bool(record.rejected), timeout)
+
+    async def followed_up(self, handle: InteractionHandle, timeout: float, count: int = 1) -> bool:
+        """Wait until ``handle`` has ``count`` follow-up messages; False after ``timeout`` s."""
+        record = handle.record
+        return await self.until(lambda: len(record.followup_ids) >= count, timeout)
 
 
 def watch_answers(fake: FakeDiscord) -> AnswerFeed:
