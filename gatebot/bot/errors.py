@@ -23,6 +23,9 @@ APOLOGY = "Sorry, something went wrong on my side. Your game is unchanged: pleas
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """The command tree's error handler."""
     original = getattr(error, "original", error)
+    if _expired(original):
+        log.warning("interaction %s expired before it was answered", interaction.id)
+        return
     if isinstance(error, app_commands.CheckFailure):
         text = str(error) or "You can't use that here."
     elif isinstance(original, ValueError) and str(original):
@@ -40,12 +43,20 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
 
 async def on_view_error(interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
     """Errors in buttons and menus: logged with context, apologised for."""
+    if _expired(error):
+        log.warning("interaction %s expired before it was answered", interaction.id)
+        return
     log.error(
         "component %s failed for user %s in guild %s channel %s",
         getattr(item, "custom_id", item), interaction.user.id, interaction.guild_id, interaction.channel_id,
         exc_info=error,
     )
     await reply_privately(interaction, APOLOGY)
+
+
+def _expired(error: BaseException) -> bool:
+    """Discord's "Unknown interaction" (10062): too late to answer, so nothing to tell the user."""
+    return isinstance(error, discord.NotFound) and error.code == 10062
 
 
 async def reply_privately(interaction: discord.Interaction, text: str) -> None:

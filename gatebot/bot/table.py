@@ -21,6 +21,9 @@ from gatebot.service import Actor, GameService, Reply, ReplyKind
 
 log = logging.getLogger(__name__)
 
+#: Seconds after which an interaction still being worked on is acknowledged (Discord allows 3).
+SAFETY_DEFER = 2.0
+
 
 class Table:
     """Answers players with boards, through the service."""
@@ -29,6 +32,30 @@ class Table:
         self.client = client
         self.service = service
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._answering: dict[int, asyncio.Lock] = {}
+
+    def _guard(self, interaction: discord.Interaction) -> asyncio.Lock:
+        """Held while answering an interaction, so the safety defer and the answer never both respond."""
+        return self._answering.setdefault(interaction.id, asyncio.Lock())
+
+    async def _on_time(self, interaction: discord.Interaction, work: Awaitable[None], *, thinking: bool) -> None:
+        """Run ``work``, which answers ``interaction``; acknowledge first if it runs long.
+
+        Under load a request can wait for the player's turn or for the database; after
+        :data:`SAFETY_DEFER` seconds the interaction is deferred (Discord then waits 15
+        minutes), and the work's answer arrives as a follow-up or an edit.
+        """
+        task = asyncio.ensure_future(work)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=SAFETY_DEFER)
+            if not done:
+                async with self._guard(interaction):
+                    if not interaction.response.is_done():
+                        with contextlib.suppress(discord.HTTPException):
+                            await interaction.response.defer(thinking=thinking)
+            await task
+        finally:
+            self._answering.pop(interaction.id, None)
 
     @contextlib.asynccontextmanager
     async def _turn(self, actor: Actor) -> AsyncIterator[None]:
@@ -54,9 +81,13 @@ class Table:
     ) -> None:
         """Run a slash command's service request and answer it, in the player's turn."""
         actor = interaction_actor(interaction)
-        async with self._turn(actor):
-            reply = await request(actor)
-            await self.answer(interaction, reply, new_board=new_board)
+
+        async def work() -> None:
+            async with self._turn(actor):
+                reply = await request(actor)
+                await self.answer(interaction, reply, new_board=new_board)
+
+        await self._on_time(interaction, work(), thinking=True)
 
     async def answer(self, interaction: discord.Interaction, reply: Reply, *, new_board: bool = False) -> None:
         """Answer an interaction with ``reply`` (in the player's turn: see :meth:`command`).
@@ -66,40 +97,56 @@ class Table:
         with ``new_board``, the answer is a fresh board, which becomes the game's board.
         """
         if reply.kind in (ReplyKind.ERROR, ReplyKind.CONFIRM) or reply.game is None:
-            await _ephemeral(interaction, reply.message or "That can't be done.")
+            await self._ephemeral(interaction, reply.message or "That can't be done.")
             return
         actor = interaction_actor(interaction)
         message = await self._draw(actor, reply)
         if not new_board and await self._edit_board(interaction.channel_id, reply, message):
-            await _ephemeral(interaction, _ack(reply))
+            await self._ephemeral(interaction, _ack(reply))
             return
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(wait=True, **message.send_kwargs())
-        else:
-            await interaction.response.send_message(**message.send_kwargs())
-            sent = await interaction.original_response()
+        async with self._guard(interaction):
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+            else:
+                await interaction.response.send_message(**message.send_kwargs())
+                sent = await interaction.original_response()
         if reply.game_id is not None and interaction.channel_id is not None:
             await self.service.set_board_message(reply.game_id, interaction.channel_id, sent.id)
 
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None:
         """A board component was used: act on that board's game and redraw that message."""
         actor = interaction_actor(interaction)
-        async with self._turn(actor):
-            reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
-            await self._redraw(interaction, actor, reply, game_id)
+
+        async def work() -> None:
+            async with self._turn(actor):
+                reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
+                await self._redraw(interaction, actor, reply, game_id)
+
+        await self._on_time(interaction, work(), thinking=False)
 
     async def _redraw(self, interaction: discord.Interaction, actor: Actor, reply: Reply, game_id: int) -> None:
         if reply.kind is ReplyKind.ERROR and (reply.game is None or reply.game_id != game_id):
-            await _ephemeral(interaction, reply.message or "That can't be done.")
+            await self._ephemeral(interaction, reply.message or "That can't be done.")
             return
         if reply.game is None:
-            await _ephemeral(interaction, reply.message or "That board can't be shown.")
+            await self._ephemeral(interaction, reply.message or "That board can't be shown.")
             return
         note = None if reply.kind is ReplyKind.STALE else reply.message
         message = await self._draw(actor, reply, note=note)
-        await interaction.response.edit_message(**message.edit_kwargs())
+        async with self._guard(interaction):
+            if interaction.response.is_done():  # deferred by the safety timer
+                await interaction.edit_original_response(**message.edit_kwargs())
+            else:
+                await interaction.response.edit_message(**message.edit_kwargs())
         if reply.kind is ReplyKind.STALE and reply.message:
             await interaction.followup.send(reply.message, ephemeral=True)
+
+    async def _ephemeral(self, interaction: discord.Interaction, text: str) -> None:
+        async with self._guard(interaction):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
 
     # -- typed moves ----------------------------------------------------------------------
 
@@ -155,11 +202,6 @@ def _ack(reply: Reply) -> str:
     return reply.message or "Done."
 
 
-async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def _react(message: discord.Message, emoji: str) -> None:

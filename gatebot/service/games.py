@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from sqlalchemy import bindparam, literal_column, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -49,6 +50,33 @@ class Preferences:
 
     board_style: str = "text"
     compact: bool = False
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """A small cache whose answers expire after ``ttl`` seconds (for data other processes may change)."""
+
+    def __init__(self, ttl: float = 60.0, size: int = 4096) -> None:
+        self._ttl, self._size = ttl, size
+        self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        item = self._items.get(key)
+        if item is None or time.monotonic() - item[0] > self._ttl:
+            return None
+        return item[1]
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = (time.monotonic(), value)
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def drop(self, key: K) -> None:
+        self._items.pop(key, None)
 
 
 @dataclass(slots=True)
@@ -118,6 +146,8 @@ class GameService:
         self._players: dict[tuple[str, str], int] = {}
         self._known: OrderedDict[int, _Known] = OrderedDict()
         self._current: dict[tuple[str, str], _Current] = {}
+        self._preferences: _Recent[tuple[str, str], Preferences] = _Recent()
+        self._board_messages: _Recent[int, tuple[int | None, int | None]] = _Recent()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -257,9 +287,13 @@ class GameService:
                 .values(channel_id=channel_id, board_message_id=message_id)
                 .execution_options(synchronize_session=False)
             )
+        self._board_messages.put(game_id, (channel_id, message_id))
 
     async def board_message(self, game_id: int) -> tuple[int | None, int | None]:
         """The (channel id, message id) of a game's board message, as last set."""
+        cached = self._board_messages.get(game_id)
+        if cached is not None:
+            return cached
         async with self._db.sessions() as session:
             row = (
                 await session.execute(
@@ -269,14 +303,22 @@ class GameService:
         return (row[0], row[1]) if row is not None else (None, None)
 
     async def preferences(self, actor: Actor) -> Preferences:
-        """The player's board preferences (defaults for someone new)."""
+        """The player's board preferences (defaults for someone new).
+
+        Asked for every board drawn, so answers are kept for a short while; a change made
+        in this process is seen at once, one made in another process within a minute.
+        """
+        key = (actor.platform, actor.user_id)
+        cached = self._preferences.get(key)
+        if cached is not None:
+            return cached
         async with self._db.sessions() as session:
             player = await session.scalar(
                 select(Player).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
             )
-        if player is None:
-            return Preferences()
-        return Preferences(player.board_style, player.compact_board)
+        found = Preferences() if player is None else Preferences(player.board_style, player.compact_board)
+        self._preferences.put(key, found)
+        return found
 
     async def set_preferences(
         self, actor: Actor, *, board_style: str | None = None, compact: bool | None = None
@@ -294,6 +336,7 @@ class GameService:
             return Reply(ReplyKind.BOARD)
 
         await self._run(actor, work)
+        self._preferences.drop((actor.platform, actor.user_id))
         return await self.preferences(actor)
 
     # -- the shared path of a change ------------------------------------------------------
