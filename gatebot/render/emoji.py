@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from gatebot.render.text import header_facts, stock_words
 from gatebot.rules import Card, GateGame, Suit, Termination
 
 #: Widest line of the normal (desktop) and compact (phone) board, in :func:`display_width` units.
@@ -107,23 +108,13 @@ def _waste(cards: Sequence[Card]) -> list[str]:
 
 
 def _stock(game: GateGame) -> str:
-    """How many cards are left to draw: never which, the stock is face down."""
-    count = game.stock_count
-    if count == 0:
-        return "*empty* (one pass, no redeal)"
-    cards = f"**{count}** card{'s' if count != 1 else ''}"
-    return f"{cards} · `d` draws one" if game.stock_known else f"{cards}, order unknown"
+    return stock_words(game, italic="*", bold="**", code="`")
 
 
 def _header(game: GateGame, width: int, *, compact: bool) -> list[str]:
     """Title (bold), deal, moves played and score: one line, or the title over the rest."""
     title = f"**{game.title}**" + (f" ({', '.join(game.options)})" if game.options else "")
-    count = len(game.moves)
-    facts = [
-        "custom position" if game.deal is None else f"deal {game.deal}",
-        f"{count} move{'s' if count != 1 else ''}",
-        f"score {game.score}/52",
-    ]
+    facts = header_facts(game)
     one_line = f"{title} · {' · '.join(facts)}"
     if not compact and display_width(one_line) <= width:
         return [one_line]

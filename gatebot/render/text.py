@@ -118,23 +118,32 @@ class _Cells:
 
 
 def _stock(game: GateGame) -> str:
-    """How many cards are left to draw: never which, the stock is face down."""
+    return stock_words(game)
+
+
+def stock_words(game: GateGame, *, italic: str = "", bold: str = "", code: str = "") -> str:
+    """How many cards are left to draw, never which (the stock is face down), with optional markup."""
     count = game.stock_count
     if count == 0:
-        return "empty (one pass, no redeal)"
-    cards = f"{count} card{'s' if count != 1 else ''}"
-    return f"{cards} · d draws one" if game.stock_known else f"{cards}, order unknown"
+        return f"{italic}empty{italic} (one pass, no redeal)"
+    cards = f"{bold}{count}{bold} card{'s' if count != 1 else ''}"
+    return f"{cards} · {code}d{code} draws one" if game.stock_known else f"{cards}, order unknown"
+
+
+def header_facts(game: GateGame) -> list[str]:
+    """What the board's header says besides the title: the deal, the moves played, the score."""
+    count = len(game.moves)
+    return [
+        "custom position" if game.deal is None else f"deal {game.deal}",
+        f"{count} move{'s' if count != 1 else ''}",
+        f"score {game.score}/52",
+    ]
 
 
 def _header(game: GateGame, width: int, *, compact: bool) -> list[str]:
     """Variant and options, deal, moves played and score: one line, or in compact the title over the rest."""
     title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
-    count = len(game.moves)
-    facts = [
-        "custom position" if game.deal is None else f"deal {game.deal}",
-        f"{count} move{'s' if count != 1 else ''}",
-        f"score {game.score}/52",
-    ]
+    facts = header_facts(game)
     one_line = _flow([title, *facts], " · ", width)
     if compact and len(one_line) > 1:
         return [*_flow([title], " · ", width), *_flow(facts, " · ", width)]
