@@ -15,6 +15,8 @@ from collections import Counter
 from gatebot.render import render_text
 from gatebot.rules import Card, Game, GateGame
 
+from .playouts import random_playout
+
 CARD = re.compile(r"(\[)?((?:10|[2-9AJQK])[♣♦♥♠])(\])?")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # The widths the brief promises: 40 for phones, 72 otherwise (not read from the renderer).
@@ -107,32 +109,6 @@ def check_board(game: GateGame, board: str, width: int) -> None:
     assert (f"deal {game.deal}" if game.deal is not None else "custom position") in header
     assert f"{len(game.moves)} move" in header
     assert f"score {game.score}/52" in header
-
-
-def random_playout(
-    rng: random.Random, variant: str, options: tuple[str, ...], moves: int, every: int = 1
-) -> list[GateGame]:
-    """Every ``every``-th position and the last of one random game, biased to build rather than draw."""
-    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=options)
-    assert isinstance(game, GateGame)
-    positions = [game.copy()]
-    for step in range(1, moves + 1):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        up = [move for move in legal if move.target == "f"]
-        builds = [move for move in legal if not move.is_draw]
-        if up:
-            game.push(up[0])
-        elif builds and rng.random() < 0.8:
-            game.push(rng.choice(builds))
-        else:
-            game.push(rng.choice(legal))
-        if step % every == 0:
-            positions.append(game.copy())
-    if positions[-1].moves != game.moves:
-        positions.append(game)
-    return positions
 
 
 def test_fresh_deal_1_shows_the_deal_of_rules_md() -> None:

@@ -1,0 +1,33 @@
+"""Random games for board tests: positions along a playout that builds more than it draws."""
+
+from __future__ import annotations
+
+import random
+
+from gatebot.rules import Game, GateGame
+
+
+def random_playout(
+    rng: random.Random, variant: str, options: tuple[str, ...], moves: int, every: int = 1
+) -> list[GateGame]:
+    """Every ``every``-th position and the last of one random game, biased to build rather than draw."""
+    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=options)
+    assert isinstance(game, GateGame)
+    positions = [game.copy()]
+    for step in range(1, moves + 1):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        up = [move for move in legal if move.target == "f"]
+        builds = [move for move in legal if not move.is_draw]
+        if up:
+            game.push(up[0])
+        elif builds and rng.random() < 0.8:
+            game.push(rng.choice(builds))
+        else:
+            game.push(rng.choice(legal))
+        if step % every == 0:
+            positions.append(game.copy())
+    if positions[-1].moves != game.moves:
+        positions.append(game)
+    return positions
