@@ -8,6 +8,7 @@ legal moves allocates nothing but the list.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar, Self
 
@@ -54,6 +55,21 @@ def _move_tables(columns: int) -> tuple[
         for s in names
     ]
     return sources, targets, plain, counted
+
+
+@dataclass(frozen=True, slots=True)
+class RawPosition:
+    """A Gate position as card indices, for search code that keeps its own copy.
+
+    ``foundations`` are card counts per suit (C D H S); ``stock`` lists the next card to be
+    drawn *last*; the other piles are bottom to top.
+    """
+
+    reserves: tuple[tuple[int, ...], tuple[int, ...]]
+    foundations: tuple[int, ...]
+    columns: tuple[tuple[int, ...], ...]
+    waste: tuple[int, ...]
+    stock: tuple[int, ...]
 
 
 class GateGame(Game):
@@ -226,6 +242,16 @@ class GateGame(Game):
     def waste(self) -> tuple[Card, ...]:
         """The waste, bottom to top."""
         return tuple(CARDS[c] for c in self._waste)
+
+    def raw(self) -> RawPosition:
+        """The position as card indices (a copy), for the solver."""
+        return RawPosition(
+            (tuple(self._reserves[0]), tuple(self._reserves[1])),
+            tuple(self._foundations),
+            tuple(tuple(column) for column in self._columns),
+            tuple(self._waste),
+            tuple(self._stock),
+        )
 
     @property
     def stock_count(self) -> int:

@@ -1,0 +1,298 @@
+"""The thoughtful solver: depth-first search over full Gate positions (stock order known).
+
+The search keeps its own copy of the position in plain lists and plays its own moves on it,
+because it visits hundreds of thousands of positions a second-fraction at a time; every
+winning line it returns is replayed through the rules engine by :func:`gatebot.solver.solve`,
+so a disagreement could never reach a player. Positions already searched are remembered by
+a compact key in which the columns are sorted (Gate's rules never depend on which column is
+which), so a transposition by moving runs in another order, or into another column, is
+searched once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from gatebot.rules.gate import ACCEPTS, KEY, GateGame
+
+#: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
+DRAW_CODE = -1
+#: Which fill an empty column got: none, left reserve, right reserve, waste, stock.
+FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE, FILL_STOCK = -1, 0, 1, 2, 3
+
+_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+#: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely.
+_SAFE_NEED = tuple(max(0, (c >> 2) - 1) if c >= 8 else 0 for c in range(52))
+
+
+class OutOfBudget(Exception):
+    """The search ran out of nodes or time before deciding."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dominances:
+    """Pruning rules the search may use; each was checked to keep every verdict (docs/solver.md).
+
+    ``safe_column``: a safe foundation play (nothing could still be built on the card) from a
+    column of two or more cards is the only move searched. ``safe_waste``: the same from the
+    waste. ``safe_reserve``: the same from a reserve. ``safe_lone``: the same from a column
+    whose only card it is (the play triggers a fill).
+    """
+
+    safe_column: bool = True
+    safe_waste: bool = False
+    safe_reserve: bool = False
+    safe_lone: bool = False
+    swap_then_use: bool = True
+
+
+DEFAULT_DOMINANCES = Dominances()
+NO_DOMINANCES = Dominances(False, False, False, False, False)
+
+
+class Search:
+    """One position being searched; ``run`` decides it within a node and time budget."""
+
+    def __init__(
+        self,
+        game: GateGame,
+        dominances: Dominances = DEFAULT_DOMINANCES,
+        *,
+        stock: list[int] | None = None,
+    ) -> None:
+        """Copy ``game``'s position; ``stock`` (next card last) stands in for a hidden stock."""
+        if stock is None and not game.stock_known and game.stock_count:
+            raise ValueError("The solver needs the stock's order; a hint works from a hidden stock")
+        raw = game.raw()
+        self.n = game.column_count
+        self.columns = [list(c) for c in raw.columns]
+        self.reserves = [list(raw.reserves[0]), list(raw.reserves[1])]
+        self.waste = list(raw.waste)
+        self.stock = list(raw.stock if stock is None else stock)  # next card last
+        self.found = list(raw.foundations)
+        self.single = game.options.count("single-moves") > 0
+        self.stock_fill = game.options.count("stock-fill") > 0
+        self.dominances = dominances
+        self.seen: set[bytes] = set()
+        self.nodes = 0
+        self.path: list[tuple[int, int, int]] = []
+        self._node_limit = 0
+        self._deadline = 0.0
+
+    # -- playing on the search's own copy -------------------------------------------------
+
+    def key(self) -> bytes:
+        """What identifies the position for the search: reserve depths, stock left, foundations, columns."""
+        left, right = self.reserves
+        head = bytes((len(left), len(right), len(self.stock), *self.found))
+        return head + b"|".join(sorted(map(bytes, self.columns)))
+
+    def apply(self, source: int, target: int, count: int) -> int:
+        """Play a legal move; return the fill it caused, for :meth:`revert`."""
+        n = self.n
+        if source < 0:
+            self.waste.append(self.stock.pop())
+            return FILL_NONE
+        if source < n:
+            column = self.columns[source]
+            if target == n:
+                self.found[column.pop() & 3] += 1
+            else:
+                self.columns[target].extend(column[-count:])
+                del column[-count:]
+            if column:
+                return FILL_NONE
+            left, right = self.reserves
+            if left or right:
+                if len(left) >= len(right):
+                    column.append(left.pop())
+                    return FILL_LEFT
+                column.append(right.pop())
+                return FILL_RIGHT
+            if self.waste:
+                column.append(self.waste.pop())
+                return FILL_WASTE
+            if self.stock_fill and self.stock:
+                column.append(self.stock.pop())
+                return FILL_STOCK
+            return FILL_NONE
+        pile = self.reserves[source - n] if source < n + 2 else self.waste
+        card = pile.pop()
+        if target == n:
+            self.found[card & 3] += 1
+        else:
+            self.columns[target].append(card)
+        return FILL_NONE
+
+    def revert(self, source: int, target: int, count: int, fill: int) -> None:
+        """Take back a move played by :meth:`apply`."""
+        n = self.n
+        if source < 0:
+            self.stock.append(self.waste.pop())
+            return
+        if source < n:
+            column = self.columns[source]
+            if fill != FILL_NONE:
+                (self.reserves[0], self.reserves[1], self.waste, self.stock)[fill].append(column.pop())
+            if target == n:
+                column.append(self._pop_foundation(count))
+            else:
+                destination = self.columns[target]
+                column.extend(destination[-count:])
+                del destination[-count:]
+            return
+        pile = self.reserves[source - n] if source < n + 2 else self.waste
+        if target == n:
+            pile.append(self._pop_foundation(count))
+        else:
+            pile.append(self.columns[target].pop())
+
+    def _pop_foundation(self, suit: int) -> int:
+        """Take the top card off foundation ``suit`` (foundation moves carry their suit as count)."""
+        self.found[suit] -= 1
+        return self.found[suit] * 4 + suit
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def moves(self) -> list[tuple[int, int, int]]:
+        """The legal moves, most promising first; a single move when a dominance forces it."""
+        n = self.n
+        columns = self.columns
+        found = self.found
+        dom = self.dominances
+        up: list[tuple[int, int, int]] = []
+        good: list[tuple[int, int, int]] = []
+        fair: list[tuple[int, int, int]] = []
+        late: list[tuple[int, int, int]] = []
+        accepting: dict[int, list[int]] = {}
+        free: list[int] = []
+        for j, column in enumerate(columns):
+            if column:
+                key = ACCEPTS[column[-1]]
+                if key >= 0:
+                    if key in accepting:
+                        accepting[key].append(j)
+                    else:
+                        accepting[key] = [j]
+            else:
+                free.append(j)
+        # Foundation plays, and the safe one that forces itself. A safe card (nothing could
+        # still be built on it) that can go up is never better off on another column.
+        safe_up = [False] * n
+        for i, column in enumerate(columns):
+            if column:
+                card = column[-1]
+                suit = card & 3
+                if found[suit] == card >> 2:
+                    need = _SAFE_NEED[card]
+                    a, b = _OTHER_COLOUR[suit]
+                    if found[a] >= need and found[b] >= need:
+                        if dom.safe_column if len(column) > 1 else dom.safe_lone:
+                            return [(i, n, suit)]
+                        safe_up[i] = True
+                    up.append((i, n, suit))
+        for source, pile in ((n, self.reserves[0]), (n + 1, self.reserves[1]), (n + 2, self.waste)):
+            if pile:
+                card = pile[-1]
+                suit = card & 3
+                if found[suit] == card >> 2:
+                    need = _SAFE_NEED[card]
+                    a, b = _OTHER_COLOUR[suit]
+                    if found[a] >= need and found[b] >= need and (
+                        dom.safe_waste if source == n + 2 else dom.safe_reserve
+                    ):
+                        return [(source, n, suit)]
+                    up.append((source, n, suit))
+                    if found[a] >= need and found[b] >= need:
+                        continue  # a safe card is better off on its foundation than on a column
+                targets = accepting.get(KEY[card])
+                if targets:
+                    good.extend((source, j, 1) for j in targets)
+                late.extend((source, j, 1) for j in free[:1])
+        for i, column in enumerate(columns):
+            if not column:
+                continue
+            height = len(column)
+            card = column[-1]
+            depth = 1
+            while True:
+                targets = accepting.get(KEY[card])
+                if targets and not (depth == 1 and safe_up[i]):
+                    if depth == height:
+                        good.extend((i, j, depth) for j in targets)  # empties the column: a fill
+                    elif ACCEPTS[column[-depth - 1]] == KEY[card]:
+                        late.extend((i, j, depth) for j in targets)  # off one parent onto its twin
+                    else:
+                        fair.extend((i, j, depth) for j in targets)
+                if depth == height or self.single:
+                    break
+                below = column[-depth - 1]
+                if ACCEPTS[below] != KEY[card]:
+                    break
+                card = below
+                depth += 1
+            if free:
+                for d in range(2 if safe_up[i] else 1, depth + 1):
+                    if d < height:  # a whole column into a free space only relabels it
+                        late.extend((i, j, d) for j in free[:1])
+        if self.stock:
+            fair.append((DRAW_CODE, 0, 0))
+        up.extend(good)
+        up.extend(fair)
+        up.extend(late)
+        return up
+
+    # -- the search ------------------------------------------------------------------------
+
+    def run(self, max_nodes: int, max_seconds: float) -> bool:
+        """True when the position can be won (the line is in ``path``), False when it can't.
+
+        Raises :class:`OutOfBudget` when the budget runs out first.
+        """
+        self._node_limit = self.nodes + max_nodes
+        self._deadline = time.perf_counter() + max_seconds
+        return self._dfs(-1)
+
+    def _dfs(self, focus: int) -> bool:
+        if sum(self.found) == 52:
+            return True
+        key = self.key()
+        if focus >= 0:
+            key += b"\xfe" + bytes(self.columns[focus])
+        seen = self.seen
+        if key in seen:
+            return False
+        seen.add(key)
+        self.nodes += 1
+        if self.nodes >= self._node_limit or (not self.nodes & 1023 and time.perf_counter() > self._deadline):
+            raise OutOfBudget
+        path = self.path
+        moves = self.moves()
+        if focus >= 0:
+            moves = [m for m in moves if m[0] == focus or m[1] == focus]
+        n = self.n
+        columns = self.columns
+        swaps = self.dominances.swap_then_use
+        for move in moves:
+            fill = self.apply(*move)
+            path.append(move)
+            source, target, count = move
+            follow = -1
+            if swaps and source < n and target < n and fill == FILL_NONE:
+                # A run moved off its parent onto the parent's twin is only worth it if the
+                # uncovered parent is used by the very next move (docs/solver.md); moving it
+                # straight back is the position before, already being searched.
+                rest = columns[source]
+                moved = columns[target]
+                if rest and len(moved) > count and ACCEPTS[rest[-1]] == KEY[moved[-count]]:
+                    if target == focus:
+                        path.pop()
+                        self.revert(*move, fill)
+                        continue
+                    follow = source
+            if self._dfs(follow):
+                return True
+            path.pop()
+            self.revert(*move, fill)
+        return False
