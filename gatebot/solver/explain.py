@@ -1,11 +1,441 @@
-"""Why a move is worth playing, in one sentence a player learns from."""
+"""Why a move is worth playing, in one sentence a player learns from.
+
+Every hint comes with one sentence: the move in words, then, after a colon, what it achieves
+("Play 7♣ from column 3 onto 8♥: it empties column 3, which pulls the K♦ off the left
+gatepost and uncovers the A♠ there"). The sentence is built from what the player sees —
+the columns, the two gateposts (the reserves), the waste, the foundations and how many
+cards the stock holds — and never from the stock's order: the consequences of a move are
+worked out on a copy of that visible table, not by playing the move, so the sentence is the
+same whether the stock is listed or hidden (``S: ?n``), and a draw is explained without
+looking at the card it turns.
+"""
 
 from __future__ import annotations
 
-from gatebot.rules import GateGame, Move, describe_move
+import enum
+from dataclasses import dataclass
+
+from gatebot.rules import GateGame, Move
+from gatebot.rules.autoplay import is_safe_up
+from gatebot.rules.cards import CARD_PRETTY
+from gatebot.rules.gate import ACCEPTS, KEY, SINGLE_MOVES, STOCK_FILL
+from gatebot.rules.move import FOUNDATION
+
+#: The length a sentence should stay within; lesser reasons are left out to keep to it.
+LIMIT = 160
+#: At most this many reasons follow the colon: more reads as a list, not a lesson.
+MAX_REASONS = 2
+#: Stands for a card filled in from the stock, which the sentence must not know.
+_UNSEEN = -1
+_SIDES = ("left", "right")
+_KING = 12
+
+
+class _Fill(enum.Enum):
+    """What filled the column a move emptied (NONE: the move emptied no column)."""
+
+    NONE = enum.auto()
+    LEFT = enum.auto()
+    RIGHT = enum.auto()
+    WASTE = enum.auto()
+    STOCK = enum.auto()
+    FREE = enum.auto()
+
+
+@dataclass(slots=True)
+class _Table:
+    """The visible table as card indices: everything but the stock's order.
+
+    Piles are bottom to top; ``foundations`` counts cards per suit (C D H S). A column
+    filled from the stock holds :data:`_UNSEEN`.
+    """
+
+    reserves: list[list[int]]
+    foundations: list[int]
+    columns: list[list[int]]
+    waste: list[int]
+    stock: int
+    single: bool
+    stock_fill: bool
+
+    @classmethod
+    def of(cls, game: GateGame) -> _Table:
+        """Read the table through the public, order-free views of ``game``."""
+        left, right = game.reserves
+        return cls(
+            reserves=[[c.index for c in left], [c.index for c in right]],
+            foundations=[0 if top is None else top.rank for top in game.foundations],
+            columns=[[c.index for c in column] for column in game.columns],
+            waste=[c.index for c in game.waste],
+            stock=game.stock_count,
+            single=SINGLE_MOVES in game.options,
+            stock_fill=STOCK_FILL in game.options,
+        )
+
+    def copy(self) -> _Table:
+        return _Table(
+            [self.reserves[0][:], self.reserves[1][:]],
+            self.foundations[:],
+            [column[:] for column in self.columns],
+            self.waste[:],
+            self.stock,
+            self.single,
+            self.stock_fill,
+        )
+
+    def pile(self, name: str) -> list[int]:
+        """The pile a move names as its source: a column ``1``-``8``, ``l``, ``r`` or ``w``."""
+        if name == "l":
+            return self.reserves[0]
+        if name == "r":
+            return self.reserves[1]
+        if name == "w":
+            return self.waste
+        return self.columns[int(name) - 1]
+
+    def run_length(self, column: list[int]) -> int:
+        """How many cards at the top of ``column`` form a run that moves as one."""
+        if not column or column[-1] == _UNSEEN:
+            return 0
+        if self.single:
+            return 1
+        depth = 1
+        while depth < len(column):
+            below = column[-depth - 1]
+            if below == _UNSEEN or ACCEPTS[below] != KEY[column[-depth]]:
+                break
+            depth += 1
+        return depth
+
+    def goes_up(self, card: int) -> bool:
+        """Whether ``card`` is the next card its foundation needs."""
+        return self.foundations[card & 3] == card >> 2
+
+    def playable_tops(self) -> list[tuple[int, str]]:
+        """Cards a player can pick up now, each with where it is in words."""
+        found = [(column[-1], f"column {i + 1}") for i, column in enumerate(self.columns)
+                 if column and column[-1] != _UNSEEN]
+        for side, reserve in zip(_SIDES, self.reserves, strict=True):
+            if reserve:
+                found.append((reserve[-1], f"the {side} gatepost"))
+        if self.waste:
+            found.append((self.waste[-1], "the waste"))
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Effect:
+    """What one move does to the visible table."""
+
+    card: int  # the deepest card moved: the one that lands on the target
+    count: int  # how many cards moved
+    onto: int | None  # the card it lands on; None for a foundation or a free space
+    fill: _Fill
+    filled: int | None  # the card that filled the emptied column, when it is known
+    after: _Table
 
 
 def explain(game: GateGame, move: Move) -> str:
-    """One sentence saying what ``move`` does in ``game`` and why it helps."""
-    text = describe_move(game, move)
-    return text[0].upper() + text[1:]
+    """One sentence saying what ``move`` does in ``game`` and why it helps.
+
+    ``move`` must be legal and canonical in ``game``. The sentence names only cards the
+    player can see, so it can be shown before the move, whatever the stock holds.
+    """
+    table = _Table.of(game)
+    if move.is_draw:
+        return _compose(_draw_action(table), _draw_reasons(table, game.legal_moves()))
+    effect = _apply(table, move)
+    reasons = [
+        *_source_reasons(move, effect),
+        *_foundation_reasons(table, move, effect),
+        *_target_reasons(move, effect),
+    ]
+    return _compose(_action(move, effect), reasons or [["it keeps the game moving"]])
+
+
+# -- working out the move ---------------------------------------------------------------
+
+
+def _apply(table: _Table, move: Move) -> _Effect:
+    """Play ``move`` on a copy of the visible table, auto-fill included (RULES.md §3)."""
+    after = table.copy()
+    pile = after.pile(move.source)
+    if move.target == FOUNDATION:
+        count, onto = 1, None
+    else:
+        destination = after.columns[int(move.target) - 1]
+        if destination:
+            onto = destination[-1]
+            count = 1
+            while KEY[pile[-count]] != ACCEPTS[onto]:
+                count += 1
+        else:
+            onto = None
+            count = move.count or 1
+    card = pile[-count]
+    moved = pile[-count:]
+    del pile[-count:]
+    if move.target == FOUNDATION:
+        after.foundations[card & 3] += 1
+    else:
+        after.columns[int(move.target) - 1].extend(moved)
+    fill, filled = _Fill.NONE, None
+    if move.source.isdigit() and not pile:
+        fill, filled = _fill(after, pile)
+    return _Effect(card, count, onto, fill, filled, after)
+
+
+def _fill(table: _Table, column: list[int]) -> tuple[_Fill, int | None]:
+    """Fill a just-emptied column the way the rules do, and say where its card came from."""
+    left, right = table.reserves
+    if left or right:
+        if len(left) >= len(right):
+            column.append(left.pop())
+            return _Fill.LEFT, column[-1]
+        column.append(right.pop())
+        return _Fill.RIGHT, column[-1]
+    if table.waste:
+        column.append(table.waste.pop())
+        return _Fill.WASTE, column[-1]
+    if table.stock_fill and table.stock:
+        table.stock -= 1
+        column.append(_UNSEEN)
+        return _Fill.STOCK, None
+    return _Fill.FREE, None
+
+
+# -- the sentence -----------------------------------------------------------------------
+
+
+def _compose(action: str, reasons: list[list[str]]) -> str:
+    """Join the action and the most important reasons that fit within :data:`LIMIT`.
+
+    Each reason comes as variants, the most telling first and the shortest last; the first
+    reason is always said (in its shortest form if nothing fits), later ones only if they fit.
+    """
+    text = action
+    said = 0
+    for variants in reasons:
+        if said == MAX_REASONS:
+            break
+        joiner = ", and " if said else ": "
+        fitting = next((v for v in variants if len(text) + len(joiner) + len(v) <= LIMIT), None)
+        if fitting is None and not said:
+            fitting = variants[-1]
+        if fitting is not None:
+            text += joiner + fitting
+            said += 1
+    return text
+
+
+def _where(name: str) -> str:
+    """A move source in the words players see."""
+    if name == "l":
+        return "the left gatepost"
+    if name == "r":
+        return "the right gatepost"
+    if name == "w":
+        return "the waste"
+    return f"column {name}"
+
+
+def _action(move: Move, effect: _Effect) -> str:
+    """The move itself: ``Play 7♣ from column 3 onto 8♥``, ``Put A♠ up from the waste``."""
+    card = CARD_PRETTY[effect.card]
+    source = _where(move.source)
+    if move.target == FOUNDATION:
+        return f"Put {card} up from {source}"
+    if effect.count == 1:
+        what = f"Play {card}"
+    else:
+        others = "the card" if effect.count == 2 else f"the {effect.count - 1} cards"
+        what = f"Move {card} and {others} on it"
+    if effect.onto is None:
+        return f"{what} from {source} into the free space in column {move.target}"
+    return f"{what} from {source} onto {CARD_PRETTY[effect.onto]}"
+
+
+def _prospects(table: _Table, card: int, home: int | None) -> list[str]:
+    """What a newly freed card can do next, as endings for a clause naming it, best first.
+
+    ``home`` is the index of the column the card tops (None for a gatepost or the waste),
+    so it is not offered its own column, and only a column card can take a waiting card.
+    """
+    if table.goes_up(card):
+        return [", which can then go up", ""]
+    for i, column in enumerate(table.columns):
+        if i != home and column and column[-1] != _UNSEEN and ACCEPTS[column[-1]] == KEY[card]:
+            return [f", which can then go onto {CARD_PRETTY[column[-1]]}", ""]
+    if home is not None:
+        for waiting, where in table.playable_tops():
+            if not where.startswith("column") and ACCEPTS[card] == KEY[waiting]:
+                return [f", ready for the {CARD_PRETTY[waiting]} from {where}", ""]
+    return [""]
+
+
+def _source_reasons(move: Move, effect: _Effect) -> list[list[str]]:
+    """What leaving the source pile does: a column emptied or uncovered, a card shown beneath."""
+    after = effect.after
+    if move.source.isdigit():
+        index = int(move.source) - 1
+        if effect.fill is not _Fill.NONE:
+            return [_emptied(after, move.source, effect)]
+        uncovered = after.columns[index][-1]
+        text = f"it uncovers the {CARD_PRETTY[uncovered]}"
+        return [[text + ending for ending in _prospects(after, uncovered, index)]]
+    if move.source == "w":
+        return _waste_reasons(after, move, effect)
+    pile = after.pile(move.source)
+    side = _SIDES["lr".index(move.source)]
+    if pile:
+        text = f"it shows the {CARD_PRETTY[pile[-1]]} on the {side} gatepost"
+        return [[text + ending for ending in _prospects(after, pile[-1], None)]]
+    if not any(after.reserves):
+        return [[
+            "it clears the last gatepost, so emptied columns take the waste's top card from now on",
+            f"it clears the {side} gatepost",
+        ]]
+    other = _SIDES[1 - _SIDES.index(side)]
+    return [[f"it clears the {side} gatepost, so the {other} one fills emptied columns from now on",
+             f"it clears the {side} gatepost"]]
+
+
+def _waste_reasons(after: _Table, move: Move, effect: _Effect) -> list[list[str]]:
+    """What taking the waste's top card achieves: the card beneath, and the card kept in play.
+
+    The stock goes round once, so a waste card that stays when the next card is turned is
+    buried until everything above it has been played: placing it now keeps it in play.
+    """
+    rescue = (
+        [[f"it saves the {CARD_PRETTY[effect.card]} from being buried by the next draw"]]
+        if move.target != FOUNDATION and after.stock else []
+    )
+    if not after.waste:
+        if not any(after.reserves) and not after.stock_fill:
+            return [*rescue, ["it empties the waste, so a column emptied next stays a free space",
+                              "it empties the waste"]]
+        return [*rescue, ["it empties the waste"]]
+    beneath = after.waste[-1]
+    text = f"it shows the {CARD_PRETTY[beneath]} on the waste"
+    endings = _prospects(after, beneath, None)
+    if len(endings) > 1:
+        return [[text + ending for ending in endings], *rescue]
+    return [*rescue, [text]]
+
+
+def _emptied(after: _Table, column: str, effect: _Effect) -> list[str]:
+    """The clause for a move that empties ``column``: what fills it, and what that shows."""
+    opening = f"it empties column {column}"
+    if effect.fill is _Fill.STOCK:
+        return [f"{opening}, which the next stock card fills"]
+    if effect.fill is _Fill.FREE:
+        waiting = _king_waiting(after)
+        plain = f"{opening}, leaving a free space"
+        return [f"{plain} for the {waiting}", plain] if waiting else [plain]
+    assert effect.filled is not None
+    filled = CARD_PRETTY[effect.filled]
+    if effect.fill is _Fill.WASTE:
+        base = f"{opening}, which takes the {filled} from the waste"
+        pile, there = after.waste, "on the waste"
+    else:
+        side = "left" if effect.fill is _Fill.LEFT else "right"
+        base = f"{opening}, which pulls the {filled} off the {side} gatepost"
+        pile, there = after.reserves[_SIDES.index(side)], "there"
+    if not pile:
+        return [f"{base}, its last card", base]
+    shown = f"{base} and uncovers the {CARD_PRETTY[pile[-1]]} {there}"
+    return [shown + ending for ending in _prospects(after, pile[-1], None)] + [base]
+
+
+def _king_waiting(table: _Table) -> str | None:
+    """A King that a free space would help, in words (``K♠ on the waste``), if any.
+
+    A King can rest only in a free space, so one on a gatepost, on the waste or heading a
+    run with cards beneath it is waiting for one.
+    """
+    for side, reserve in zip(_SIDES, table.reserves, strict=True):
+        if reserve and reserve[-1] >> 2 == _KING:
+            return f"{CARD_PRETTY[reserve[-1]]} on the {side} gatepost"
+    if table.waste and table.waste[-1] >> 2 == _KING:
+        return f"{CARD_PRETTY[table.waste[-1]]} on the waste"
+    for i, column in enumerate(table.columns):
+        run = table.run_length(column)
+        if run and run < len(column) and column[-run] >> 2 == _KING:
+            return f"{CARD_PRETTY[column[-run]]} in column {i + 1}"
+    return None
+
+
+def _foundation_reasons(table: _Table, move: Move, effect: _Effect) -> list[list[str]]:
+    """For a card going up: the next of its suit now free to follow, and whether it is safe."""
+    if move.target != FOUNDATION:
+        return []
+    reasons = []
+    following = effect.card + 4
+    if effect.card >> 2 < _KING:
+        shown = effect.after.pile(move.source)[-1:]
+        for card, where in effect.after.playable_tops():
+            if card == following and (card not in shown or effect.fill is not _Fill.NONE):
+                reasons.append([f"now {CARD_PRETTY[card]} can follow from {where}"])
+    if effect.card < 4:
+        reasons.append(["an Ace is always safe to put up"])
+    elif is_safe_up(effect.card, table.foundations):
+        reasons.append([f"no card still needs the {CARD_PRETTY[effect.card]} to build on"])
+    return reasons
+
+
+def _target_reasons(move: Move, effect: _Effect) -> list[list[str]]:
+    """What landing on a column sets up: a card that can follow, a longer run, a King placed."""
+    if move.target == FOUNDATION:
+        return []
+    after = effect.after
+    reasons = []
+    if not move.source.isdigit():
+        shown = after.pile(move.source)[-1:]
+        landed = CARD_PRETTY[effect.card]
+        for waiting, where in after.playable_tops():
+            if not where.startswith("column") and waiting not in shown and ACCEPTS[effect.card] == KEY[waiting]:
+                reasons.append([f"the {CARD_PRETTY[waiting]} from {where} can then go onto the {landed}"])
+                break
+    if effect.onto is not None and not after.single:
+        column = after.columns[int(move.target) - 1]
+        run = after.run_length(column)
+        if run >= 3:
+            start = CARD_PRETTY[column[-run]]
+            article = "an" if run in (8, 11) else "a"
+            reasons.append([f"it builds {article} {run}-card run down from the {start}, to move as one later",
+                            f"it builds {article} {run}-card run down from the {start}"])
+    if effect.onto is None and effect.card >> 2 == _KING and effect.fill is _Fill.NONE:
+        reasons.append(["only a free space can take a King"])
+    return reasons
+
+
+# -- draws ------------------------------------------------------------------------------
+
+
+def _draw_action(table: _Table) -> str:
+    """The draw in words, with what the player can see of the stock: how many cards are left."""
+    if table.stock == 1:
+        return "Turn the last stock card"
+    return f"Turn the next stock card ({table.stock} left)"
+
+
+def _draw_reasons(table: _Table, legal: list[Move]) -> list[list[str]]:
+    """Why turning a card is right, honestly and without knowing what it will be.
+
+    The reasons only say what the table offers instead: nothing, moves that can wait, or a
+    waste card that has nowhere to go or is worth keeping for later.
+    """
+    table_moves = any(not move.is_draw and move.source != "w" for move in legal)
+    waste_moves = any(move.source == "w" for move in legal)
+    waste = CARD_PRETTY[table.waste[-1]] if table.waste else None
+    if waste is None:
+        if table_moves:
+            return [["the moves on the table can wait for a new card to build with"]]
+        return [["nothing on the table can move"]]
+    if not table_moves and not waste_moves:
+        return [[f"nothing on the table can move, and the {waste} on the waste has nowhere to go"]]
+    if not table_moves:
+        return [[f"nothing on the table can move, and the {waste} can wait on the waste"]]
+    if not waste_moves:
+        return [[f"the moves on the table can wait, and the {waste} on the waste has nowhere to go yet"]]
+    return [[f"the moves on the table and the {waste} on the waste can wait for a new card"]]
