@@ -10,21 +10,31 @@ winnable (and the hint is the first move of a win) or lost.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import random
 import time
 import zlib
 from dataclasses import dataclass
 
-from gatebot.rules import Game, GateGame, Move
+from gatebot.rules import DRAW, Game, GateGame, Move
+from gatebot.rules.errors import AmbiguousMove
 from gatebot.solver.explain import explain
 from gatebot.solver.search import DRAW_CODE, OutOfBudget, Search
-from gatebot.solver.solve import Verdict, line_moves, solve
+from gatebot.solver.solve import Verdict, solve
+
+Step = tuple[int, int, int]
 
 #: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
 HINT_SECONDS = 0.6
-#: How many stock orders a hint imagines.
-SAMPLES = 16
+#: How many stock orders a hint imagines, at most.
+SAMPLES = 12
+#: Stop imagining once this many deals agree that one move wins them all.
+AGREEING = 4
+#: Node budget of the search on one imagined deal.
+SAMPLE_NODES = 3_000
+#: How many of the best-voted moves are tried on every imagined deal.
+CANDIDATES = 3
 #: Node budget of the exact search once the stock is out.
 EXACT_NODES = 300_000
 
@@ -61,44 +71,97 @@ def hint(game: Game, *, seconds: float = HINT_SECONDS, samples: int = SAMPLES) -
     visible = Game.from_text(game.to_text(hide_stock=True))
     if not isinstance(visible, GateGame):
         raise TypeError(f"Hints are not available for {visible.title} yet")
-    result = _think(visible, started + seconds, samples)
-    return _with_time(result, time.perf_counter() - started)
-
-
-def _with_time(found: Hint, seconds: float) -> Hint:
-    return Hint(found.move, found.reason, found.outlook, found.win_chance, found.samples, seconds)
+    found = _think(visible, started + seconds, samples)
+    return dataclasses.replace(found, seconds=time.perf_counter() - started)
 
 
 def _think(visible: GateGame, deadline: float, samples: int) -> Hint:
-    moves = visible.legal_moves()
-    if not moves:
+    if not visible.legal_moves():
         if visible.is_won:
             return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
         return Hint(None, "No move is left: the game is over", Outlook.LOST)
     if visible.stock_count == 0:
         return _exact(visible, deadline)
-    root = Search(visible, stock=list(visible.raw().stock))
-    forced = root.moves()
-    if len(forced) == 1:
-        move = line_moves_prefix(visible, forced)
-        return Hint(move, explain(visible, move), Outlook.OPEN)
-    return _sampled(visible, deadline, samples)
+    unseen = list(visible.raw().stock)
+    ranked = Search(visible, stock=unseen).moves()
+    if len(ranked) == 1:  # a safe foundation play, or the only move there is
+        return _hint(visible, ranked[0], Outlook.OPEN)
+    return _sampled(visible, ranked, unseen, deadline, samples)
 
 
-def line_moves_prefix(game: GateGame, path: list[tuple[int, int, int]]) -> Move:
-    """The first of the search's moves as a canonical move of ``game``."""
-    source, target, count = path[0]
-    if source == DRAW_CODE:
-        return game.validate(Move("d")) if game.stock_known else Move("d")
-    return _canonical(game, path[0])
+def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None = None, used: int = 0) -> Hint:
+    move = to_move(visible, step)
+    return Hint(move, explain(visible, move), outlook, chance, used)
 
 
-def _canonical(game: GateGame, step: tuple[int, int, int]) -> Move:
-    from gatebot.rules.errors import AmbiguousMove
+def _exact(visible: GateGame, deadline: float) -> Hint:
+    """Nothing is hidden: prove the game won or lost, and hint the first move of a win."""
+    found = solve(visible, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
+    if found.verdict is Verdict.WINNABLE:
+        move = found.line[0]
+        return Hint(move, explain(visible, move), Outlook.WINNABLE)
+    first = Search(visible).moves()[0]
+    return _hint(visible, first, Outlook.LOST if found.verdict is Verdict.LOST else Outlook.UNKNOWN)
 
+
+def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline: float, samples: int) -> Hint:
+    """Judge the moves by playing imagined stock orders out with the solver.
+
+    Each imagined deal is first solved from the current position; the first move of each win
+    gets a vote. The best-voted moves are then tried on the imagined deals won some other
+    way, and the move that wins the most of them is the hint. Deals the solver proves lost
+    count against every move; deals it can't decide in time count for none.
+    """
+    rng = random.Random(zlib.crc32(visible.to_text().encode()))
+    orders = []
+    for _ in range(samples):
+        order = unseen[:]
+        rng.shuffle(order)
+        orders.append(order)
+    rank = {step: i for i, step in enumerate(ranked)}
+    wins: dict[Step, set[int]] = {}
+    decided: list[int] = []
+    for index, order in enumerate(orders):
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            break
+        search = Search(visible, stock=order)
+        try:
+            won = search.run(SAMPLE_NODES, remaining)
+        except OutOfBudget:
+            continue
+        decided.append(index)
+        if won:
+            wins.setdefault(search.path[0], set()).add(index)
+        if len(decided) >= AGREEING and len(wins) == 1 and len(next(iter(wins.values()))) == len(decided):
+            break  # every imagined deal so far is won by the same move: no need for more
+    if not wins:
+        return _hint(visible, ranked[0], Outlook.OPEN, 0.0, len(decided))
+    candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:CANDIDATES]
+    if len(candidates) > 1:
+        won_somehow = set().union(*wins.values())
+        for step in candidates:
+            for index in sorted(won_somehow - wins[step]):
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    break
+                search = Search(visible, stock=orders[index])
+                search.apply(*step)
+                try:
+                    if search.run(SAMPLE_NODES // 2, remaining):
+                        wins[step].add(index)
+                except OutOfBudget:
+                    pass
+        candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
+    best = candidates[0]
+    return _hint(visible, best, Outlook.OPEN, len(wins[best]) / len(decided), len(decided))
+
+
+def to_move(game: GateGame, step: Step) -> Move:
+    """One of the search's moves as the canonical move of ``game``."""
     source, target, count = step
     if source == DRAW_CODE:
-        return Move("d")
+        return DRAW
     n = game.column_count
     names = [*(str(i + 1) for i in range(n)), "l", "r", "w"]
     to = "f" if target == n else str(target + 1)
@@ -106,78 +169,3 @@ def _canonical(game: GateGame, step: tuple[int, int, int]) -> Move:
         return game.validate(Move(names[source], to))
     except AmbiguousMove:
         return game.validate(Move(names[source], to, count))
-
-
-def _exact(visible: GateGame, deadline: float) -> Hint:
-    """Nothing is hidden: prove the game won or lost, and hint the first move of a win."""
-    budget = max(0.05, deadline - time.perf_counter())
-    found = solve(visible, max_nodes=EXACT_NODES, max_seconds=budget)
-    if found.verdict is Verdict.WINNABLE:
-        move = found.line[0]
-        return Hint(move, explain(visible, move), Outlook.WINNABLE)
-    first = visible.legal_moves()[0]
-    if found.verdict is Verdict.LOST:
-        return Hint(first, explain(visible, first), Outlook.LOST)
-    return Hint(first, explain(visible, first), Outlook.UNKNOWN)
-
-
-def _sampled(visible: GateGame, deadline: float, samples: int) -> Hint:
-    """Judge the moves by playing many imagined stock orders out with the solver."""
-    unseen = list(visible.raw().stock)
-    rng = random.Random(zlib.crc32(visible.to_text().encode()))
-    orders = []
-    for _ in range(samples):
-        order = unseen[:]
-        rng.shuffle(order)
-        orders.append(order)
-    root = Search(visible, stock=orders[0])
-    ranked = root.moves()
-    rank = {step: i for i, step in enumerate(ranked)}
-    wins: dict[tuple[int, int, int], set[int]] = {}
-    tried: dict[tuple[int, int, int], set[int]] = {}
-    used = 0
-    for index, order in enumerate(orders):
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            break
-        used += 1
-        search = Search(visible, stock=order)
-        per_sample = remaining / (len(orders) - index)
-        try:
-            won = search.run(20_000, per_sample)
-        except OutOfBudget:
-            continue
-        if won and search.path:
-            step = search.path[0]
-            wins.setdefault(step, set()).add(index)
-            tried.setdefault(step, set()).add(index)
-    candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:3]
-    if len(candidates) > 1:
-        for step in candidates:
-            for index in range(used):
-                if index in tried.setdefault(step, set()):
-                    continue
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    break
-                tried[step].add(index)
-                search = Search(visible, stock=orders[index])
-                fill = search.apply(*step)
-                search.path.append(step)
-                try:
-                    if search.run(5_000, remaining / 4):
-                        wins[step].add(index)
-                except OutOfBudget:
-                    pass
-                search.revert(*step, fill)
-        candidates.sort(key=lambda step: (-len(wins[step]) / max(1, len(tried[step])), rank.get(step, len(rank))))
-    if not candidates:
-        move = _canonical(visible, ranked[0])
-        return Hint(move, explain(visible, move), Outlook.OPEN, 0.0, used)
-    best = candidates[0]
-    move = _canonical(visible, best)
-    chance = len(wins[best]) / max(1, len(tried[best]))
-    return Hint(move, explain(visible, move), Outlook.OPEN, chance, used)
-
-
-__all__ = ["HINT_SECONDS", "Hint", "Outlook", "hint", "line_moves"]

@@ -34,21 +34,27 @@ class OutOfBudget(Exception):
 class Dominances:
     """Pruning rules the search may use; each was checked to keep every verdict (docs/solver.md).
 
-    ``safe_column``: a safe foundation play (nothing could still be built on the card) from a
-    column of two or more cards is the only move searched. ``safe_waste``: the same from the
-    waste. ``safe_reserve``: the same from a reserve. ``safe_lone``: the same from a column
-    whose only card it is (the play triggers a fill).
+    A card is *safe* when nothing could still be built on it: an Ace or a Two, or a card whose
+    two other-colour cards one rank lower are both on their foundations.
+
+    ``safe_column``: a safe foundation play from a column of two or more cards is the only
+    move searched. ``safe_waste``, ``safe_reserve``, ``safe_lone``: the same for a safe card on
+    top of the waste, of a gatepost, or alone in its column (where the play causes a fill).
+    ``safe_stays_off``: a safe card that can go up is never moved onto a column instead.
+    ``swap_then_use``: a run moved off the card it was built on (onto that card's twin, or
+    into a free space) must be followed at once by a move that uses the uncovered card.
     """
 
     safe_column: bool = True
-    safe_waste: bool = False
-    safe_reserve: bool = False
-    safe_lone: bool = False
+    safe_waste: bool = True
+    safe_reserve: bool = True
+    safe_lone: bool = True
     swap_then_use: bool = True
+    safe_stays_off: bool = True
 
 
 DEFAULT_DOMINANCES = Dominances()
-NO_DOMINANCES = Dominances(False, False, False, False, False)
+NO_DOMINANCES = Dominances(False, False, False, False, False, False)
 
 
 class Search:
@@ -156,91 +162,109 @@ class Search:
     # -- moves ---------------------------------------------------------------------------
 
     def moves(self) -> list[tuple[int, int, int]]:
-        """The legal moves, most promising first; a single move when a dominance forces it."""
+        """The legal moves, most promising first; a single move when a dominance forces it.
+
+        Foundation plays come first, then plays that take a card off a gatepost or the
+        waste or empty a column, then other builds and the draw, and last the moves that
+        only shift a run between equivalent places (twin parents, free spaces).
+        """
         n = self.n
         columns = self.columns
         found = self.found
         dom = self.dominances
+        accepts = ACCEPTS
+        keys = KEY
+        accepting: dict[int, list[int]] = {}
+        free = -1
+        for j, column in enumerate(columns):
+            if column:
+                wanted = accepts[column[-1]]
+                if wanted >= 0:
+                    targets = accepting.get(wanted)
+                    if targets is None:
+                        accepting[wanted] = [j]
+                    else:
+                        targets.append(j)
+            elif free < 0:
+                free = j
         up: list[tuple[int, int, int]] = []
         good: list[tuple[int, int, int]] = []
         fair: list[tuple[int, int, int]] = []
         late: list[tuple[int, int, int]] = []
-        accepting: dict[int, list[int]] = {}
-        free: list[int] = []
-        for j, column in enumerate(columns):
-            if column:
-                key = ACCEPTS[column[-1]]
-                if key >= 0:
-                    if key in accepting:
-                        accepting[key].append(j)
-                    else:
-                        accepting[key] = [j]
-            else:
-                free.append(j)
-        # Foundation plays, and the safe one that forces itself. A safe card (nothing could
-        # still be built on it) that can go up is never better off on another column.
-        safe_up = [False] * n
-        for i, column in enumerate(columns):
-            if column:
-                card = column[-1]
-                suit = card & 3
-                if found[suit] == card >> 2:
-                    need = _SAFE_NEED[card]
-                    a, b = _OTHER_COLOUR[suit]
-                    if found[a] >= need and found[b] >= need:
-                        if dom.safe_column if len(column) > 1 else dom.safe_lone:
-                            return [(i, n, suit)]
-                        safe_up[i] = True
-                    up.append((i, n, suit))
-        for source, pile in ((n, self.reserves[0]), (n + 1, self.reserves[1]), (n + 2, self.waste)):
-            if pile:
-                card = pile[-1]
-                suit = card & 3
-                if found[suit] == card >> 2:
-                    need = _SAFE_NEED[card]
-                    a, b = _OTHER_COLOUR[suit]
-                    if found[a] >= need and found[b] >= need and (
-                        dom.safe_waste if source == n + 2 else dom.safe_reserve
-                    ):
-                        return [(source, n, suit)]
-                    up.append((source, n, suit))
-                    if found[a] >= need and found[b] >= need:
-                        continue  # a safe card is better off on its foundation than on a column
-                targets = accepting.get(KEY[card])
-                if targets:
-                    good.extend((source, j, 1) for j in targets)
-                late.extend((source, j, 1) for j in free[:1])
+        single = self.single
+        # A safe card (nothing could still be built on it) that can go up is never better off
+        # on another column; some safe plays force themselves (see Dominances).
         for i, column in enumerate(columns):
             if not column:
                 continue
-            height = len(column)
             card = column[-1]
+            suit = card & 3
+            height = len(column)
             depth = 1
+            if found[suit] == card >> 2:
+                a, b = _OTHER_COLOUR[suit]
+                need = _SAFE_NEED[card]
+                if found[a] >= need and found[b] >= need:
+                    if dom.safe_column if height > 1 else dom.safe_lone:
+                        return [(i, n, suit)]
+                    up.append((i, n, suit))
+                    if dom.safe_stays_off:
+                        if height == 1 or single:
+                            continue
+                        depth = 2
+                        card = column[-2]
+                        if accepts[card] != keys[column[-1]]:
+                            continue
+                else:
+                    up.append((i, n, suit))
             while True:
-                targets = accepting.get(KEY[card])
-                if targets and not (depth == 1 and safe_up[i]):
-                    if depth == height:
-                        good.extend((i, j, depth) for j in targets)  # empties the column: a fill
-                    elif ACCEPTS[column[-depth - 1]] == KEY[card]:
-                        late.extend((i, j, depth) for j in targets)  # off one parent onto its twin
-                    else:
-                        fair.extend((i, j, depth) for j in targets)
-                if depth == height or self.single:
+                targets = accepting.get(keys[card])
+                if depth == height:
+                    if targets:
+                        good.extend([(i, j, depth) for j in targets])  # empties the column: a fill
                     break
                 below = column[-depth - 1]
-                if ACCEPTS[below] != KEY[card]:
-                    break
-                card = below
-                depth += 1
-            if free:
-                for d in range(2 if safe_up[i] else 1, depth + 1):
-                    if d < height:  # a whole column into a free space only relabels it
-                        late.extend((i, j, d) for j in free[:1])
+                if accepts[below] == keys[card]:
+                    if targets:
+                        late.extend([(i, j, depth) for j in targets])  # off its parent onto the twin
+                    if free >= 0:
+                        late.append((i, free, depth))
+                    if single:
+                        break
+                    card = below
+                    depth += 1
+                    continue
+                if targets:
+                    fair.extend([(i, j, depth) for j in targets])
+                if free >= 0:
+                    late.append((i, free, depth))
+                break
+        for source, pile in ((n, self.reserves[0]), (n + 1, self.reserves[1]), (n + 2, self.waste)):
+            if not pile:
+                continue
+            card = pile[-1]
+            suit = card & 3
+            if found[suit] == card >> 2:
+                a, b = _OTHER_COLOUR[suit]
+                need = _SAFE_NEED[card]
+                if found[a] >= need and found[b] >= need:
+                    if dom.safe_waste if source == n + 2 else dom.safe_reserve:
+                        return [(source, n, suit)]
+                    up.append((source, n, suit))
+                    if dom.safe_stays_off:
+                        continue
+                else:
+                    up.append((source, n, suit))
+            targets = accepting.get(keys[card])
+            if targets:
+                good.extend([(source, j, 1) for j in targets])
+            if free >= 0:
+                late.append((source, free, 1))
         if self.stock:
             fair.append((DRAW_CODE, 0, 0))
-        up.extend(good)
-        up.extend(fair)
-        up.extend(late)
+        up += good
+        up += fair
+        up += late
         return up
 
     # -- the search ------------------------------------------------------------------------
@@ -279,13 +303,13 @@ class Search:
             path.append(move)
             source, target, count = move
             follow = -1
-            if swaps and source < n and target < n and fill == FILL_NONE:
-                # A run moved off its parent onto the parent's twin is only worth it if the
-                # uncovered parent is used by the very next move (docs/solver.md); moving it
-                # straight back is the position before, already being searched.
+            if swaps and 0 <= source < n and target < n and fill == FILL_NONE:
+                # A run moved off its parent (onto the parent's twin, or into a free space) is
+                # only worth it if the uncovered parent is used by the very next move
+                # (docs/solver.md); moving it straight back is the position before.
                 rest = columns[source]
                 moved = columns[target]
-                if rest and len(moved) > count and ACCEPTS[rest[-1]] == KEY[moved[-count]]:
+                if rest and ACCEPTS[rest[-1]] == KEY[moved[-count]]:
                     if target == focus:
                         path.pop()
                         self.revert(*move, fill)

@@ -1,0 +1,138 @@
+"""The hint player: play each deal from the start by always taking the hint.
+
+The game keeps its real stock; every hint is asked of the game through ``hint()``, which
+reads only the position as the player sees it (the stock hidden). A game ends when it is
+won, when no move is left, when the hint proves it lost (a player would end it there), or
+after a move cap (a guard against shuttling, reported if it ever triggers).
+
+For comparison the same deals are played by a greedy player that never looks ahead: a
+foundation play if there is one, else the first move that takes a card off a gatepost or
+the waste or uncovers a card, else a draw — the "highest-scoring immediate move" of
+PySolFC's default hint.
+
+    .venv/bin/python benchmarks/hint_player.py --variant gate --deals 1-1000 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gatebot.rules import Game, GateGame
+from gatebot.rules.gate import ACCEPTS, KEY
+from gatebot.solver import Outlook, hint
+from gatebot.solver.hint import to_move
+from gatebot.solver.search import DRAW_CODE, Search
+
+MOVE_CAP = 500
+
+
+def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], int, bool]:
+    """Play one deal taking every hint; return (deal, won, score, hint seconds, hints, capped)."""
+    variant, deal = job
+    game = Game.new(variant, deal=deal)
+    latencies = []
+    for _ in range(MOVE_CAP):
+        found = hint(game)
+        latencies.append(found.seconds)
+        if found.move is None or found.outlook is Outlook.LOST:
+            break
+        game.play(found.move)
+        if game.is_won:
+            break
+    else:
+        return deal, game.is_won, game.score, latencies, len(latencies), True
+    return deal, game.is_won, game.score, latencies, len(latencies), False
+
+
+def play_greedy(job: tuple[str, int]) -> tuple[int, bool, int]:
+    """Play one deal with the greedy player, which looks one move ahead."""
+    variant, deal = job
+    game = Game.new(variant, deal=deal)
+    assert isinstance(game, GateGame)
+    for _ in range(MOVE_CAP):
+        step = greedy_step(Search(game))
+        if step is None:
+            break
+        game.play(to_move(game, step))
+        if game.is_won:
+            break
+    return deal, game.is_won, game.score
+
+
+def greedy_step(search: Search) -> tuple[int, int, int] | None:
+    """A foundation play, else a gatepost or waste card onto a card, else a column move that
+    shows a new card or empties the column, else a draw; None when only shuffles are left."""
+    steps = search.moves()
+    n = search.n
+    columns = search.columns
+    for step in steps:
+        if step[0] >= 0 and step[1] == n:
+            return step
+    for step in steps:
+        if step[0] >= n and step[1] < n and columns[step[1]]:
+            return step
+    for step in steps:
+        source, target, count = step
+        if 0 <= source < n and target < n and columns[target]:
+            column = columns[source]
+            if count == len(column) or ACCEPTS[column[-count - 1]] != KEY[column[-count]]:
+                return step
+    return next((step for step in steps if step[0] == DRAW_CODE), None)
+
+
+def parse_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="gate")
+    parser.add_argument("--deals", type=parse_range, default=parse_range("1-100"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    jobs = [(args.variant, deal) for deal in args.deals]
+    started = time.perf_counter()
+    latencies: list[float] = []
+    wins = scores = capped = hints = 0
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for done, (_deal, won, score, times, count, cap) in enumerate(pool.map(play_with_hints, jobs), 1):
+            wins += won
+            scores += score
+            capped += cap
+            hints += count
+            latencies += times
+            if done % 50 == 0:
+                elapsed = time.perf_counter() - started
+                print(f"  {done}/{len(jobs)} played, {wins} won, {elapsed:.0f} s", file=sys.stderr)
+        greedy = list(pool.map(play_greedy, jobs, chunksize=8))
+    greedy_wins = sum(won for _deal, won, _score in greedy)
+    greedy_score = statistics.fmean(score for _deal, _won, score in greedy)
+    n = len(jobs)
+    print(f"{args.variant}, deals {args.deals.start}-{args.deals.stop - 1}, {n} games, {hints} hints, "
+          f"{time.perf_counter() - started:.0f} s with {args.jobs} processes")
+    print("| player | games won | mean score | hint latency p50 / p95 / max |")
+    print("|---|---|---|---|")
+    print(f"| hints | {wins} of {n} ({wins / n:.1%}) | {scores / n:.1f} | "
+          f"{statistics.median(latencies) * 1000:.0f} ms / {percentile(latencies, 0.95) * 1000:.0f} ms / "
+          f"{max(latencies) * 1000:.0f} ms |")
+    print(f"| greedy | {greedy_wins} of {n} ({greedy_wins / n:.1%}) | {greedy_score:.1f} | — |")
+    if capped:
+        print(f"{capped} games stopped at the {MOVE_CAP}-move cap")
+
+
+if __name__ == "__main__":
+    main()
