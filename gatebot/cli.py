@@ -1,4 +1,4 @@
-"""The ``gatebot`` command: one subcommand per front end or tool (``play``, ``db``).
+"""The ``gatebot`` command: one subcommand per front end or tool (``play``, ``solve``, ``analyse``, ``db``).
 
 ``main`` parses arguments and hands over to the part that does the work; it returns the
 exit code instead of exiting, so tests call it directly.
@@ -9,18 +9,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import os
 import sys
+import textwrap
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
 from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
 
 if TYPE_CHECKING:
+    from gatebot.analyse import Summary
     from gatebot.settings import Settings
     from gatebot.store.database import Database
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: The most worker processes ``gatebot analyse`` starts.
+MAX_JOBS = 256
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +67,41 @@ def _parser() -> argparse.ArgumentParser:
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
     play.set_defaults(handler=_play)
 
+    solve = commands.add_parser(
+        "solve", help="decide whether a deal or a position can be won, and how",
+        description="Solve a deal or a position with the whole stock order known: print whether it can be "
+        "won, the winning line in canonical notation, and what the search cost. Exit codes: 0 when "
+        "decided (winnable or not), 1 when the budget ran out first, 2 for bad arguments or a position "
+        "that can't be read or solved.",
+    )
+    solve.add_argument("target", metavar="DEAL|FILE",
+                       help=f"a deal number (1 to {MAX_DEAL}); or a file holding a position in the text form "
+                       "of the README, which names its own variant and options; or - to read the position "
+                       "from standard input")
+    _add_game_arguments(solve, "of a deal number")
+    _add_budget_arguments(solve)
+    solve.set_defaults(handler=_solve)
+
+    analyse = commands.add_parser(
+        "analyse", aliases=["analyze"], help="solve a range of deals in parallel and sum up the figures",
+        description="Solve every deal of a range in parallel processes, with a progress line on stderr, "
+        "then print how many were decided within the budget, the winnable share with its 95% Wilson "
+        "interval (deals left unresolved counted both ways), the median and 95th-percentile time, the "
+        "nodes searched per second and the peak memory of a process. Exit codes: 0 when every deal "
+        "was tried, 2 for bad arguments, 130 when interrupted (the deals finished by then are still "
+        "summed up and written).",
+    )
+    analyse.add_argument("--deals", metavar="RANGE", required=True,
+                         help="the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")
+    _add_game_arguments(analyse, "of the deals")
+    _add_budget_arguments(analyse)
+    analyse.add_argument("--jobs", metavar="N",
+                         help="processes to solve in (default: one per CPU)")
+    analyse.add_argument("--csv", metavar="FILE",
+                         help="write one row per deal, sorted by deal, to FILE (deal, variant, options, "
+                         "verdict, moves, nodes, seconds, peak_kib)")
+    analyse.set_defaults(handler=_analyse)
+
     db = commands.add_parser(
         "db", help="look after the database of saved games",
         description="Look after the database named by DATABASE_URL (default: a SQLite file in "
@@ -87,6 +128,41 @@ def _parser() -> argparse.ArgumentParser:
         "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID.",
     ).set_defaults(handler=_sync)
     return parser
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
+    parser.add_argument("--variant", choices=Game.variants(), default="gate",
+                        help=f"the variant {whose} (default: gate)")
+    parser.add_argument("--option", action="append", choices=GateGame.known_options,
+                        help=f"a rule option {whose}; repeat for more than one")
+
+
+def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS
+
+    parser.add_argument("--nodes", metavar="N", default=str(DEFAULT_NODES),
+                        help=f"give up on a deal after searching N positions (default: {DEFAULT_NODES:_})")
+    parser.add_argument("--seconds", metavar="S", default=str(DEFAULT_SECONDS),
+                        help=f"give up on a deal after S seconds (default: {DEFAULT_SECONDS:g})")
+
+
+def _budget(args: argparse.Namespace) -> tuple[int, float] | None:
+    """``--nodes`` and ``--seconds`` as numbers above zero, or None (after saying why) if they aren't."""
+    try:
+        nodes = int(args.nodes)
+        if nodes < 1:
+            raise ValueError(nodes)
+    except ValueError:
+        _refuse(f"--nodes takes a whole number of positions, 1 or more, not {args.nodes!r}")
+        return None
+    try:
+        seconds = float(args.seconds)
+        if not 0 < seconds < math.inf:
+            raise ValueError(seconds)
+    except ValueError:
+        _refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {args.seconds!r}")
+        return None
+    return nodes, seconds
 
 
 def _settings() -> Settings | int:
@@ -178,6 +254,173 @@ def _play(args: argparse.Namespace) -> int:
         sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "
                          "every move shown before this was saved.\n")
         return 1
+
+
+def _solve(args: argparse.Namespace) -> int:
+    """``gatebot solve``: decide a deal or a position; print the verdict, the line and the cost.
+
+    Exit codes: 0 decided, 1 out of budget, 2 bad arguments or a position that can't be solved.
+    """
+    from gatebot.analyse import format_seconds
+    from gatebot.solver import Verdict, solve
+
+    budget = _budget(args)
+    if budget is None:
+        return 2
+    target: str = args.target
+    if target.strip().isascii() and target.strip().isdigit():
+        deal = int(target)
+        if not 1 <= deal <= MAX_DEAL:
+            return _refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {target.strip()}")
+        try:
+            game = Game.new(args.variant, deal=deal, options=args.option or ())
+        except RulesError as error:
+            return _refuse(str(error))
+        name = f"Deal {deal} of {game.title}" + (f" ({' '.join(game.options)})" if game.options else "")
+    else:
+        if args.option or args.variant != "gate":
+            return _refuse("--variant and --option go with a deal number: a position names its variant "
+                           "and options on its first line")
+        game_or_code = _read_position(target)
+        if isinstance(game_or_code, int):
+            return game_or_code
+        game, name = game_or_code, "The position"
+    if not isinstance(game, GateGame):
+        return _refuse(f"The solver plays the Gate family, not {game.title}")
+    if not game.stock_known and game.stock_count:
+        return _refuse(f"The stock's order is hidden in this position (S: ?{game.stock_count}), so it can't be "
+                       "solved: list the stock's cards in drawing order on the S: line")
+
+    solution = solve(game, max_nodes=budget[0], max_seconds=budget[1])
+    stdout = _utf8(sys.stdout)
+    if solution.verdict is Verdict.WINNABLE and not solution.line:
+        stdout.write(f"{name} is already won.\n")
+    elif solution.verdict is Verdict.WINNABLE:
+        plural = "s" if len(solution.line) != 1 else ""
+        stdout.write(f"{name} is winnable: a win in {len(solution.line)} move{plural}.\n")
+        stdout.write(textwrap.fill(" ".join(str(move) for move in solution.line), width=72) + "\n")
+    elif solution.verdict is Verdict.LOST:
+        stdout.write(f"{name} can't be won.\n")
+    else:
+        stdout.write(f"{name} is undecided after {solution.nodes:,} nodes ({format_seconds(solution.seconds)}): "
+                     "try a bigger budget.\n")
+    speed = solution.nodes / solution.seconds if solution.seconds > 0 else 0.0
+    stdout.write(f"{solution.nodes:,} nodes in {format_seconds(solution.seconds)} ({speed:,.0f} nodes/s).\n")
+    return 0 if solution.decided else 1
+
+
+def _read_position(target: str) -> Game | int:
+    """The position in file ``target`` (``-``: standard input), or the exit code of a refusal."""
+    if target == "-":
+        text, source = sys.stdin.read(), "standard input"
+    else:
+        try:
+            with open(target, encoding="utf-8") as file:
+                text = file.read()
+        except FileNotFoundError:
+            return _refuse(f"There is no file {target!r}, and it is not a deal number either")
+        except IsADirectoryError:
+            return _refuse(f"{target!r} is a folder, not a position file")
+        except UnicodeDecodeError:
+            return _refuse(f"{target!r} is not a text file in UTF-8")
+        except OSError as error:
+            return _refuse(f"Can't read {target!r}: {error.strerror or error}")
+        source = repr(target)
+    try:
+        return Game.from_text(text)
+    except RulesError as error:
+        reason = str(error)
+        return _refuse(f"Can't read the position in {source}: {reason[:1].lower()}{reason[1:]}")
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """``gatebot analyse``: solve a range of deals in parallel, write the CSV, print the summary.
+
+    Every argument (the CSV file included) is checked before any deal is solved. Exit codes:
+    0 done, 2 bad arguments, 130 interrupted (what finished is still summed up and written).
+    """
+    from gatebot.analyse import DealRangeError, DealResult, Progress, analyse, format_deals, parse_deals, summarise
+
+    try:
+        deals = parse_deals(args.deals)
+        options = Game.variant_class(args.variant).check_options(args.option or ())
+    except (DealRangeError, RulesError) as error:
+        return _refuse(str(error))
+    budget = _budget(args)
+    if budget is None:
+        return 2
+    max_nodes, max_seconds = budget
+    jobs = os.cpu_count() or 1
+    if args.jobs is not None:
+        jobs = int(args.jobs) if args.jobs.strip().isdigit() else 0
+        if not 1 <= jobs <= MAX_JOBS:
+            return _refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {args.jobs!r}")
+    csv_file = None
+    if args.csv is not None:
+        try:
+            csv_file = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            return _refuse(f"Can't write the CSV file {args.csv!r}: {error.strerror or error}")
+
+    rows: list[DealResult] = []
+    progress = Progress(len(deals), sys.stderr)
+    interrupted = False
+    try:
+        title = Game.variant_class(args.variant).title + (f" ({' '.join(options)})" if options else "")
+        sys.stdout.write(
+            f"{title}, deals {format_deals(deals)}: {len(deals):,} deal{'s' if len(deals) != 1 else ''}, "
+            f"at most {max_nodes:,} nodes or {max_seconds:g} s each, in {min(jobs, len(deals))} "
+            f"process{'es' if min(jobs, len(deals)) != 1 else ''}.\n"
+        )
+        sys.stdout.flush()
+        try:
+            for row in analyse(args.variant, deals, options=options, jobs=jobs,
+                               max_nodes=max_nodes, max_seconds=max_seconds):
+                rows.append(row)
+                progress.update(row)
+        except KeyboardInterrupt:
+            interrupted = True
+        progress.finish()
+        if interrupted:
+            sys.stderr.write(f"gatebot: interrupted after {len(rows):,} of {len(deals):,} deals.\n")
+        for line in _summary_lines(summarise(rows)):
+            sys.stdout.write(line + "\n")
+        if csv_file is not None:
+            from gatebot.analyse import write_csv
+
+            count = write_csv(rows, csv_file)
+            sys.stdout.write(f"Wrote {count:,} row{'s' if count != 1 else ''} to {args.csv}.\n")
+    finally:
+        if csv_file is not None:
+            csv_file.close()
+    return 130 if interrupted else 0
+
+
+def _summary_lines(summary: Summary) -> list[str]:
+    """The summary of ``gatebot analyse``, one figure a line."""
+    from gatebot.analyse import format_memory, format_seconds, format_share
+
+    if not summary.deals:
+        return ["No deal was finished."]
+    lines = [
+        f"Decided:     {summary.decided:,} of {summary.deals:,} ({format_share(summary.decided_share)}): "
+        f"{summary.winnable:,} winnable, {summary.lost:,} lost, {summary.unresolved:,} unresolved.",
+    ]
+    interval = f"{format_share(summary.winnable_low)}–{format_share(summary.winnable_high)}"
+    if summary.winnable_share is None:
+        lines.append(f"Winnable:    unknown; 95% interval {interval}.")
+    elif summary.unresolved:
+        lines.append(f"Winnable:    {format_share(summary.winnable_share)} of the decided deals; 95% interval "
+                     f"{interval} of all deals, counting the unresolved both ways.")
+    else:
+        lines.append(f"Winnable:    {format_share(summary.winnable_share)}; 95% interval {interval}.")
+    lines += [
+        f"Time:        median {format_seconds(summary.median_seconds)}, "
+        f"95th percentile {format_seconds(summary.p95_seconds)} per deal.",
+        f"Speed:       {summary.nodes_per_second:,.0f} nodes/s per process.",
+        f"Peak memory: {format_memory(summary.peak_kib)} per process.",
+    ]
+    return lines
 
 
 def _silence(stream: TextIO) -> None:

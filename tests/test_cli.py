@@ -403,3 +403,235 @@ def test_play_on_a_database_from_a_newer_gatebot_changes_nothing(
     with sqlite3.connect(tmp_path / "gatebot.db") as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("9999",)]
         assert connection.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+# gatebot solve: a deal number or a position; the verdict, the line, the cost.
+
+
+def _solved_line(out: str) -> tuple[str, list[str], str]:
+    """The verdict sentence, the line's tokens and the cost line of ``gatebot solve``'s output."""
+    lines = out.splitlines()
+    assert all(len(line) <= 72 for line in lines[1:-1])
+    return lines[0], " ".join(lines[1:-1]).split(), lines[-1]
+
+
+def test_solve_a_deal_prints_a_line_that_replays_to_a_win(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "1"]) == 0
+    verdict, tokens, cost = _solved_line(capsys.readouterr().out)
+    assert verdict == f"Deal 1 of Gate is winnable: a win in {len(tokens)} moves."
+    game = Game.new("gate", deal=1)
+    for token in tokens:
+        assert str(game.play(token)) == token  # canonical already
+    assert game.is_won
+    assert re.fullmatch(r"[\d,]+ nodes in [\d.]+ m?s \([\d,]+ nodes/s\)\.", cost)
+
+
+def test_solve_a_lost_deal_of_a_variant_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from gatebot.solver import solve
+
+    game = Game.new("little-gate", deal=6, options=("stock-fill",))
+    assert isinstance(game, GateGame)
+    expected = solve(game).verdict.value
+    assert main(["solve", "6", "--variant", "little-gate", "--option", "stock-fill"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Deal 6 of Little Gate (stock-fill) ")
+    assert first.endswith({"lost": "can't be won.", "winnable": "moves."}[expected])
+
+
+def test_solve_out_of_budget_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "2", "--nodes", "10"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert re.fullmatch(r"Deal 2 of Gate is undecided after 10 nodes \(.+\): try a bigger budget\.", lines[0])
+
+
+def test_solve_a_position_file_from_the_middle_of_a_game(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = engine_after("3f", "d", "d")
+    path = tmp_path / "position.txt"
+    path.write_text(start.to_text(), encoding="utf-8")
+    assert main(["solve", str(path)]) == 0
+    verdict, tokens, _ = _solved_line(capsys.readouterr().out)
+    assert verdict == f"The position is winnable: a win in {len(tokens)} moves."
+    game = Game.from_text(start.to_text())
+    for token in tokens:
+        game.play(token)
+    assert game.is_won
+
+
+def test_solve_a_position_from_standard_input(typed, capsys: pytest.CaptureFixture[str]) -> None:
+    game = engine_after()
+    for token in ("3f", "76"):
+        game.play(token)
+    typed(f"```\n{game.to_text()}\n```\n")  # as pasted from chat
+    assert main(["solve", "-"]) == 0
+    assert capsys.readouterr().out.startswith("The position is winnable")
+
+
+def test_solve_a_won_position(typed, capsys: pytest.CaptureFixture[str]) -> None:
+    from gatebot.solver import solve
+
+    game = engine_after()
+    for move in solve(game).line:
+        game.play(move)
+    typed(game.to_text())
+    assert main(["solve", "-"]) == 0
+    assert capsys.readouterr().out.startswith("The position is already won.\n")
+
+
+def test_solve_a_hidden_stock_is_refused_in_one_sentence(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "seen.txt"
+    path.write_text(engine_after("3f").to_text(hide_stock=True), encoding="utf-8")
+    assert main(["solve", str(path)]) == 2
+    line = _one_sentence_on_stderr(capsys.readouterr())
+    assert "hidden" in line and "S: ?34" in line
+
+
+def test_solve_a_hidden_but_empty_stock_is_fine(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = engine_after()
+    while game.stock_count:
+        game.play("d")
+    path = tmp_path / "drawn.txt"
+    path.write_text(game.to_text(hide_stock=True), encoding="utf-8")
+    assert game.to_text(hide_stock=True).rstrip().endswith("S:")
+    assert main(["solve", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("The position ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["solve", "0"], "no deal 0"),
+        (["solve", str(MAX_DEAL + 1)], str(MAX_DEAL)),
+        (["solve", "no-such-file.txt"], "no file"),
+        (["solve", "1", "--nodes", "0"], "--nodes"),
+        (["solve", "1", "--nodes", "many"], "--nodes"),
+        (["solve", "1", "--seconds", "-1"], "--seconds"),
+        (["solve", "1", "--seconds", "nan"], "--seconds"),
+        (["solve", "1", "--variant", "little-gate", "--option", "stock-fill", "--seconds", "inf"], "--seconds"),
+    ],
+)
+def test_solve_mistakes_are_one_sentence_and_exit_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert words in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_solve_a_malformed_position_names_the_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text("gate\nL: JD 9H 5D 7C KD\n", encoding="utf-8")
+    assert main(["solve", str(path)]) == 2
+    assert "short.txt" in _one_sentence_on_stderr(capsys.readouterr())
+    assert main(["solve", str(tmp_path)]) == 2
+    assert "folder" in _one_sentence_on_stderr(capsys.readouterr())
+    assert main(["solve", str(path), "--variant", "little-gate"]) == 2
+    assert "first line" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+# gatebot analyse: a range of deals in parallel, a CSV and a summary.
+
+
+def test_analyse_writes_a_sorted_csv_matching_solve(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    from gatebot.solver import solve
+
+    out = tmp_path / "deals.csv"
+    assert main(["analyse", "--deals", "4-5,1-2", "--jobs", "2", "--seconds", "5", "--csv", str(out)]) == 0
+    captured = capsys.readouterr()
+    with out.open(encoding="utf-8", newline="") as file:
+        records = list(csv.DictReader(file))
+    assert [int(r["deal"]) for r in records] == [1, 2, 4, 5]
+    for record in records:
+        game = Game.new("gate", deal=int(record["deal"]))
+        assert isinstance(game, GateGame)
+        solution = solve(game, max_seconds=5)
+        assert record["verdict"] == solution.verdict.value
+        assert int(record["moves"]) == len(solution.line) and int(record["nodes"]) == solution.nodes
+        assert record["variant"] == "gate" and int(record["peak_kib"]) > 0
+    winnable = sum(r["verdict"] == "winnable" for r in records)
+    lines = captured.out.splitlines()
+    assert lines[0] == "Gate, deals 1-2,4-5: 4 deals, at most 2,000,000 nodes or 5 s each, in 2 processes."
+    assert f"Decided:     4 of 4 (100.0%): {winnable} winnable, 0 lost, 0 unresolved." in lines
+    assert any(line.startswith("Winnable:    ") and "95% interval" in line for line in lines)
+    assert lines[-1] == f"Wrote 4 rows to {out}."
+    assert "4/4 deals" in captured.err  # the progress line (stderr is no terminal here)
+
+
+def test_analyse_with_unresolved_deals_counts_them_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    """With 200 nodes, deal 1 is won (a straight line of 118 moves) and deal 2 is not decided yet."""
+    from gatebot.analyse import wilson_interval
+    from gatebot.solver import solve
+
+    verdicts = []
+    for deal in (1, 2):
+        game = Game.new("gate", deal=deal)
+        assert isinstance(game, GateGame)
+        verdicts.append(solve(game, max_nodes=200).verdict.value)
+    winnable, lost, unresolved = (verdicts.count(v) for v in ("winnable", "lost", "unresolved"))
+    assert main(["analyse", "--deals", "1-2", "--jobs", "1", "--nodes", "200"]) == 0
+    out = capsys.readouterr().out
+    decided = winnable + lost
+    assert (f"Decided:     {decided} of 2 ({50 * decided:.1f}%): {winnable} winnable, {lost} lost, "
+            f"{unresolved} unresolved.") in out
+    low, high = wilson_interval(winnable, 2)[0], wilson_interval(winnable + unresolved, 2)[1]
+    interval = f"95% interval {100 * low:.1f}%–{100 * high:.1f}%"
+    assert interval in out
+    if verdicts == ["winnable", "unresolved"]:  # as the solver stands
+        assert f"Winnable:    100.0% of the decided deals; {interval} of all deals" in out
+        assert interval == "95% interval 9.5%–100.0%"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--deals", "0"], "--deals"),
+        (["--deals", "5-3"], "backwards"),
+        (["--deals", "1-x"], "--deals"),
+        (["--deals", "1,,3"], "--deals"),
+        (["--deals", "1", "--jobs", "0"], "--jobs"),
+        (["--deals", "1", "--jobs", "two"], "--jobs"),
+        (["--deals", "1", "--jobs", "100000"], "--jobs"),
+        (["--deals", "1", "--seconds", "0"], "--seconds"),
+        (["--deals", "1", "--variant", "little-gate", "--option", "stock-fill", "--nodes", "-3"], "--nodes"),
+    ],
+)
+def test_analyse_mistakes_are_one_sentence_and_exit_2(
+    argv: list[str], words: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "never.csv"
+    assert main(["analyse", *argv, "--csv", str(out)]) == 2
+    assert words in _one_sentence_on_stderr(capsys.readouterr())
+    assert not out.exists()
+
+
+def test_analyse_to_an_unwritable_csv_is_refused_before_solving(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--deals", "1", "--csv", str(tmp_path / "missing" / "out.csv")]) == 2
+    assert "missing" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+def test_analyse_ctrl_c_stops_at_once_and_keeps_what_finished(tmp_path) -> None:
+    """Deal 9 of Little Gate runs for the whole minute; Ctrl-C after deal 6 (lost at once) ends it all."""
+    import signal
+
+    out = tmp_path / "deals.csv"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gatebot", "analyse", "--variant", "little-gate", "--deals", "6,9", "--jobs", "2",
+         "--seconds", "60", "--nodes", "100000000", "--csv", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as typed at a terminal
+    )
+    try:
+        assert process.stderr is not None
+        assert "1/2 deals" in process.stderr.readline()
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert stderr == "gatebot: interrupted after 1 of 2 deals.\n"
+    assert "Decided:     1 of 1 (100.0%)" in stdout
+    assert [line.split(",")[:4] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == [
+        ["6", "little-gate", "", "lost"]
+    ]

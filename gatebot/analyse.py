@@ -1,0 +1,382 @@
+"""Solving many deals at once: the solver over a range of deals in parallel processes.
+
+One :class:`DealResult` per deal (its verdict, the winning line's length, the nodes and
+time the search took, the worker's peak memory), a plain-text :class:`Progress` bar for
+stderr, the rows as CSV, and a :class:`Summary` with the winnable share's 95% Wilson
+interval. This is the I/O side of the solver: ``gatebot analyse`` and
+``benchmarks/solver_figures.py`` are thin wrappers around it.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import os
+import signal
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import TextIO
+
+from gatebot.rules import MAX_DEAL, Game, GateGame
+from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, solve
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959964
+#: The most deals one analysis takes (a million deals at 10 s each is already months of CPU).
+MAX_DEALS = 1_000_000
+#: The CSV's columns, in order.
+CSV_FIELDS = ("deal", "variant", "options", "verdict", "moves", "nodes", "seconds", "peak_kib")
+
+
+class DealRangeError(ValueError):
+    """A ``--deals`` text that does not name deal numbers; the message is one sentence."""
+
+
+# -- which deals ----------------------------------------------------------------------------
+
+
+def parse_deals(text: str) -> tuple[int, ...]:
+    """The deals ``text`` names, sorted and without repeats: ``5``, ``1-1000``, ``1-10,20,30-40``."""
+    deals: set[int] = set()
+    parts = [part.strip() for part in text.split(",")]
+    if not text.strip() or not all(parts):
+        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {text!r}")
+    for part in parts:
+        first, dash, last = part.partition("-")
+        low = _deal_number(first, text)
+        high = _deal_number(last, text) if dash else low
+        if high < low:
+            raise DealRangeError(f"The deal range {part} runs backwards: write it as {high}-{low}")
+        if len(deals) + (high - low + 1) > MAX_DEALS:
+            raise DealRangeError(f"--deals {text} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
+        deals.update(range(low, high + 1))
+    return tuple(sorted(deals))
+
+
+def _deal_number(word: str, text: str) -> int:
+    word = word.strip()
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= MAX_DEAL:
+        raise DealRangeError(
+            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {text!r}"
+        )
+    return int(word)
+
+
+def format_deals(deals: Iterable[int]) -> str:
+    """The shortest ``--deals`` text for ``deals``: ``1-10,20,30-40``."""
+    parts = []
+    for _, run in itertools.groupby(enumerate(sorted(set(deals))), key=lambda pair: pair[1] - pair[0]):
+        numbers = [deal for _, deal in run]
+        parts.append(str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}")
+    return ",".join(parts)
+
+
+# -- solving one deal, in a worker ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealTask:
+    """One deal to solve, with the search budget: what a worker process is sent."""
+
+    variant: str
+    options: tuple[str, ...]
+    deal: int
+    max_nodes: int
+    max_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What the solver found for one deal: one CSV row."""
+
+    deal: int
+    variant: str
+    options: tuple[str, ...]
+    verdict: Verdict
+    #: The winning line's length (0 unless winnable).
+    moves: int
+    nodes: int
+    seconds: float
+    #: The peak resident memory of the process that solved it, so far, in KiB.
+    peak_kib: int
+
+
+def solve_deal(task: DealTask) -> DealResult:
+    """Solve ``task``'s deal (in whichever process runs this) and report it as a row."""
+    game = Game.new(task.variant, deal=task.deal, options=task.options)
+    if not isinstance(game, GateGame):
+        raise TypeError(f"The solver plays the Gate family, not {task.variant!r}")
+    solution = solve(game, max_nodes=task.max_nodes, max_seconds=task.max_seconds)
+    return DealResult(
+        deal=task.deal, variant=task.variant, options=task.options, verdict=solution.verdict,
+        moves=len(solution.line), nodes=solution.nodes, seconds=solution.seconds, peak_kib=peak_memory_kib(),
+    )
+
+
+def peak_memory_kib() -> int:
+    """The current process's peak resident memory so far, in KiB (0 where the platform can't say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS, KiB on Linux
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C is the parent's to handle; it stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# -- many deals -----------------------------------------------------------------------------
+
+
+def analyse(
+    variant: str,
+    deals: Iterable[int],
+    *,
+    options: Iterable[str] = (),
+    jobs: int | None = None,
+    max_nodes: int = DEFAULT_NODES,
+    max_seconds: float = DEFAULT_SECONDS,
+) -> Iterator[DealResult]:
+    """Solve every deal in ``deals``, in ``jobs`` processes (default: one per CPU), yielding rows as they finish.
+
+    With one job (or one deal) everything runs in this process. Rows come in the order the
+    deals finish; sort by ``deal`` for a stable order. Closing the iterator early (or an
+    exception such as ``KeyboardInterrupt`` while waiting) stops the workers at once.
+    Raises :class:`~gatebot.rules.UnknownVariant` for a variant or option gatebot lacks.
+    """
+    options = Game.variant_class(variant).check_options(options)
+    tasks = [DealTask(variant, options, deal, max_nodes, max_seconds) for deal in deals]
+    workers = min(jobs or os.cpu_count() or 1, len(tasks))
+    if workers <= 1:
+        for task in tasks:
+            yield solve_deal(task)
+        return
+    yield from _in_processes(tasks, workers)
+
+
+def _in_processes(tasks: Sequence[DealTask], workers: int) -> Iterator[DealResult]:
+    """Solve ``tasks`` in a pool of ``workers`` processes, keeping only a few queued at a time."""
+    waiting = iter(tasks)
+    executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
+    running: set[Future[DealResult]] = set()
+    try:
+        for task in itertools.islice(waiting, 2 * workers):
+            running.add(executor.submit(solve_deal, task))
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for task in itertools.islice(waiting, len(finished)):
+                running.add(executor.submit(solve_deal, task))
+            yield from sorted((future.result() for future in finished), key=lambda row: row.deal)
+    finally:
+        if running:  # stopped early: don't wait for searches nobody will read
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+# -- progress -------------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress line for a long analysis: done/total, the verdicts so far and the time left.
+
+    On a terminal it is one line redrawn with ``\\r``; elsewhere (a log file, a pipe) it is a
+    line at each tenth of the way, so a log shows progress without thousands of lines.
+    """
+
+    WIDTH = 20
+
+    def __init__(self, total: int, stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start counting ``total`` deals now; draw on ``stream``."""
+        self.total = total
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self.done = 0
+        self.counts = dict.fromkeys(Verdict, 0)
+        self.tty = _isatty(stream)
+        self._tenths = 0
+        self._drawn = 0
+
+    def update(self, result: DealResult) -> None:
+        """Count one more finished deal and redraw."""
+        self.done += 1
+        self.counts[result.verdict] += 1
+        if self.tty:
+            text = self.line()
+            self.stream.write("\r" + text.ljust(self._drawn))
+            self._drawn = len(text)
+            self.stream.flush()
+        elif self.total and self.done * 10 // self.total > self._tenths:
+            self._tenths = self.done * 10 // self.total
+            self.stream.write(self.line() + "\n")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        """End the redrawn line, so what follows starts on a line of its own."""
+        if self.tty and self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = 0
+
+    def line(self) -> str:
+        """The progress as one line of text."""
+        filled = self.WIDTH * self.done // self.total if self.total else self.WIDTH
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        counts = ", ".join(f"{self.counts[verdict]} {verdict.value}" for verdict in Verdict)
+        return f"[{bar}] {self.done}/{self.total} deals ({counts}), {self.eta()}"
+
+    def eta(self) -> str:
+        """The time left at the pace so far, like ``ETA 1:05``, or ``done`` at the end."""
+        if self.done >= self.total:
+            return f"done in {_clock_time(self.clock() - self.started)}"
+        if not self.done:
+            return "ETA unknown"
+        elapsed = self.clock() - self.started
+        return f"ETA {_clock_time(elapsed / self.done * (self.total - self.done))}"
+
+
+def _clock_time(seconds: float) -> str:
+    """``1:05`` or ``2:01:05``."""
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+
+def write_csv(rows: Iterable[DealResult], stream: TextIO) -> int:
+    """Write ``rows`` as CSV (header first, sorted by deal) to an open text stream; return the row count.
+
+    Open the file with ``newline=""``, as the csv module asks.
+    """
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    count = 0
+    for row in sorted(rows, key=lambda row: row.deal):
+        writer.writerow((
+            row.deal, row.variant, " ".join(row.options), row.verdict.value, row.moves, row.nodes,
+            f"{row.seconds:.6f}", row.peak_kib,
+        ))
+        count += 1
+    return count
+
+
+# -- summary --------------------------------------------------------------------------------
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion of ``successes`` in ``trials`` (95% by default).
+
+    Unlike the plain p ± z·se interval it stays within [0, 1] and is sensible near 0 and 1
+    and for small samples. With no trials at all, nothing is known: (0, 1).
+    """
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials is not a proportion")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest value with at least ``share`` of them at or below it."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The figures of an analysis: verdict counts, the winnable share, time, speed and memory."""
+
+    deals: int
+    winnable: int
+    lost: int
+    unresolved: int
+    #: The 95% Wilson interval of the winnable share of all deals, counting the unresolved
+    #: deals both ways: the lower bound as if they were all lost, the upper as if all winnable.
+    winnable_low: float
+    winnable_high: float
+    median_seconds: float
+    p95_seconds: float
+    #: Total nodes over total search time: the speed of one process.
+    nodes_per_second: float
+    #: The largest peak memory of any worker, in KiB.
+    peak_kib: int
+
+    @property
+    def decided(self) -> int:
+        """Deals proved winnable or lost within the budget."""
+        return self.winnable + self.lost
+
+    @property
+    def decided_share(self) -> float:
+        """The share of the deals decided within the budget (0 with no deals)."""
+        return self.decided / self.deals if self.deals else 0.0
+
+    @property
+    def winnable_share(self) -> float | None:
+        """The winnable share of the decided deals; None when none was decided."""
+        return self.winnable / self.decided if self.decided else None
+
+
+def summarise(rows: Iterable[DealResult]) -> Summary:
+    """The :class:`Summary` of an analysis's rows."""
+    rows = list(rows)
+    counts = {verdict: 0 for verdict in Verdict}
+    for row in rows:
+        counts[row.verdict] += 1
+    winnable, unresolved = counts[Verdict.WINNABLE], counts[Verdict.UNRESOLVED]
+    low, _ = wilson_interval(winnable, len(rows))
+    _, high = wilson_interval(winnable + unresolved, len(rows))
+    seconds = [row.seconds for row in rows]
+    total_seconds = sum(seconds)
+    return Summary(
+        deals=len(rows), winnable=winnable, lost=counts[Verdict.LOST], unresolved=unresolved,
+        winnable_low=low, winnable_high=high,
+        median_seconds=statistics.median(seconds) if seconds else 0.0,
+        p95_seconds=percentile(seconds, 0.95),
+        nodes_per_second=sum(row.nodes for row in rows) / total_seconds if total_seconds > 0 else 0.0,
+        peak_kib=max((row.peak_kib for row in rows), default=0),
+    )
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration to two or three significant figures: ``3.1 ms``, ``0.257 s``, ``2.02 s``, ``10.0 s``."""
+    if seconds < 0.1:
+        return f"{seconds * 1000:.2g} ms" if seconds < 0.001 else f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds:.3f} s"
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def format_memory(kib: int) -> str:
+    """A memory size in MiB: ``48.1 MiB``."""
+    return f"{kib / 1024:.1f} MiB"
+
+
+def format_share(share: float) -> str:
+    """A share as a percentage with one decimal: ``94.4%``."""
+    return f"{100 * share:.1f}%"
