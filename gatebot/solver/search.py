@@ -11,7 +11,9 @@ searched once.
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gatebot.rules.gate import ACCEPTS, KEY, GateGame
@@ -24,6 +26,25 @@ FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE, FILL_STOCK = -1, 0, 1, 2, 3
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 #: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely.
 _SAFE_NEED = tuple(max(0, (c >> 2) - 1) if c >= 8 else 0 for c in range(52))
+
+
+Step = tuple[int, int, int]
+#: Nodes searched before the first restart; later attempts get this times the Luby sequence
+#: (1 1 2 1 1 2 4 1 1 2 …), the restart schedule that wastes least when nothing is known.
+SLICE = 1_000
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 class OutOfBudget(Exception):
@@ -85,6 +106,8 @@ class Search:
         self.path: list[tuple[int, int, int]] = []
         self._node_limit = 0
         self._deadline = 0.0
+        self._trail: list[bytes] = []  # the keys of the positions on the current line
+        self._shuffle: Callable[[list[Step]], None] | None = None
 
     # -- playing on the search's own copy -------------------------------------------------
 
@@ -192,6 +215,7 @@ class Search:
         fair: list[tuple[int, int, int]] = []
         late: list[tuple[int, int, int]] = []
         single = self.single
+        split_rule = dom.swap_then_use
         # A safe card (nothing could still be built on it) that can go up is never better off
         # on another column; some safe plays force themselves (see Dominances).
         for i, column in enumerate(columns):
@@ -225,10 +249,13 @@ class Search:
                     break
                 below = column[-depth - 1]
                 if accepts[below] == keys[card]:
-                    if targets:
-                        late.extend([(i, j, depth) for j in targets])  # off its parent onto the twin
-                    if free >= 0:
-                        late.append((i, free, depth))
+                    if (targets or free >= 0) and (
+                        not split_rule or self._parent_has_use(column, depth, accepting, free)
+                    ):
+                        if targets:
+                            late.extend([(i, j, depth) for j in targets])  # off its parent onto the twin
+                        if free >= 0:
+                            late.append((i, free, depth))
                     if single:
                         break
                     card = below
@@ -267,16 +294,81 @@ class Search:
         up += late
         return up
 
+    def _parent_has_use(self, column: list[int], depth: int, accepting: dict[int, list[int]], free: int) -> bool:
+        """Whether the card under the top ``depth`` cards of ``column`` has a use next move.
+
+        A use is going up, taking the moved card's twin, or moving on with its run. It may
+        answer yes when there is no such move (that only costs the search a dead end), never
+        no when there is one.
+        """
+        parent = column[-depth - 1]
+        if self.found[parent & 3] == parent >> 2 or free >= 0:
+            return True
+        moved = column[-depth]
+        twin = (moved & ~3) | (3 - (moved & 3))
+        left, right = self.reserves
+        if (left and left[-1] == twin) or (right and right[-1] == twin) or (self.waste and self.waste[-1] == twin):
+            return True
+        if any(twin in other for other in self.columns if other is not column):
+            return True
+        # The parent, with the run it sits on, moving onto another column.
+        height = len(column)
+        k = depth + 1
+        card = parent
+        while True:
+            if accepting.get(KEY[card]):
+                return True
+            if k == height or ACCEPTS[column[-k - 1]] != KEY[card]:
+                return False
+            k += 1
+            card = column[-k]
+
     # -- the search ------------------------------------------------------------------------
 
     def run(self, max_nodes: int, max_seconds: float) -> bool:
         """True when the position can be won (the line is in ``path``), False when it can't.
 
+        The search restarts now and then with the moves of each kind in another order, so
+        that one bad early choice can't keep it in a lost corner of the game for the whole
+        budget. A restart keeps every position already searched to the end: those are lost
+        whatever the order, so proving a loss costs hardly more than without restarts.
         Raises :class:`OutOfBudget` when the budget runs out first.
         """
-        self._node_limit = self.nodes + max_nodes
+        limit = self.nodes + max_nodes
         self._deadline = time.perf_counter() + max_seconds
-        return self._dfs(-1)
+        root = self._snapshot()
+        attempt = 0
+        while True:
+            self._node_limit = min(limit, self.nodes + SLICE * _luby(attempt + 1))
+            self._shuffle = random.Random(attempt).shuffle if attempt else None
+            try:
+                return self._dfs(-1)
+            except OutOfBudget:
+                self.seen.difference_update(self._trail)
+                self._trail.clear()
+                self._restore(root)
+                if self.nodes >= limit or time.perf_counter() > self._deadline:
+                    raise
+            attempt += 1
+
+    def _snapshot(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]:
+        return (
+            [c[:] for c in self.columns],
+            [r[:] for r in self.reserves],
+            self.waste[:],
+            self.stock[:],
+            self.found[:],
+            len(self.path),
+        )
+
+    def _restore(self, snapshot: tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]) -> None:
+        columns, reserves, waste, stock, found, length = snapshot
+        self.columns[:] = [c[:] for c in columns]
+        self.reserves[:] = [r[:] for r in reserves]
+        self.waste[:] = waste
+        self.stock[:] = stock
+        self.found[:] = found
+        del self.path[length:]
 
     def _dfs(self, focus: int) -> bool:
         if sum(self.found) == 52:
@@ -288,6 +380,8 @@ class Search:
         if key in seen:
             return False
         seen.add(key)
+        trail = self._trail
+        trail.append(key)
         self.nodes += 1
         if self.nodes >= self._node_limit or (not self.nodes & 1023 and time.perf_counter() > self._deadline):
             raise OutOfBudget
@@ -295,6 +389,10 @@ class Search:
         moves = self.moves()
         if focus >= 0:
             moves = [m for m in moves if m[0] == focus or m[1] == focus]
+        elif self._shuffle is not None and len(moves) > 2:
+            first = moves[0]
+            if first[1] != self.n:  # keep foundation plays first
+                self._shuffle(moves)
         n = self.n
         columns = self.columns
         swaps = self.dominances.swap_then_use
@@ -319,4 +417,5 @@ class Search:
                 return True
             path.pop()
             self.revert(*move, fill)
+        trail.pop()
         return False
