@@ -100,8 +100,17 @@ def _exact(visible: GateGame, deadline: float) -> Hint:
     if found.verdict is Verdict.WINNABLE:
         move = found.line[0]
         return Hint(move, explain(visible, move), Outlook.WINNABLE)
-    first = Search(visible).moves()[0]
-    return _hint(visible, first, Outlook.LOST if found.verdict is Verdict.LOST else Outlook.UNKNOWN)
+    ranked = Search(visible).moves()
+    if found.verdict is Verdict.LOST:
+        # Nothing can win; the most a hint can do is add to the score.
+        up = [step for step in ranked if step[0] >= 0 and step[1] == visible.column_count]
+        if not up:
+            return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
+        return _hint(visible, up[0], Outlook.LOST)
+    if not ranked:
+        move = visible.legal_moves()[0]
+        return Hint(move, explain(visible, move), Outlook.UNKNOWN)
+    return _hint(visible, ranked[0], Outlook.UNKNOWN)
 
 
 def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline: float, samples: int) -> Hint:
