@@ -12,3 +12,12 @@ LOST_DEAL_10 = (
     "3f rf 5f d d 71 d d d w4 d d d d d d d d d d d w1 41 d wf 5f d d d d d d d wf 2f d d d wf d "
     "d wf lf rf d w8 d d d d wf"
 ).split()
+# Deal 1 played (a seeded random playout) until the stock is out: two moves are still legal,
+# but the solver proves no win is left; 9 cards are home.
+NO_WIN_DEAL_1 = (
+    "3f 76 43 d d d d wf 6f d wf d d 35 53 d 35 53 35 53 d 35 d w7 d 53 d 35 wf d 78 w2 87 d d wf "
+    "53 d 78 d d d 35 87 78 d d d d w4 d 53 d 87 24 78 87 w1 d d 35 53 d 78 d 35 d 41 87 d d d wf 6f "
+    "r7 53 rf d"
+).split()
+# The first 101 moves of WIN_DEAL_1: the stock is out and the game can still be won.
+STOCK_OUT_DEAL_1 = WIN_DEAL_1[:101]

@@ -12,7 +12,7 @@ from discord.ext import commands
 from gatebot.bot.actors import interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.rules import MAX_DEAL, Move, describe_move
-from gatebot.service import Actor, Preferences, Reply, ReplyKind
+from gatebot.service import Actor, Preferences, Reply
 
 if TYPE_CHECKING:
     from gatebot.bot.client import GateBot
@@ -41,7 +41,8 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
     @app_commands.describe(variant="Gate or Little Gate", deal="Deal number (default: random)",
-                           single_moves="Only top cards move, no runs")
+                           single_moves="Only top cards move, no runs",
+                           winnable="A deal the solver proved can be won")
     @app_commands.choices(variant=VARIANTS)
     async def new(
         self,
@@ -49,16 +50,19 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         variant: app_commands.Choice[str] | None = None,
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
         single_moves: bool = False,
+        winnable: bool = False,
     ) -> None:
-        actor = interaction_actor(interaction)
+        user_id = str(interaction.user.id)
         name = variant.value if variant else "gate"
         options = ("single-moves",) if single_moves else ()
-        reply = await self.service.new_game(actor, name, deal=deal, options=options)
-        if reply.kind is ReplyKind.CONFIRM:
-            view = ConfirmNew(self.bot, actor.user_id, name, deal, options)
-            await interaction.response.send_message(reply.message, view=view, ephemeral=True)
-            return
-        await self.bot.table.command(interaction, lambda _actor: _done(reply), new_board=True)
+
+        def deal_it(actor: Actor) -> Awaitable[Reply]:
+            return self.service.new_game(actor, name, deal=deal, options=options, winnable=winnable)
+
+        def ask() -> discord.ui.View:
+            return ConfirmNew(self.bot, user_id, name, deal, options, winnable)
+
+        await self.bot.table.command(interaction, deal_it, new_board=True, confirm=ask)
 
     @app_commands.command(description="Play moves: 3f, w5, 37, 7h, or several: d 3f w5")
     @app_commands.describe(moves="Moves in Gate's notation; start typing to see the legal ones")
@@ -86,9 +90,13 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 1) -> None:
         await self.bot.table.command(interaction, lambda actor: self.service.undo(actor, count))
 
-    @app_commands.command(description="Play every card that can safely go to the foundations")
+    @app_commands.command(description="Play every card that can safely go up; finish the game once it is solved")
     async def auto(self, interaction: discord.Interaction) -> None:
         await self.bot.table.command(interaction, self.service.auto)
+
+    @app_commands.command(description="A hint for your game, shown only to you (nothing is played)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.bot.table.hint(interaction)
 
     @app_commands.command(description="Show your game's board here")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -127,9 +135,13 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 class ConfirmNew(discord.ui.View):
     """Yes/no before a new game abandons the running one; only the asker can answer."""
 
-    def __init__(self, bot: GateBot, user_id: str, variant: str, deal: int | None, options: tuple[str, ...]) -> None:
+    def __init__(
+        self, bot: GateBot, user_id: str, variant: str, deal: int | None, options: tuple[str, ...],
+        winnable: bool = False,
+    ) -> None:
         super().__init__(timeout=120)
         self.bot, self.user_id, self.variant, self.deal, self.options = bot, user_id, variant, deal, options
+        self.winnable = winnable
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return str(interaction.user.id) == self.user_id
@@ -140,7 +152,8 @@ class ConfirmNew(discord.ui.View):
         await interaction.response.edit_message(content="Dealing…", view=None)
 
         def deal(actor: Actor) -> Awaitable[Reply]:
-            return self.bot.service.new_game(actor, self.variant, deal=self.deal, options=self.options, confirm=True)
+            return self.bot.service.new_game(actor, self.variant, deal=self.deal, options=self.options,
+                                             confirm=True, winnable=self.winnable)
 
         await self.bot.table.command(interaction, deal, new_board=True)
 
@@ -148,10 +161,6 @@ class ConfirmNew(discord.ui.View):
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
         self.stop()
         await interaction.response.edit_message(content="Your game goes on.", view=None)
-
-
-async def _done(reply: Reply) -> Reply:
-    return reply
 
 
 async def setup(bot: GateBot) -> None:

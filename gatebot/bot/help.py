@@ -7,9 +7,12 @@ from gatebot.rules import Game, GateGame
 
 HELP = """\
 **Playing Gate with gatebot**
-`/gate new` deals a game (a random deal, or `deal:` a number everyone can replay).
+`/gate new` deals a game (a random deal, `deal:` a number everyone can replay, or `winnable:` one I proved \
+can be won).
 Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves:
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board.
+**Stuck?** `/gate hint`, the Hint button or `@Gate hint` suggests a move (nothing is played). Once the stock \
+is out, Auto finishes a game I can prove won, and I offer End game when no win is left.
 **Moves:** `d` draw · `3f` column 3 to its foundation · `w5` waste onto column 5 · `37` column 3 onto 7 \
 · `35:2` two cards onto a free space · `l2`/`r2` a reserve's top · `7h` a card by name · `7h 8s` 7♥ onto 8♠ \
 · several at once: `d 3f w5`.

@@ -1,7 +1,7 @@
 """``gatebot run`` and ``gatebot sync``: start the bot with its database, stop it cleanly.
 
-On SIGINT or SIGTERM the bot closes its gateway connection first, then the database
-engine is disposed; every game is saved after each request, so nothing is half-written.
+On SIGINT or SIGTERM the bot closes its gateway connection first, then the solver's worker
+process is stopped and the database engine disposed; every game is saved after each request, so nothing is half-written.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ async def open_service(settings: Settings) -> tuple[Database, GameService]:
         raise
     if message:
         log.info(message)
-    return db, GameService(db, new_command="/gate new")
+    return db, GameService(db, new_command="/gate new", end_prompt="Press End game to finish")
 
 
 async def serve(settings: Settings) -> None:
@@ -62,6 +62,7 @@ async def serve(settings: Settings) -> None:
         async with bot:
             await bot.start(settings.token)
     finally:
+        service.close()
         await db.dispose()
         log.info("stopped; the database is closed")
 
@@ -77,6 +78,7 @@ async def sync_commands(settings: Settings) -> int:
             await bot.login(settings.token)
             synced = await bot.tree.sync()
     finally:
+        service.close()
         await db.dispose()
     return len(synced)
 

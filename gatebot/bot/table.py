@@ -3,6 +3,12 @@
 Every front door of the bot — slash commands, button presses, typed moves — ends here,
 so one game keeps one board message, and the rules for answering within Discord's
 three seconds (answer or defer first, draw images in a thread) live in one place.
+
+Hints are private: a slash command or a button press is deferred ephemerally at once (the
+hint engine thinks for up to a second) and answered by editing that private reply; a hint
+asked in chat is a reply to the asking message. Once a change leaves the stock out, the
+solver is asked, after the answer has gone, whether a win is left; when none is, the board
+is redrawn with the offer and an End game button.
 """
 
 from __future__ import annotations
@@ -78,25 +84,41 @@ class Table:
         request: Callable[[Actor], Awaitable[Reply]],
         *,
         new_board: bool = False,
+        confirm: Callable[[], discord.ui.View] | None = None,
     ) -> None:
-        """Run a slash command's service request and answer it, in the player's turn."""
+        """Run a slash command's service request and answer it, in the player's turn.
+
+        ``confirm`` makes the buttons under the question of a request that needs a yes first.
+        """
         actor = interaction_actor(interaction)
 
         async def work() -> None:
             async with self._turn(actor):
                 reply = await request(actor)
-                await self.answer(interaction, reply, new_board=new_board)
+                await self.answer(interaction, reply, new_board=new_board, confirm=confirm)
+                await self._offer_end(actor, reply, interaction.channel_id)
 
         await self._on_time(interaction, work(), thinking=True)
 
-    async def answer(self, interaction: discord.Interaction, reply: Reply, *, new_board: bool = False) -> None:
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        *,
+        new_board: bool = False,
+        confirm: Callable[[], discord.ui.View] | None = None,
+    ) -> None:
         """Answer an interaction with ``reply`` (in the player's turn: see :meth:`command`).
 
-        An error is one ephemeral sentence. A changed game updates its board message in place
-        when it is in this channel (the command gets a short ephemeral line); otherwise, or
-        with ``new_board``, the answer is a fresh board, which becomes the game's board.
+        An error is one ephemeral sentence, and a question one with ``confirm``'s buttons. A
+        changed game updates its board message in place when it is in this channel (the
+        command gets a short ephemeral line); otherwise, or with ``new_board``, the answer is
+        a fresh board, which becomes the game's board.
         """
-        if reply.kind in (ReplyKind.ERROR, ReplyKind.CONFIRM) or reply.game is None:
+        if reply.kind is ReplyKind.CONFIRM and confirm is not None:
+            await self._ephemeral(interaction, reply.message or "Are you sure?", view=confirm())
+            return
+        if reply.private or reply.game is None:
             await self._ephemeral(interaction, reply.message or "That can't be done.")
             return
         actor = interaction_actor(interaction)
@@ -115,14 +137,47 @@ class Table:
 
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None:
         """A board component was used: act on that board's game and redraw that message."""
+        if action == "hint":
+            await self.hint(interaction, game_id=game_id, version=version)
+            return
         actor = interaction_actor(interaction)
 
         async def work() -> None:
             async with self._turn(actor):
                 reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
                 await self._redraw(interaction, actor, reply, game_id)
+                await self._offer_end(actor, reply, interaction.channel_id)
 
         await self._on_time(interaction, work(), thinking=False)
+
+    async def hint(self, interaction: discord.Interaction, *, game_id: int | None = None,
+                   version: int | None = None) -> None:
+        """A hint for the asker only: ``/gate hint``, or the Hint button of the board ``game_id`` at ``version``.
+
+        Deferred ephemerally before the service is asked, then answered by editing that
+        private reply. A press on an out-of-date board also redraws the board as it is now.
+        """
+        actor = interaction_actor(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self._turn(actor):
+            reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
+            await self._show_board_change(actor, reply, interaction.channel_id)
+        await interaction.edit_original_response(content=reply.message or "I have no hint for you right now.")
+
+    async def _show_board_change(self, actor: Actor, reply: Reply, channel_id: int | None) -> None:
+        """After a hint: redraw a board that was out of date, or one that should now offer End game."""
+        if reply.game is None or not (reply.kind is ReplyKind.STALE or "end" in reply.actions):
+            return
+        board = await self._draw(actor, reply, note="")  # the hint itself is the asker's alone
+        await self._edit_board(channel_id, reply, board)
+
+    async def _offer_end(self, actor: Actor, reply: Reply, channel_id: int | None) -> None:
+        """After a change has been answered: if the solver proves no win is left, redraw the board with the offer."""
+        if reply.game is None or reply.game.stock_count or not reply.ok:
+            return
+        offer = await self.service.end_offer(reply)
+        if offer is not None:
+            await self._edit_board(channel_id, offer, await self._draw(actor, offer))
 
     async def _redraw(self, interaction: discord.Interaction, actor: Actor, reply: Reply, game_id: int) -> None:
         if reply.kind is ReplyKind.ERROR and (reply.game is None or reply.game_id != game_id):
@@ -141,12 +196,15 @@ class Table:
         if reply.kind is ReplyKind.STALE and reply.message:
             await interaction.followup.send(reply.message, ephemeral=True)
 
-    async def _ephemeral(self, interaction: discord.Interaction, text: str) -> None:
+    async def _ephemeral(
+        self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
+    ) -> None:
+        extra = {} if view is None else {"view": view}
         async with self._guard(interaction):
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, **extra)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True, **extra)
 
     # -- typed moves ----------------------------------------------------------------------
 
@@ -156,6 +214,15 @@ class Table:
         async with self._turn(actor):
             reply = await self.service.play(actor, text)
             await self._typed_answer(message, actor, reply)
+            await self._offer_end(actor, reply, message.channel.id)
+
+    async def typed_hint(self, message: discord.Message) -> None:
+        """A hint asked for in chat: answered as a reply to the asking message (in a DM, privately)."""
+        actor = message_actor(message)
+        async with self._turn(actor), message.channel.typing():
+            reply = await self.service.hint(actor)
+            await self._show_board_change(actor, reply, message.channel.id)
+        await message.reply(reply.message or "I have no hint for you right now.", mention_author=False)
 
     async def _typed_answer(self, message: discord.Message, actor: Actor, reply: Reply) -> None:
         if reply.game is None:

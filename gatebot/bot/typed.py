@@ -1,5 +1,8 @@
 """Moves typed in chat: in DMs, after a mention of the bot, and in replies to one's own board.
 
+A message of these that has the word "hint" in it (``@Gate hint``, ``@Gate what now? hint
+please``) asks for a hint instead: no move is ever called "hint".
+
 None of these needs the privileged message-content intent: Discord delivers the content of
 DMs, of messages that mention the bot and of replies to it. Servers that grant the intent
 can also name channels where bare moves are read (``GATEBOT_MOVE_CHANNELS``).
@@ -17,6 +20,7 @@ if TYPE_CHECKING:
     from gatebot.bot.client import GateBot
 
 _MENTION = re.compile(r"<@!?\d+>")
+_HINT = re.compile(r"\bhints?\b", re.IGNORECASE)
 
 
 class TypedMoves(commands.Cog):
@@ -33,6 +37,9 @@ class TypedMoves(commands.Cog):
         if text.lower() == "sync" and await self.bot.is_owner(message.author):
             synced = await self.bot.tree.sync()
             await message.reply(f"Synced {len(synced)} commands globally.", mention_author=False)
+            return
+        if asks_for_hint(text):
+            await self.bot.table.typed_hint(message)
             return
         await self.bot.table.typed(message, text)
 
@@ -56,6 +63,11 @@ class TypedMoves(commands.Cog):
         if message.channel.id in self.bot.settings.move_channel_ids:
             return content
         return None
+
+
+def asks_for_hint(text: str) -> bool:
+    """Whether a message meant for the bot asks for a hint (it has the word "hint" in it)."""
+    return _HINT.search(text) is not None
 
 
 async def setup(bot: GateBot) -> None:

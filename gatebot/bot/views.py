@@ -1,4 +1,4 @@
-"""The components under a board: Draw, Undo, Auto and a menu of the legal moves.
+"""The components under a board: Draw, Undo, Auto, Hint (End game when offered) and a menu of moves.
 
 They are dynamic items: the custom id carries the game id and the version the board shows
 (``gate:draw:42:7``), so a press is understood after a restart of the bot, a press on
@@ -26,7 +26,10 @@ BUTTONS = (
     ("draw", "Draw", "🂠", discord.ButtonStyle.primary),
     ("undo", "Undo", "↩️", discord.ButtonStyle.secondary),
     ("auto", "Auto", "⏫", discord.ButtonStyle.success),
+    ("hint", "Hint", "💡", discord.ButtonStyle.secondary),
 )
+#: Shown only when the service offers it: the solver proved that no win is left.
+END_BUTTON = ("end", "End game", "🏁", discord.ButtonStyle.danger)
 
 
 class Presses(Protocol):
@@ -39,15 +42,17 @@ def _table(interaction: discord.Interaction) -> Presses:
     return interaction.client.table  # type: ignore[attr-defined]
 
 
-BUTTON_ID = r"gate:(?P<action>draw|undo|auto):(?P<game>\d+):(?P<version>\d+)"
+BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 
 
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
-    """A Draw, Undo or Auto button of one board."""
+    """A Draw, Undo, Auto, Hint or End game button of one board."""
 
     def __init__(self, action: str, game_id: int, version: int, *, disabled: bool = False) -> None:
-        label, emoji, style = next((label, emoji, style) for key, label, emoji, style in BUTTONS if key == action)
+        label, emoji, style = next(
+            (label, emoji, style) for key, label, emoji, style in (*BUTTONS, END_BUTTON) if key == action
+        )
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -114,6 +119,8 @@ def board_view(reply: Reply) -> discord.ui.View | None:
             action != "undo" or "undo" in reply.actions
         )
         view.add_item(BoardButton(action, reply.game_id, reply.version, disabled=not enabled))
+    if active and "end" in reply.actions:
+        view.add_item(BoardButton("end", reply.game_id, reply.version))
     if active and 0 < len(reply.moves) <= MAX_OPTIONS:
         view.add_item(MoveSelect(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
     return view

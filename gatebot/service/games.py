@@ -4,6 +4,11 @@ Every request runs as one unit of work in one transaction. Requests of one playe
 serialised inside the process (a lock per player), and writes are guarded by the row's
 version (optimistic locking), so two processes sharing a database can't lose a move
 either: a write that lost the race is retried on the fresh row.
+
+Hints, the Auto button's endgame and winnable deals ask the solver, which runs in a worker
+process (:mod:`gatebot.service.thinking`) while no lock or transaction is held: a request
+reads the game, thinks, then writes in a second short transaction guarded by the version
+it read. A hint never changes the version, so the board it was asked from stays usable.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from sqlalchemy import bindparam, literal_column, select, update
@@ -23,9 +29,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError
+from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
+from gatebot.service.advice import hint_message, no_win_message
 from gatebot.service.replies import Actor, Reply, ReplyKind
+from gatebot.service.thinking import Thinker, ThinkingFailed
+from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict
+from gatebot.solver.deals import pick_winnable, winnable_deals
 from gatebot.store.database import Database
 from gatebot.store.models import GameRecord, GameStatus, Player, utcnow
 
@@ -35,6 +45,17 @@ UNDO_TOKEN = "u"
 _RETRIES = 8
 _KNOWN_GAMES = 4096
 T = TypeVar("T")
+
+#: The solver's budget for finishing a game whose stock is out (Auto) or proving it lost.
+ENDGAME_NODES = 500_000
+ENDGAME_SECONDS = 1.0
+#: Random deals tried, each with this budget, before a winnable deal comes from the shipped list.
+WINNABLE_TRIES = 3
+WINNABLE_NODES = 50_000
+WINNABLE_SECONDS = 0.5
+#: A hint asked while the game changed is worked out again this many times at most.
+_HINT_TRIES = 2
+_FOREVER = float("inf")
 
 
 class GameDamaged(Exception):
@@ -95,6 +116,16 @@ class _Current:
 
 
 _GAMES = GameRecord.__table__.c
+#: A hint is counted by one UPDATE that leaves the version (the position's) alone.
+_COUNT_HINT = (
+    update(GameRecord.__table__)
+    .where(
+        _GAMES.id == bindparam("b_id"),
+        _GAMES.version == bindparam("b_version"),
+        _GAMES.status == literal_column("'active'"),
+    )
+    .values(hint_count=_GAMES.hint_count + 1)
+)
 #: The fast path's single statement, built once (SQLAlchemy caches its compiled form).
 _FAST_UPDATE = (
     update(GameRecord.__table__)
@@ -134,12 +165,39 @@ class GameService:
     """Loads, changes and saves players' games; front ends only translate to and from it."""
 
     def __init__(
-        self, db: Database, *, deal_picker: Callable[[], int] | None = None, new_command: str = "new"
+        self,
+        db: Database,
+        *,
+        deal_picker: Callable[[], int] | None = None,
+        new_command: str = "new",
+        end_prompt: str = "Type end to finish",
+        solver: Executor | None = None,
+        rng: random.Random | None = None,
+        winnable_tries: int = WINNABLE_TRIES,
+        hint_seconds: float = HINT_SECONDS,
     ) -> None:
-        """``new_command`` is how this front end's players start a game, for messages that suggest it."""
+        """Front ends word two messages: ``new_command`` starts a game, ``end_prompt`` ends a lost one.
+
+        ``solver`` runs the solver and the hint engine (default: one worker process, started
+        when first needed and stopped by :meth:`close`); ``rng`` picks listed winnable
+        deals; ``winnable_tries`` random deals are checked before the list is used; a hint
+        thinks for ``hint_seconds`` at most.
+        """
         self._db = db
         self._new_command = new_command
+        self._end_prompt = end_prompt
         self._pick_deal = deal_picker or (lambda: random.randint(1, MAX_DEAL))
+        self._rng = rng or random.Random()
+        self._winnable_tries = winnable_tries
+        self._hint_seconds = hint_seconds
+        self._thinker = Thinker(solver)
+        #: Hints by the position their player sees: the same for every game that shows it.
+        self._hints: _Recent[str, Hint] = _Recent(ttl=_FOREVER, size=1024)
+        #: (game id, visible position) of the hints already counted on their game.
+        self._hinted: _Recent[tuple[int, str], bool] = _Recent(ttl=_FOREVER, size=8192)
+        #: The solver's verdicts by full position text (a decided one never changes): the
+        #: verdict, the winning line, and the node budget it was given.
+        self._verdicts: _Recent[str, tuple[Verdict, tuple[str, ...], int]] = _Recent(ttl=_FOREVER, size=4096)
         self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -174,12 +232,39 @@ class GameService:
         deal: int | None = None,
         options: Iterable[str] = (),
         confirm: bool = False,
+        winnable: bool = False,
     ) -> Reply:
-        """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it."""
+        """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it.
+
+        ``winnable`` deals one the solver proved winnable: a random deal it can prove so
+        quickly, else one from the shipped list (which holds deals without options; with
+        options only a deal proved on the spot will do, and the request may be refused).
+        """
         try:
             cls = Game.variant_class(variant)
             chosen_options = cls.check_options(options)
+            if winnable and deal is not None:
+                raise ValueError("choose a deal number or a winnable deal, not both")
+            if deal is not None:
+                cls.new(deal=deal, options=chosen_options)  # checks the number before any work
+        except (RulesError, ValueError) as error:
+            return Reply(ReplyKind.ERROR, _sentence(str(error)))
+        if winnable:
+            if not confirm:
+                running = await self._running_game(actor)
+                if running is not None:
+                    return running
+            number = await self._winnable_deal(cls.name, chosen_options)
+            if number is None:
+                with_options = " with " + " and ".join(chosen_options) if chosen_options else ""
+                return Reply(
+                    ReplyKind.ERROR,
+                    f"I couldn't find a winnable deal of {cls.title}{with_options} just now: "
+                    "try again, or ask for any deal.",
+                )
+        else:
             number = self._pick_deal() if deal is None else deal
+        try:
             game = cls.new(deal=number, options=chosen_options)
         except (RulesError, ValueError) as error:
             return Reply(ReplyKind.ERROR, _sentence(str(error)))
@@ -190,14 +275,7 @@ class GameService:
             current = await self._active_of(session, player.id)
             if current is not None:
                 if not confirm:
-                    return Reply(
-                        ReplyKind.CONFIRM,
-                        f"You have a game of {_title(current)} in progress (deal {current.deal}, "
-                        f"score {current.score}): start a new one and abandon it?",
-                        game_id=current.id,
-                        version=current.version,
-                        status=GameStatus.ACTIVE,
-                    )
+                    return _ask_to_abandon(current)
                 _finish(current, GameStatus.ABANDONED)
                 await session.flush()  # frees the one-active-game slot before the insert
             record = GameRecord(
@@ -218,6 +296,24 @@ class GameService:
 
         return await self._run(actor, work)
 
+    async def _running_game(self, actor: Actor) -> Reply | None:
+        """The question to ask before a new game abandons the running one, or None with none running."""
+        async with self._db.sessions() as session:
+            current = await self._active(session, actor)
+        return None if current is None else _ask_to_abandon(current)
+
+    async def _winnable_deal(self, variant: str, options: tuple[str, ...]) -> int | None:
+        """A deal the solver proves winnable now, else one from the list (no options only), else None."""
+        for _ in range(self._winnable_tries):
+            number = self._pick_deal()
+            game = Game.new(variant, deal=number, options=options)
+            found = await self._solution(game.to_text(), max_nodes=WINNABLE_NODES, max_seconds=WINNABLE_SECONDS)
+            if found is not None and found[0] is Verdict.WINNABLE:
+                return number
+        if options or not winnable_deals(variant):
+            return None
+        return pick_winnable(variant, self._rng)
+
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails."""
 
@@ -231,16 +327,20 @@ class GameService:
     ) -> Reply:
         """A button's action on the board of game ``game_id`` (default: the player's own game).
 
-        ``action`` is ``draw``, ``undo``, ``auto``, ``resign`` or a canonical move token. A
-        press on someone else's board, on a finished game's board or on an out-of-date board
+        ``action`` is ``draw``, ``undo``, ``auto``, ``hint``, ``resign``, ``end`` (the
+        resignation, offered once no win is left) or a canonical move token. A press on
+        someone else's board, on a finished game's board or on an out-of-date board
         (``expected_version``) changes nothing and says so.
         """
-        if action == "resign":
-            return await self.resign(actor, expected_version=expected_version, game_id=game_id)
+        if action in ("resign", "end"):
+            return await self.resign(actor, expected_version=expected_version, game_id=game_id,
+                                     ending=action == "end")
+        if action == "auto":
+            return await self.auto(actor, expected_version=expected_version, game_id=game_id)
+        if action == "hint":
+            return await self.hint(actor, expected_version=expected_version, game_id=game_id)
         if action == "undo":
             apply = _undo(1)
-        elif action == "auto":
-            apply = _auto
         else:
             move = "d" if action == "draw" else action
 
@@ -249,18 +349,106 @@ class GameService:
 
         return await self._change(actor, apply, expected_version, game_id)
 
-    async def auto(self, actor: Actor, *, expected_version: int | None = None) -> Reply:
-        """Play every card that can safely go to the foundations."""
-        return await self._change(actor, _auto, expected_version)
+    async def auto(
+        self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None
+    ) -> Reply:
+        """Play every card that can safely go to the foundations; once the stock is out, finish the game.
+
+        With the stock out every card is known, so the solver can decide the rest: when it
+        finds a win, the whole winning line is played (each move logged as if typed) and the
+        game ends won; when it proves there is none, the reply says so and offers ``end``.
+        """
+        safe = await self._change(actor, _auto, expected_version, game_id)
+        game = safe.game
+        nothing_safe = safe.kind is ReplyKind.ERROR and game is not None
+        if not (safe.ok or nothing_safe) or game is None or safe.status is not GameStatus.ACTIVE:
+            return safe
+        if game.stock_count or safe.game_id is None:
+            return safe
+        text = game.to_text()
+        found = await self._solution(text)
+        if found is None or found[0] is Verdict.UNRESOLVED:
+            return safe
+        verdict, line = found
+        if verdict is Verdict.LOST:
+            return self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
+
+        def finish(current: GateGame) -> tuple[list[str], str | None]:
+            if current.to_text() != text:
+                return [], "Your game changed while I was working out the rest, so nothing more was played."
+            for token in line:
+                current.play(Move.from_text(token))
+            return list(line), None
+
+        done = await self._change(actor, finish, safe.version, safe.game_id)
+        if not done.ok:
+            return done
+        return replace(done, played=safe.played + done.played)
+
+    async def hint(
+        self, actor: Actor, *, game_id: int | None = None, expected_version: int | None = None
+    ) -> Reply:
+        """The move the hint engine suggests for the player's game, in a sentence; nothing is played.
+
+        The engine sees only what the player sees (the stock hidden). The reply is private
+        (:attr:`ReplyKind.HINT`) and keeps the board's version: its buttons stay usable. Each
+        position a player asks about counts once on the game's ``hint_count``: asking again
+        about the same position (a repeat press, or after an undo back to it) reuses the
+        hint and is not counted again. Hints and counts are remembered in this process, so
+        with several processes a repeat ask served by another one counts again.
+        """
+        for _ in range(_HINT_TRIES):
+            seen = await self._look(actor, game_id, expected_version)
+            if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
+                return seen
+            game = seen.game
+            visible = game.to_text(hide_stock=True)
+            found = self._hints.get(visible) or await self._think_of_hint(game, visible)
+            if found is None:
+                return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
+            self._hints.put(visible, found)
+            if not await self._count_hint(seen.game_id, seen.version, visible):
+                continue  # the game changed while the hint was worked out: look again
+            reply = replace(seen, kind=ReplyKind.HINT, message=hint_message(game, found, self._end_prompt),
+                            suggestion=None if found.move is None else str(found.move))
+            if found.outlook is Outlook.LOST and not game.stock_count and game.has_legal_move():
+                self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))
+                if "end" not in reply.actions:
+                    reply = replace(reply, actions=(*reply.actions, "end"))
+            return reply
+        return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
+
+    async def end_offer(self, reply: Reply) -> Reply | None:
+        """After a change that left the stock out: the offer to end the game if no win is left, else None.
+
+        For front ends to ask once they have answered the change, so the solver (up to
+        about a second, usually milliseconds, remembered per position) never delays a
+        move. The offer is ``reply`` with the sentence and the ``end`` action added.
+        """
+        game = reply.game
+        if (
+            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE
+            or game.stock_count or "end" in reply.actions
+        ):
+            return None
+        found = await self._solution(game.to_text())
+        if found is None or found[0] is not Verdict.LOST:
+            return None
+        return self._offer_end(reply, game)
+
+    def close(self) -> None:
+        """Stop the solver's worker process, if one was started; the database is its owner's to close."""
+        self._thinker.close()
 
     async def undo(self, actor: Actor, count: int = 1, *, expected_version: int | None = None) -> Reply:
         """Take back ``count`` moves (all there are, if fewer)."""
         return await self._change(actor, _undo(count), expected_version)
 
     async def resign(
-        self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None
+        self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None,
+        ending: bool = False,
     ) -> Reply:
-        """End the game in progress now, keeping its score."""
+        """End the game in progress now, keeping its score (``ending``: the End game offer was taken)."""
 
         async def work(session: AsyncSession) -> Reply:
             opened = await self._open(session, actor, game_id, expected_version)
@@ -270,7 +458,8 @@ class GameService:
             _finish(record, GameStatus.RESIGNED)
             await session.flush()
             self._note_current(actor, record, game)
-            return self._board(record, game, message=f"You resigned with a score of {record.score}.")
+            said = "You ended the game" if ending else "You resigned"
+            return self._board(record, game, message=f"{said} with a score of {record.score}.")
 
         return await self._run(actor, work)
 
@@ -338,6 +527,84 @@ class GameService:
         await self._run(actor, work)
         self._preferences.drop((actor.platform, actor.user_id))
         return await self.preferences(actor)
+
+    # -- asking the solver ----------------------------------------------------------------
+
+    async def _look(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
+        """The game a request would act on, as a board reply, with the same refusals as a change."""
+
+        async def work(session: AsyncSession) -> Reply:
+            opened = await self._open(session, actor, game_id, expected_version)
+            if isinstance(opened, Reply):
+                return opened
+            record, game = opened
+            self._note_current(actor, record, game)
+            return self._board(record, game)
+
+        return await self._run(actor, work)
+
+    async def _count_hint(self, game_id: int, version: int | None, visible: str) -> bool:
+        """Count a hint on its game unless this position's hint was counted already; False if the game moved on.
+
+        One UPDATE guarded by the version that was read, which it leaves as it is: the
+        version stands for the position, and a hint changes only a counter.
+        """
+        if version is None:
+            return False
+        if self._hinted.get((game_id, visible)):
+            return True
+        async with self._db.writer(), self._db.engine.begin() as connection:
+            result = await connection.execute(_COUNT_HINT, {"b_id": game_id, "b_version": version})
+        if result.rowcount != 1:
+            return False
+        self._hinted.put((game_id, visible), True)
+        return True
+
+    async def _solution(
+        self, text: str, *, max_nodes: int = ENDGAME_NODES, max_seconds: float = ENDGAME_SECONDS
+    ) -> tuple[Verdict, tuple[str, ...]] | None:
+        """The solver's verdict on a full position and its winning line; None if the solver can't be reached.
+
+        Remembered per position: a decided verdict never changes, and an undecided one is
+        reused for budgets no larger than the one that failed.
+        """
+        cached = self._verdicts.get(text)
+        if cached is not None and (cached[0] is not Verdict.UNRESOLVED or cached[2] >= max_nodes):
+            return cached[0], cached[1]
+        try:
+            verdict, line = await self._thinker.solve(text, max_nodes=max_nodes, max_seconds=max_seconds)
+        except ThinkingFailed:
+            return None
+        self._verdicts.put(text, (verdict, line, max_nodes))
+        return verdict, line
+
+    async def _think_of_hint(self, game: GateGame, visible: str) -> Hint | None:
+        """The hint engine's answer; once the stock is out, the solver's if the engine fails; None if neither."""
+        try:
+            return await self._thinker.hint(visible, self._hint_seconds)
+        except ThinkingFailed:
+            if game.stock_count:
+                return None
+        found = await self._solution(game.to_text())  # nothing is hidden: the full text is the visible one
+        if found is None or found[0] is Verdict.UNRESOLVED:
+            return None
+        verdict, line = found
+        if verdict is Verdict.LOST:
+            return Hint(None, "No win is left from here", Outlook.LOST)
+        move = Move.from_text(line[0])
+        return Hint(move, describe_move(game, move), Outlook.WINNABLE)
+
+    def _known_lost(self, game: GateGame) -> bool:
+        """Whether the solver already proved this position (stock out) can't be won."""
+        if game.stock_count:
+            return False
+        cached = self._verdicts.get(game.to_text())
+        return cached is not None and cached[0] is Verdict.LOST
+
+    def _offer_end(self, reply: Reply, game: GateGame) -> Reply:
+        actions = reply.actions if "end" in reply.actions else (*reply.actions, "end")
+        message = _join(reply.message, no_win_message(game.score, self._end_prompt))
+        return replace(reply, message=message, actions=actions)
 
     # -- the shared path of a change ------------------------------------------------------
 
@@ -598,9 +865,8 @@ class GameService:
         return self._board(record, game, kind=ReplyKind.STALE,
                            message="That board was out of date, so nothing was played: here is your game now.")
 
-    @classmethod
     def _board(
-        cls,
+        self,
         record: GameRecord,
         game: GateGame,
         *,
@@ -608,11 +874,11 @@ class GameService:
         message: str | None = None,
         played: tuple[str, ...] = (),
     ) -> Reply:
-        return cls._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
-                          message=message, played=played)
+        return self._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
+                           message=message, played=played)
 
-    @staticmethod
     def _reply(
+        self,
         game_id: int,
         version: int,
         status: GameStatus,
@@ -630,7 +896,22 @@ class GameService:
             if game.moves:
                 actions.append("undo")
             actions.append("resign")
+            if self._known_lost(game):
+                actions.append("end")
+                if message is None:
+                    message = no_win_message(game.score, self._end_prompt)
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
+
+
+def _ask_to_abandon(current: GameRecord) -> Reply:
+    return Reply(
+        ReplyKind.CONFIRM,
+        f"You have a game of {_title(current)} in progress (deal {current.deal}, "
+        f"score {current.score}): start a new one and abandon it?",
+        game_id=current.id,
+        version=current.version,
+        status=GameStatus.ACTIVE,
+    )
 
 
 def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:

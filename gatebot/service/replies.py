@@ -27,6 +27,7 @@ class ReplyKind(enum.StrEnum):
     CONFIRM = "confirm"  # the request needs the player's yes first (nothing changed yet)
     ERROR = "error"  # refused: nothing changed; ``message`` says why and what to do
     STALE = "stale"  # a button on an out-of-date board: show the current board instead
+    HINT = "hint"  # advice for the asker alone (nothing changed): show ``message`` privately
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +45,19 @@ class Reply:
     version: int | None = None
     status: GameStatus | None = None
     played: tuple[str, ...] = ()
-    #: What the player can do now, for buttons: "draw", "undo", "resign".
+    #: What the player can do now, for buttons: "draw", "undo", "resign", and "end" once the
+    #: solver proved no win is left (the resignation, worded End game).
     actions: tuple[str, ...] = ()
     #: The legal moves now, in canonical notation, most useful first.
     moves: tuple[str, ...] = field(default=())
+    #: The move a hint suggests, in canonical notation (not played).
+    suggestion: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.kind is ReplyKind.BOARD
+
+    @property
+    def private(self) -> bool:
+        """Meant for the asker's eyes only: a hint, a refusal or a question (show it ephemerally)."""
+        return self.kind in (ReplyKind.HINT, ReplyKind.ERROR, ReplyKind.CONFIRM)

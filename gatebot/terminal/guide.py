@@ -28,7 +28,10 @@ Cards by name — rank then suit: 7h, 7♥, 10d (or td), QS; either case
 Words: left right waste = l r w; foundation home up = f; draw = d;
   move, play, put, column, the are ignored, so "move 7h onto 8s" works.
 Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q),
-  resign (end this game now), new (a new deal; new 617 for deal 617)
+  hint (a good move and how the game looks after it; nothing is played),
+  auto (every card that can safely go up; once the stock is out, finishes a game
+  the solver can win), resign (end this game now; end when no win is left),
+  new (a new deal; new 617 for deal 617; new winnable for one proved winnable)
 Your game is saved after every move: quit, and gatebot play resumes it."""
 
 __all__ = ["HELP_TEXT", "rules_text"]

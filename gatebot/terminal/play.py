@@ -25,7 +25,7 @@ _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
 _YES = frozenset({"yes", "y"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
-_TIP = "Type a move (d, 3f, w5, 37), or help, moves, undo, new, resign, quit."
+_TIP = "Type a move (d, 3f, w5, 37), or help, moves, hint, undo, new, resign, quit."
 _NO_GAME = "You have no game in progress: start one with new."
 
 
@@ -92,6 +92,12 @@ class TerminalGame:
                 return await self.answer(await self.service.show(self.actor))
             if command == "resign":
                 return await self.answer(await self.service.resign(self.actor))
+            if command == "end":
+                return await self.answer(await self.service.act(self.actor, "end"))
+            if command == "hint":
+                return await self.hint()
+            if command == "auto":
+                return await self.answer(await self.service.auto(self.actor), before=self.game)
         return await self.answer(await self.service.play(self.actor, line), before=self.game)
 
     async def undo(self, args: list[str]) -> bool:
@@ -109,17 +115,24 @@ class TerminalGame:
                 self.say(note)
         return going
 
+    async def hint(self) -> bool:
+        """Say the hint for the game as it stands; nothing is played."""
+        reply = await self.service.hint(self.actor)
+        self.say(reply.message or "I have no hint for you right now.")
+        return True
+
     async def new(self, args: list[str]) -> bool:
-        """Deal a new game (``new``, or ``new 617`` for that deal), after a yes if one is running."""
-        deal = parse_deal(args[0]) if len(args) == 1 else None
-        if args and deal is None:
-            self.say("Say new for a random deal, or new and a deal number, like new 617.")
+        """Deal a new game (``new``, ``new 617`` for that deal, ``new winnable``), after a yes if one is running."""
+        winnable = args == ["winnable"]
+        deal = parse_deal(args[0]) if len(args) == 1 and not winnable else None
+        if args and deal is None and not winnable:
+            self.say("Say new for a random deal, new and a deal number, like new 617, or new winnable.")
             return True
         if self.game is not None:
             variant, options = self.game.name, self.game.options
         else:
             variant, options = self.variant, self.options
-        reply = await self.service.new_game(self.actor, variant, deal=deal, options=options)
+        reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, winnable=winnable)
         if reply.kind is ReplyKind.CONFIRM:
             self.say(reply.message or "Start a new game and abandon the one in progress?")
             answer = self.reader.read("yes or no? ")
@@ -128,7 +141,8 @@ class TerminalGame:
             if answer.strip().lower() not in _YES:
                 self.say("You keep your game: nothing has changed.")
                 return True
-            reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True)
+            reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True,
+                                                winnable=winnable)
         return await self.answer(reply)
 
     async def answer(self, reply: Reply, *, before: GateGame | None = None) -> bool:
@@ -157,6 +171,9 @@ class TerminalGame:
         if reply.message:
             after_moves = reply.played and reply.status is GameStatus.ACTIVE
             self.say(f"Then: {reply.message}" if after_moves else reply.message)
+        offer = await self.service.end_offer(reply)
+        if offer is not None and offer.message:
+            self.say(offer.message)
         return reply.status not in _ENDED
 
     def list_moves(self) -> None:

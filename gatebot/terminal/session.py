@@ -26,8 +26,9 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     """Play the requested game on ``stdin``/``stdout``, saved in the request's database; the exit code.
 
     Raises :class:`~gatebot.store.DatabaseError` (one sentence, nothing changed) when the
-    database can't be opened or was written by a newer gatebot. The engine is disposed
-    however this ends, Ctrl-C included.
+    database can't be opened or was written by a newer gatebot. The solver's worker process
+    (started by the first hint, if any) is stopped and the engine disposed however this ends,
+    Ctrl-C included.
     """
 
     def say(text: str) -> None:
@@ -35,6 +36,7 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
         stdout.flush()
 
     db = Database(request.database_url)
+    service: GameService | None = None
     try:
         upgraded = await ensure_schema(db)
         if upgraded:
@@ -50,6 +52,8 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
                             variant=request.variant_or_default, options=request.options_or_default)
         return await game.run(first)
     finally:
+        if service is not None:
+            service.close()
         await db.dispose()
 
 

@@ -16,11 +16,13 @@ from gatebot.bot.client import GateBot
 from gatebot.rules import Game
 from gatebot.service import GameService
 from gatebot.settings import Settings
+from gatebot.solver import Verdict, solve
+from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord
 from gatebot.store.migrate import ensure_schema
 from tests.bot.running import StartBot
 from tests.fake_discord import FakeDiscord, StoredMessage
-from tests.lines import LOST_DEAL_10, WIN_DEAL_1
+from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 BUTTON = re.compile(r"gate:(draw|undo|auto):(\d+):(\d+)")
 
@@ -48,18 +50,23 @@ async def gatebot(fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_pa
     """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
+    services: list[GameService] = []
 
     async def start() -> Running:
         db = Database(url)
         databases.append(db)
         await ensure_schema(db)
         settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
-        bot = GateBot(settings, GameService(db, new_command="/gate new"), guild_ready_timeout=0.05)
+        service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish")  # as in run.py
+        services.append(service)
+        bot = GateBot(settings, service, guild_ready_timeout=0.05)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         return Running(bot, db, fake)
 
     yield start
+    for service in services:
+        service.close()
     for db in databases:
         await db.dispose()
 
@@ -337,3 +344,126 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     followup = await command.followup(0)
     assert followup.content.startswith("Played 45")
     assert (await run.game_row()).log == "d 45"
+
+
+# -- hints, the endgame, winnable deals --------------------------------------------------
+
+
+async def test_gate_hint_answers_privately_and_leaves_the_board_usable(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    before = await run.game_row()
+    asked = await fake.send_command("gate hint")
+    deferred = await asked.response()
+    assert deferred.type == 5 and deferred.ephemeral and deferred.latency < 1
+    answer = await asked.original_edited()
+    assert answer.ephemeral and answer.content.startswith("Hint: ")
+    token = re.search(r"\(`([^`]+)`\)", answer.content)[1]
+    assert token in {str(m) for m in Game.new("gate", deal=1).legal_moves()}
+    row = await run.game_row()
+    assert (row.hint_count, row.version, row.log) == (1, before.version, "")
+    assert not fake.message(board.id).history, "a hint doesn't touch the board"
+    click = await fake.click(board, button(board, "draw"))  # the board's buttons still work
+    assert (await click.response()).type == 7
+    assert (await run.game_row()).log == "d"
+
+
+async def test_the_hint_button_answers_the_owner_privately(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    hint_id = button(board, "hint")
+    assert hint_id == f"gate:hint:{(await run.game_row()).id}:{(await run.game_row()).version}"
+    pressed = await fake.click(board, hint_id)
+    assert (await pressed.response()).ephemeral
+    answer = await pressed.original_edited()
+    assert answer.ephemeral and answer.content.startswith("Hint: ")
+    assert (await run.game_row()).hint_count == 1
+    someone = await fake.click(board, hint_id, user=fake.user("bob"))
+    assert (await someone.response()).ephemeral
+    refused = await someone.original_edited()
+    assert refused.content == "This is Alice's game: start your own with /gate new."
+    assert (await run.game_row()).hint_count == 1
+
+
+async def test_a_mention_asking_for_a_hint_gets_one_in_reply(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    sent = await fake.send_message(f"{fake.bot.mention} what now? hint please")
+    reply = await sent.reply()
+    assert reply.content.startswith("Hint: ")
+    assert reply.payload.get("message_reference", {}).get("message_id") == str(sent.id)
+    assert not sent.message.reactions  # not read as moves
+    row = await run.game_row()
+    assert (row.log, row.hint_count) == ("", 1)
+
+
+async def test_new_winnable_deals_a_deal_the_solver_wins(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    new = await run.fake.send_command("gate new", {"winnable": True})
+    response = await new.response(timeout=10)
+    board = response if response.type == 4 else await new.followup(0, timeout=10)
+    assert "Dealt Gate deal" in board.content
+    assert proved((await run.game_row()).deal)
+
+
+async def test_a_new_game_over_a_running_one_asks_with_buttons(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    asked = await fake.send_command("gate new", {"winnable": True})
+    question = await asked.response()
+    assert question.ephemeral and "abandon" in question.content
+    message = asked.original
+    [yes] = [c["custom_id"] for row in message.components for c in row["components"]
+             if c.get("label") == "Start the new game"]
+    click = await fake.click(message, yes)
+    assert (await click.response()).type == 7
+    board = await click.followup(0, timeout=10)
+    assert "Dealt Gate deal" in board.content and "abandoned with a score of 0" in board.content
+    row = await run.game_row()
+    assert row.status == "active" and (row.deal in winnable_deals("gate") or proved(row.deal))
+
+
+def proved(deal: int) -> bool:
+    return solve(Game.new("gate", deal=deal), max_nodes=2_000_000, max_seconds=30).verdict is Verdict.WINNABLE
+
+
+async def test_auto_finishes_a_game_the_solver_wins(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    await (await fake.send_command("gate move", {"moves": " ".join(STOCK_OUT_DEAL_1)})).response()
+    board = board_of(fake)
+    click = await fake.click(board, button(board, "auto"))
+    assert (await click.response()).type in (6, 7)
+    await fake.wait_for(lambda: "You won!" in fake.message(board.id).content or None, timeout=10,
+                        what="the won board")
+    await won(run)
+
+
+async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    played = await fake.send_command("gate move", {"moves": " ".join(NO_WIN_DEAL_1)})
+    assert (await played.response()).content.startswith("Played")
+
+    def offered() -> str | None:
+        message = fake.message(board.id)
+        return next((cid for cid in message.custom_ids() if cid.startswith("gate:end:")), None)
+
+    end = await fake.wait_for(offered, timeout=10, what="the End game button")
+    shown = fake.message(board.id)
+    assert "No win is left from here — 9 cards are home. Press End game to finish, or play on." in shown.content
+    assert (await run.game_row()).status == "active"
+    click = await fake.click(shown, end)
+    assert (await click.response()).type == 7
+    row = await run.game_row()
+    assert (row.status, row.score) == ("resigned", 9)
+    assert "You ended the game with a score of 9." in fake.message(board.id).content

@@ -16,10 +16,12 @@ from sqlalchemy.engine import make_url
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
+from gatebot.solver import Verdict, solve
+from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 from gatebot.terminal import PlayRequest, Screen, play_in_terminal
 from gatebot.terminal.guide import HELP_TEXT
-from tests.lines import LOST_DEAL_10, WIN_DEAL_1
+from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 
 @pytest.fixture(autouse=True)
@@ -422,5 +424,42 @@ def test_help_example_line_is_three_moves() -> None:
 
 async def test_help_lists_the_commands() -> None:
     _, out, _ = await run("help\n")
-    for word in ("undo", "moves", "board", "rules", "quit", "resign", "new 617", "d 3f w5"):
+    for word in ("undo", "moves", "board", "rules", "quit", "resign", "new 617", "d 3f w5", "hint", "auto",
+                 "end", "new winnable"):
         assert word in out
+
+
+async def test_hint_prints_one_hint_and_plays_nothing() -> None:
+    _, out, _ = await run("hint\nhint\n")
+    hints = [line for line in out.splitlines() if line.startswith("Hint: ")]
+    assert len(hints) == 2 and hints[0] == hints[1]
+    assert out.count("score") == 1  # no board redrawn: nothing changed
+    record = await active()
+    assert (record.log, record.hint_count) == ("", 1)
+
+
+async def test_auto_finishes_a_game_the_solver_can_win() -> None:
+    code, out, _ = await run(" ".join(STOCK_OUT_DEAL_1) + "\nauto\n")
+    [record] = await games()
+    assert code == 0 and (record.status, record.score) == ("won", 52)
+    assert "You won!" in out
+
+
+async def test_a_game_that_can_no_longer_be_won_is_offered_to_end() -> None:
+    code, out, rest = await run(" ".join(NO_WIN_DEAL_1) + "\nend\nd\n")
+    assert "No win is left from here — 9 cards are home. Type end to finish, or play on." in out
+    [record] = await games()
+    assert code == 0 and (record.status, record.score) == ("resigned", 9)
+    assert "You ended the game with a score of 9." in out
+    assert rest.read() == "d\n"
+
+
+async def test_new_winnable_deals_a_deal_the_solver_wins() -> None:
+    _, out, _ = await run("new winnable\nyes\n")
+    old, fresh = await games()
+    assert old.status == "abandoned" and fresh.status == "active"
+    assert fresh.deal in winnable_deals("gate") or solve(
+        Game.new("gate", deal=fresh.deal), max_nodes=2_000_000, max_seconds=30
+    ).verdict is Verdict.WINNABLE
+    _, out, _ = await run("new winnable 5\n", deal=None)
+    assert "new winnable" in out and len(await games()) == 2

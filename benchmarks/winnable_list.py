@@ -1,0 +1,63 @@
+"""Regenerate a shipped list of winnable deals: solve each deal of a range, keep the wins.
+
+    python benchmarks/winnable_list.py gate 1 200
+    python benchmarks/winnable_list.py little-gate 1 200 --nodes 50000 --seconds 2
+
+Writes ``gatebot/solver/data/<variant>-winnable.txt`` (or ``--out``): a header saying how
+it was made, then one deal number a line. Deals the solver could not decide within the
+budget are left out and counted in the header, as are the ones it proved lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from gatebot.rules import Game, GateGame
+from gatebot.solver import Verdict, solve
+from gatebot.solver.deals import DATA_FOLDER, list_name
+
+DATA = Path(__file__).resolve().parents[1] / "gatebot" / "solver" / DATA_FOLDER
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant", choices=Game.variants())
+    parser.add_argument("first", type=int)
+    parser.add_argument("last", type=int)
+    parser.add_argument("--nodes", type=int, default=50_000)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--out", type=Path, help="where to write the list (default: the shipped file)")
+    args = parser.parse_args()
+
+    counts = {verdict: 0 for verdict in Verdict}
+    winnable: list[int] = []
+    started = time.perf_counter()
+    for deal in range(args.first, args.last + 1):
+        game = Game.new(args.variant, deal=deal)
+        assert isinstance(game, GateGame)
+        found = solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
+        counts[found.verdict] += 1
+        if found.verdict is Verdict.WINNABLE:
+            winnable.append(deal)
+    seconds = time.perf_counter() - started
+    header = [
+        f"# Deals {args.first}-{args.last} of {args.variant} (no options) that the solver proved winnable.",
+        f"# solve(Game.new(variant, deal=d), max_nodes={args.nodes}, max_seconds={args.seconds}):",
+        f"# {counts[Verdict.WINNABLE]} winnable, {counts[Verdict.LOST]} lost, "
+        f"{counts[Verdict.UNRESOLVED]} undecided; {seconds:.0f} s.",
+        "# Regenerate with: python benchmarks/winnable_list.py "
+        f"{args.variant} {args.first} {args.last} --nodes {args.nodes} --seconds {args.seconds}",
+    ]
+    out = args.out or DATA / list_name(args.variant)
+    out.write_text("\n".join([*header, *map(str, winnable)]) + "\n", encoding="utf-8")
+    print(f"{out}: {len(winnable)} winnable of {args.last - args.first + 1}", file=sys.stderr)
+    for line in header:
+        print(line, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

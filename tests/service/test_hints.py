@@ -1,0 +1,282 @@
+"""Hints, the Auto button's endgame, the End game offer and winnable deals, through the service.
+
+The solver runs in a thread pool here (a worker process is slower to start); one test
+uses the service's own worker process, as the bot and the terminal do.
+"""
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import pytest
+
+from gatebot.rules import Game
+from gatebot.service import Actor, GameService, ReplyKind, replay
+from gatebot.service.thinking import hint_for, solve_text
+from gatebot.solver import Verdict, hint, solve
+from gatebot.solver.deals import winnable_deals
+from gatebot.store import Database, GameRecord, GameStatus
+from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+
+ALICE = Actor("discord", "1001", "Alice")
+BOB = Actor("discord", "1002", "Bob")
+NO_WIN = "No win is left from here — 9 cards are home. Type end to finish, or play on."
+
+
+class Recording(ThreadPoolExecutor):
+    """A thread pool that remembers what it was asked to run."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.calls: list[tuple[object, tuple[object, ...]]] = []
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        self.calls.append((fn, args))
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.fixture
+def solver() -> Iterator[Recording]:
+    with Recording() as pool:
+        yield pool
+
+
+async def stored(db: Database, game_id: int) -> GameRecord:
+    async with db.sessions() as session:
+        record = await session.get(GameRecord, game_id)
+        assert record is not None
+        return record
+
+
+async def test_a_hint_is_private_counted_once_per_position_and_plays_nothing(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, deal=1)
+    asked = await service.hint(ALICE)
+    assert asked.kind is ReplyKind.HINT and asked.private and not asked.ok
+    assert asked.suggestion in start.moves
+    assert asked.message.startswith("Hint: ") and f"(`{asked.suggestion}`)" in asked.message
+    assert asked.played == () and asked.version == start.version
+    record = await stored(db, start.game_id)
+    assert (record.hint_count, record.version, record.log) == (1, start.version, "")
+    assert record.position == start.game.to_text()
+
+    again = await service.hint(ALICE)  # the same position: the same hint, not counted again
+    assert again.message == asked.message
+    assert (await stored(db, start.game_id)).hint_count == 1
+    assert sum(1 for fn, _ in solver.calls if fn is hint_for) == 1
+
+    drawn = await service.act(ALICE, "draw", game_id=start.game_id, expected_version=start.version)
+    assert drawn.kind is ReplyKind.BOARD and drawn.played == ("d",)  # the board's buttons were still valid
+    await service.hint(ALICE)
+    assert (await stored(db, start.game_id)).hint_count == 2
+    await service.undo(ALICE)  # back to the first position: asked about already
+    await service.hint(ALICE)
+    assert (await stored(db, start.game_id)).hint_count == 2
+
+
+async def test_a_fresh_service_counts_a_new_ask_and_keeps_the_version(db: Database, solver) -> None:
+    start = await GameService(db, solver=solver).new_game(ALICE, deal=2)
+    await GameService(db, solver=solver).hint(ALICE)
+    record = await stored(db, start.game_id)
+    assert (record.hint_count, record.version) == (1, start.version)
+    moved = await GameService(db, solver=solver).play(ALICE, "d")
+    assert moved.version == start.version + 1
+
+
+async def test_the_hint_button_follows_the_rules_of_the_other_buttons(db: Database, solver) -> None:
+    service = GameService(db, solver=solver, new_command="/gate new")
+    start = await service.new_game(ALICE, deal=1)
+    other = await service.act(BOB, "hint", game_id=start.game_id, expected_version=start.version)
+    assert other.kind is ReplyKind.ERROR and other.message == "This is Alice's game: start your own with /gate new."
+    await service.play(ALICE, "d")
+    old = await service.act(ALICE, "hint", game_id=start.game_id, expected_version=start.version)
+    assert old.kind is ReplyKind.STALE
+    assert (await stored(db, start.game_id)).hint_count == 0
+    assert solver.calls == []
+    fresh = await service.act(ALICE, "hint", game_id=start.game_id, expected_version=start.version + 1)
+    assert fresh.kind is ReplyKind.HINT
+    assert (await stored(db, start.game_id)).hint_count == 1
+
+
+async def test_no_game_no_hint(db: Database, solver) -> None:
+    reply = await GameService(db, solver=solver).hint(ALICE)
+    assert reply.kind is ReplyKind.ERROR and "no game in progress" in reply.message
+    assert solver.calls == []
+
+
+async def test_the_hint_engine_is_given_only_what_the_player_sees(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=5)
+    await service.play(ALICE, "d d")
+    expected = Game.new("gate", deal=5)
+    expected.play_line("d d")
+    await service.hint(ALICE)
+    [(fn, args)] = solver.calls
+    assert fn is hint_for
+    assert args[0] == expected.to_text(hide_stock=True)
+    stock_line = expected.to_text().splitlines()[-1]
+    assert stock_line.startswith("S: ") and stock_line not in args[0]
+    with pytest.raises(ValueError, match="sees"):
+        hint_for(expected.to_text())  # the worker refuses a position that shows the stock
+
+
+def test_two_stock_orders_behind_one_visible_position_get_one_hint() -> None:
+    game = Game.new("gate", deal=7)
+    game.play_line("d d")
+    text = game.to_text()
+    lines = text.splitlines()
+    stock = lines[-1].split()[1:]
+    shuffled = stock[:]
+    random.Random(3).shuffle(shuffled)
+    assert shuffled != stock
+    other = Game.from_text("\n".join([*lines[:-1], "S: " + " ".join(shuffled)]))
+    assert other.to_text(hide_stock=True) == game.to_text(hide_stock=True) and other.to_text() != text
+    # Budgets the search can't reach, so the answer doesn't depend on the machine's speed.
+    first, second = hint(game, seconds=60, samples=4), hint(other, seconds=60, samples=4)
+    assert (first.move, first.outlook, first.win_chance) == (second.move, second.outlook, second.win_chance)
+
+
+async def test_auto_finishes_a_game_the_solver_can_win(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, deal=1)
+    before = await service.play(ALICE, " ".join(STOCK_OUT_DEAL_1))
+    assert before.game.stock_count == 0 and before.status is GameStatus.ACTIVE
+    reply = await service.auto(ALICE)
+    assert reply.kind is ReplyKind.BOARD and reply.status is GameStatus.WON
+    assert reply.message.startswith("You won!")
+    record = await stored(db, start.game_id)
+    assert (record.status, record.score) == ("won", 52)
+    logged = record.log.split()
+    assert logged[: len(STOCK_OUT_DEAL_1)] == STOCK_OUT_DEAL_1
+    assert tuple(logged[len(STOCK_OUT_DEAL_1) :]) == reply.played  # every move of the finish is in the log
+    assert record.move_count == len(logged)
+    assert replay(record).is_won
+
+
+async def test_auto_before_the_stock_is_out_plays_only_the_safe_cards(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=1)
+    assert (await service.auto(ALICE)).played == ("3f",)
+    nothing = await service.auto(ALICE)
+    assert nothing.kind is ReplyKind.ERROR and "safely" in nothing.message
+    assert solver.calls == []
+
+
+async def test_the_auto_button_finishes_too(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, deal=1)
+    before = await service.play(ALICE, " ".join(WIN_DEAL_1[:-3]))
+    reply = await service.act(ALICE, "auto", game_id=start.game_id, expected_version=before.version)
+    assert reply.status is GameStatus.WON and reply.played
+
+
+async def test_a_game_that_can_no_longer_be_won_is_offered_to_end(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, deal=1)
+    played = await service.play(ALICE, " ".join(NO_WIN_DEAL_1))
+    assert played.status is GameStatus.ACTIVE and played.game.stock_count == 0 and played.moves
+    assert "end" not in played.actions and played.message is None
+    assert solve(Game.from_text((await stored(db, start.game_id)).position)).verdict is Verdict.LOST
+
+    offer = await service.end_offer(played)
+    assert offer is not None and offer.message == NO_WIN
+    assert offer.actions[-1] == "end" and offer.version == played.version
+    assert await service.end_offer(await service.play(ALICE, "35")) is not None
+    await service.undo(ALICE)
+
+    shown = await service.show(ALICE)  # remembered: the board offers it at once
+    assert "end" in shown.actions and shown.message == NO_WIN
+    auto = await service.auto(ALICE)
+    assert auto.kind is ReplyKind.BOARD and auto.message == NO_WIN and "end" in auto.actions
+    record = await stored(db, start.game_id)
+    assert record.log.split()[-1] == "u" and record.status == "active"  # auto played nothing
+
+    ended = await service.act(ALICE, "end", game_id=start.game_id, expected_version=auto.version)
+    assert ended.status is GameStatus.RESIGNED and ended.message == "You ended the game with a score of 9."
+    assert (await stored(db, start.game_id)).status == "resigned"
+
+
+async def test_no_offer_while_a_win_remains(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=1)
+    early = await service.play(ALICE, "3f")
+    assert await service.end_offer(early) is None
+    assert solver.calls == []  # the stock is not out: nothing to ask the solver
+    late = await service.play(ALICE, " ".join(STOCK_OUT_DEAL_1[1:]))
+    assert await service.end_offer(late) is None
+    [(fn, _)] = solver.calls
+    assert fn is solve_text
+
+
+async def test_hints_at_the_end_say_still_winnable_or_no_win_without_the_line(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, " ".join(STOCK_OUT_DEAL_1))
+    winnable = await service.hint(ALICE)
+    assert winnable.message.endswith("Still winnable.") and winnable.message.count("`") == 2
+    assert "end" not in winnable.actions
+    await service.new_game(BOB, deal=1)
+    await service.play(BOB, " ".join(NO_WIN_DEAL_1))
+    lost = await service.hint(BOB)
+    assert lost.message.endswith(NO_WIN) and lost.actions[-1] == "end"
+
+
+async def test_hints_in_the_services_own_worker_process(db: Database) -> None:
+    service = GameService(db)
+    try:
+        await service.new_game(ALICE, deal=3)
+        reply = await service.hint(ALICE)
+        assert reply.kind is ReplyKind.HINT and reply.message.startswith("Hint: ")
+    finally:
+        service.close()
+    after = await service.hint(BOB)
+    assert after.kind is ReplyKind.ERROR
+
+
+# -- winnable deals ----------------------------------------------------------------------
+
+
+def proved_winnable(variant: str, deal: int, options: tuple[str, ...] = ()) -> bool:
+    game = Game.new(variant, deal=deal, options=options)
+    return solve(game, max_nodes=500_000, max_seconds=20).verdict is Verdict.WINNABLE
+
+
+async def test_a_winnable_deal_from_the_list(db: Database, solver) -> None:
+    service = GameService(db, solver=solver, winnable_tries=0, rng=random.Random(11))
+    reply = await service.new_game(ALICE, winnable=True)
+    assert reply.kind is ReplyKind.BOARD
+    deal = (await stored(db, reply.game_id)).deal
+    assert deal in winnable_deals("gate")
+    assert proved_winnable("gate", deal)
+
+
+async def test_a_winnable_deal_checked_on_the_spot(db: Database, solver) -> None:
+    assert 617 not in winnable_deals("gate")
+    service = GameService(db, solver=solver, deal_picker=lambda: 617)
+    reply = await service.new_game(ALICE, winnable=True)
+    assert reply.game.deal == 617 and proved_winnable("gate", 617)
+    with_options = await service.new_game(BOB, winnable=True, options=("single-moves",))
+    assert with_options.kind is ReplyKind.ERROR  # 617 with single moves can't be proved in time
+    service = GameService(db, solver=solver, deal_picker=lambda: 1000)
+    reply = await service.new_game(BOB, winnable=True, options=("single-moves",))
+    assert (reply.game.deal, reply.game.options) == (1000, ("single-moves",))
+
+
+async def test_without_a_proof_a_winnable_deal_with_options_is_refused(db: Database, solver) -> None:
+    service = GameService(db, solver=solver, deal_picker=lambda: 1001)
+    reply = await service.new_game(ALICE, "little-gate", winnable=True, options=("stock-fill",))
+    assert reply.kind is ReplyKind.ERROR
+    assert reply.message == (
+        "I couldn't find a winnable deal of Little Gate with stock-fill just now: try again, or ask for any deal."
+    )
+    assert (await service.show(ALICE)).kind is ReplyKind.ERROR  # nothing was dealt
+
+
+async def test_winnable_asks_before_abandoning_and_takes_no_deal_number(db: Database, solver) -> None:
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=1)
+    ask = await service.new_game(ALICE, winnable=True)
+    assert ask.kind is ReplyKind.CONFIRM and solver.calls == []  # asked first, before any solving
+    both = await service.new_game(ALICE, winnable=True, deal=5, confirm=True)
+    assert both.kind is ReplyKind.ERROR and both.message == "Choose a deal number or a winnable deal, not both."
+    assert (await service.show(ALICE)).game.deal == 1
