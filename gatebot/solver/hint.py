@@ -130,6 +130,7 @@ def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline:
     rank = {step: i for i, step in enumerate(ranked)}
     wins: dict[Step, set[int]] = {}
     decided: list[int] = []
+    progress: dict[Step, int] = {}  # cards put up along the best line found in each imagined deal
     for index, order in enumerate(orders):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
@@ -138,14 +139,19 @@ def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline:
         try:
             won = search.run(SAMPLE_NODES, remaining)
         except OutOfBudget:
-            continue
-        decided.append(index)
+            won = False
+        else:
+            decided.append(index)
         if won:
             wins.setdefault(search.path[0], set()).add(index)
+        elif search.best_first is not None:
+            progress[search.best_first] = progress.get(search.best_first, 0) + search.best_score
         if len(decided) >= AGREEING and len(wins) == 1 and len(next(iter(wins.values()))) == len(decided):
             break  # every imagined deal so far is won by the same move: no need for more
     if not wins:
-        return _hint(visible, ranked[0], Outlook.OPEN, 0.0, len(decided))
+        # No imagined deal was won: suggest the move that led furthest towards the foundations.
+        best = max(progress, key=lambda step: (progress[step], -rank.get(step, len(rank))), default=ranked[0])
+        return _hint(visible, best, Outlook.OPEN, 0.0 if decided else None, len(decided))
     candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:CANDIDATES]
     if len(candidates) > 1:
         won_somehow = set().union(*wins.values())
@@ -163,7 +169,7 @@ def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline:
                     pass
         candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
     best = candidates[0]
-    return _hint(visible, best, Outlook.OPEN, len(wins[best]) / len(decided), len(decided))
+    return _hint(visible, best, Outlook.OPEN, len(wins[best]) / max(1, len(decided)), len(decided))
 
 
 def to_move(game: GateGame, step: Step) -> Move:

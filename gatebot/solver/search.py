@@ -104,6 +104,11 @@ class Search:
         self.seen: set[bytes] = set()
         self.nodes = 0
         self.path: list[tuple[int, int, int]] = []
+        #: The most cards on the foundations seen so far, and the first move of the line there
+        #: (None: the position searched from), for advice when nothing wins.
+        self.best_score = -1
+        self.best_first: Step | None = None
+        self._root_length = 0
         self._node_limit = 0
         self._deadline = 0.0
         self._trail: list[bytes] = []  # the keys of the positions on the current line
@@ -337,6 +342,7 @@ class Search:
         limit = self.nodes + max_nodes
         self._deadline = time.perf_counter() + max_seconds
         root = self._snapshot()
+        self._root_length = len(self.path)
         attempt = 0
         while True:
             self._node_limit = min(limit, self.nodes + SLICE * _luby(attempt + 1))
@@ -371,8 +377,12 @@ class Search:
         del self.path[length:]
 
     def _dfs(self, focus: int) -> bool:
-        if sum(self.found) == 52:
+        score = sum(self.found)
+        if score == 52:
             return True
+        if score > self.best_score:
+            self.best_score = score
+            self.best_first = self.path[self._root_length] if len(self.path) > self._root_length else None
         key = self.key()
         if focus >= 0:
             key += b"\xfe" + bytes(self.columns[focus])
