@@ -2,6 +2,7 @@
 
     python benchmarks/winnable_list.py gate 1 200
     python benchmarks/winnable_list.py little-gate 1 200 --nodes 50000 --seconds 2
+    python benchmarks/winnable_list.py gate 1 1000 --from-csv gate.csv   # from gatebot analyse --csv
 
 Writes ``gatebot/solver/data/<variant>-winnable.txt`` (or ``--out``): a header saying how
 it was made, then one deal number a line. Deals the solver could not decide within the
@@ -11,6 +12,7 @@ budget are left out and counted in the header, as are the ones it proved lost.
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
 from pathlib import Path
@@ -30,26 +32,42 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=50_000)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--out", type=Path, help="where to write the list (default: the shipped file)")
+    parser.add_argument("--from-csv", type=Path, metavar="CSV",
+                        help="take the verdicts from a `gatebot analyse --csv` file instead of solving")
     args = parser.parse_args()
 
     counts = {verdict: 0 for verdict in Verdict}
     winnable: list[int] = []
     started = time.perf_counter()
-    for deal in range(args.first, args.last + 1):
-        game = Game.new(args.variant, deal=deal)
-        assert isinstance(game, GateGame)
-        found = solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
-        counts[found.verdict] += 1
-        if found.verdict is Verdict.WINNABLE:
-            winnable.append(deal)
+    if args.from_csv:
+        with args.from_csv.open(newline="", encoding="utf-8") as rows:
+            for row in csv.DictReader(rows):
+                deal = int(row["deal"])
+                if row["variant"] != args.variant or row["options"] or not args.first <= deal <= args.last:
+                    continue
+                verdict = Verdict(row["verdict"])
+                counts[verdict] += 1
+                if verdict is Verdict.WINNABLE:
+                    winnable.append(deal)
+        how = f"# Verdicts from {args.from_csv.name}, written by gatebot analyse --csv:"
+        again = f"--from-csv {args.from_csv.name}"
+    else:
+        for deal in range(args.first, args.last + 1):
+            game = Game.new(args.variant, deal=deal)
+            assert isinstance(game, GateGame)
+            found = solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
+            counts[found.verdict] += 1
+            if found.verdict is Verdict.WINNABLE:
+                winnable.append(deal)
+        how = f"# solve(Game.new(variant, deal=d), max_nodes={args.nodes}, max_seconds={args.seconds}):"
+        again = f"--nodes {args.nodes} --seconds {args.seconds}"
     seconds = time.perf_counter() - started
     header = [
         f"# Deals {args.first}-{args.last} of {args.variant} (no options) that the solver proved winnable.",
-        f"# solve(Game.new(variant, deal=d), max_nodes={args.nodes}, max_seconds={args.seconds}):",
+        how,
         f"# {counts[Verdict.WINNABLE]} winnable, {counts[Verdict.LOST]} lost, "
         f"{counts[Verdict.UNRESOLVED]} undecided; {seconds:.0f} s.",
-        "# Regenerate with: python benchmarks/winnable_list.py "
-        f"{args.variant} {args.first} {args.last} --nodes {args.nodes} --seconds {args.seconds}",
+        f"# Regenerate with: python benchmarks/winnable_list.py {args.variant} {args.first} {args.last} {again}",
     ]
     out = args.out or DATA / list_name(args.variant)
     out.write_text("\n".join([*header, *map(str, winnable)]) + "\n", encoding="utf-8")

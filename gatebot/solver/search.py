@@ -1,12 +1,12 @@
 """The thoughtful solver: depth-first search over full Gate positions (stock order known).
 
-The search keeps its own copy of the position in plain lists and plays its own moves on it,
-because it visits hundreds of thousands of positions a second-fraction at a time; every
-winning line it returns is replayed through the rules engine by :func:`gatebot.solver.solve`,
-so a disagreement could never reach a player. Positions already searched are remembered by
-a compact key in which the columns are sorted (Gate's rules never depend on which column is
+The search keeps its own copy of the position in plain lists of card numbers and plays its
+own moves on it, because it visits tens of thousands of positions a second; every winning
+line it returns is replayed through the rules engine by :func:`gatebot.solver.solve`, so a
+disagreement could never reach a player. Positions already searched are remembered by a
+compact key in which the columns are sorted (Gate's rules never depend on which column is
 which), so a transposition by moving runs in another order, or into another column, is
-searched once.
+searched once. docs/solver.md explains the move order, the pruning rules and the restarts.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 #: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely.
 _SAFE_NEED = tuple(max(0, (c >> 2) - 1) if c >= 8 else 0 for c in range(52))
 
-
+#: A move as the search plays it: (source code, target code, run length or foundation suit).
 Step = tuple[int, int, int]
 #: Nodes searched before the first restart; later attempts get this times the Luby sequence
 #: (1 1 2 1 1 2 4 1 1 2 …), the restart schedule that wastes least when nothing is known.
@@ -103,7 +103,7 @@ class Search:
         self.dominances = dominances
         self.seen: set[bytes] = set()
         self.nodes = 0
-        self.path: list[tuple[int, int, int]] = []
+        self.path: list[Step] = []
         #: The most cards on the foundations seen so far, and the first move of the line there
         #: (None: the position searched from), for advice when nothing wins.
         self.best_score = -1
@@ -189,7 +189,7 @@ class Search:
 
     # -- moves ---------------------------------------------------------------------------
 
-    def moves(self) -> list[tuple[int, int, int]]:
+    def moves(self) -> list[Step]:
         """The legal moves, most promising first; a single move when a dominance forces it.
 
         Foundation plays come first, then plays that take a card off a gatepost or the
@@ -215,10 +215,10 @@ class Search:
                         targets.append(j)
             elif free < 0:
                 free = j
-        up: list[tuple[int, int, int]] = []
-        good: list[tuple[int, int, int]] = []
-        fair: list[tuple[int, int, int]] = []
-        late: list[tuple[int, int, int]] = []
+        up: list[Step] = []
+        good: list[Step] = []
+        fair: list[Step] = []
+        late: list[Step] = []
         single = self.single
         split_rule = dom.swap_then_use
         # A safe card (nothing could still be built on it) that can go up is never better off
