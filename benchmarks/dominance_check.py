@@ -2,10 +2,11 @@
 
 For every rule in :class:`gatebot.solver.Dominances`, each position is solved twice — all
 rules on, and all rules on but that one — and the two verdicts are compared wherever both
-runs decided. A winning verdict is replayed through the rules engine, so a disagreement can
-only mean the rule threw away the last way to win. Positions: the opening deals of each
-variant, and end games with the stock out reached by seeded random play (small searches
-where a wrong "lost" would show quickly).
+runs decided; last, all rules on against none at all (which also catches a mistake the
+rules share, such as what counts as a safe card). A winning verdict is replayed through
+the rules engine, so a disagreement can only mean a rule threw away the last way to win.
+Positions: the opening deals of each variant, with and without the single-moves option, and end games with the stock out
+reached by seeded random play (small searches where a wrong "lost" would show quickly).
 
     .venv/bin/python benchmarks/dominance_check.py --deals 1-100 --endgames 300
 """
@@ -24,15 +25,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gatebot.rules import Game, GateGame
-from gatebot.solver import DEFAULT_DOMINANCES, Dominances, Verdict, solve
+from gatebot.solver import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Verdict, solve
 
 RULES = [field.name for field in dataclasses.fields(Dominances)]
+ALL = "all of them"
+OPTIONS = ((), ("single-moves",))
 
 
-def endgame(variant: str, seed: int) -> str:
+def endgame(variant: str, seed: int, options: tuple[str, ...]) -> str:
     """A position with the stock out, reached by random play that favours building."""
     rng = random.Random(seed)
-    game = Game.new(variant, deal=seed)
+    game = Game.new(variant, deal=seed, options=options)
     assert isinstance(game, GateGame)
     while game.stock_count and not game.is_over:
         moves = game.legal_moves()
@@ -55,6 +58,8 @@ def judge(job: tuple[str, str, int, float]) -> tuple[str, dict[str, tuple[str, s
         without = dataclasses.replace(DEFAULT_DOMINANCES, **{rule: False})
         verdict = solve(game, max_nodes=nodes, max_seconds=seconds, dominances=without).verdict.value
         results[rule] = (full, verdict)
+    bare = solve(game, max_nodes=nodes, max_seconds=seconds, dominances=NO_DOMINANCES).verdict.value
+    results[ALL] = (full, bare)
     return label, results
 
 
@@ -73,14 +78,18 @@ def main() -> None:
     args = parser.parse_args()
     jobs = []
     for variant in ("gate", "little-gate"):
-        for deal in args.deals:
-            jobs.append((f"{variant} deal {deal}", Game.new(variant, deal=deal).to_text(), args.nodes, args.seconds))
-        for seed in range(1, args.endgames + 1):
-            jobs.append((f"{variant} end game {seed}", endgame(variant, seed), args.nodes, args.seconds))
+        for options in OPTIONS:
+            name = " ".join((variant, *options))
+            for deal in args.deals:
+                text = Game.new(variant, deal=deal, options=options).to_text()
+                jobs.append((f"{name} deal {deal}", text, args.nodes, args.seconds))
+            for seed in range(1, args.endgames + 1):
+                jobs.append((f"{name} end game {seed}", endgame(variant, seed, options), args.nodes, args.seconds))
     started = time.perf_counter()
-    compared = dict.fromkeys(RULES, 0)
-    agreed = dict.fromkeys(RULES, 0)
-    verdicts = dict.fromkeys(RULES, 0)
+    rows = [*RULES, ALL]
+    compared = dict.fromkeys(rows, 0)
+    agreed = dict.fromkeys(rows, 0)
+    verdicts = dict.fromkeys(rows, 0)
     disagreements = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for label, results in pool.map(judge, jobs, chunksize=4):
@@ -96,8 +105,9 @@ def main() -> None:
     print(f"{len(jobs)} positions, {time.perf_counter() - started:.0f} s\n")
     print("| rule | positions decided both ways | of them lost | verdicts agree |")
     print("|---|---|---|---|")
-    for rule in RULES:
-        print(f"| `{rule}` | {compared[rule]} | {verdicts[rule]} | {agreed[rule]} of {compared[rule]} |")
+    for rule in rows:
+        name = rule if rule == ALL else f"`{rule}`"
+        print(f"| {name} | {compared[rule]} | {verdicts[rule]} | {agreed[rule]} of {compared[rule]} |")
     for line in disagreements:
         print("DISAGREE", line)
 

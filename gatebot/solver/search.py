@@ -11,6 +11,7 @@ searched once. docs/solver.md explains the move order, the pruning rules and the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -24,8 +25,9 @@ DRAW_CODE = -1
 FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE, FILL_STOCK = -1, 0, 1, 2, 3
 
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
-#: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely.
-_SAFE_NEED = tuple(max(0, (c >> 2) - 1) if c >= 8 else 0 for c in range(52))
+#: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely
+#: (the cards one rank lower up; an Ace or a Two needs nothing — an Ace never needs a parent).
+_SAFE_NEED = tuple(c >> 2 if c >= 8 else 0 for c in range(52))
 
 #: A move as the search plays it: (source code, target code, run length or foundation suit).
 Step = tuple[int, int, int]
@@ -100,6 +102,10 @@ class Search:
         self.found = list(raw.foundations)
         self.single = game.options.count("single-moves") > 0
         self.stock_fill = game.options.count("stock-fill") > 0
+        if self.single:
+            # Delaying a move off a parent relies on whatever was built on the moved run
+            # moving with it, which single moves forbid.
+            dominances = dataclasses.replace(dominances, swap_then_use=False)
         self.dominances = dominances
         self.seen: set[bytes] = set()
         self.nodes = 0

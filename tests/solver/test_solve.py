@@ -1,0 +1,376 @@
+"""Deciding a full position: verdicts, winning lines, budgets, and agreement with a naive search."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+
+import pytest
+
+from gatebot.rules import Game, GateGame
+from gatebot.rules.cards import CARD_TEXT
+from gatebot.solver import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Verdict, solve
+from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1
+from tests.rules.builders import position
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def gate(game: Game) -> GateGame:
+    assert isinstance(game, GateGame)
+    return game
+
+
+def with_options(game: Game, *options: str) -> GateGame:
+    """The same position played with ``options`` (the first line of the text names them)."""
+    first, *rest = game.to_text().splitlines()
+    return gate(Game.from_text("\n".join([" ".join([first.split()[0], *options]), *rest])))
+
+
+def played(variant: str, deal: int, tokens: list[str], options: tuple[str, ...] = ()) -> GateGame:
+    game = gate(Game.new(variant, deal=deal, options=options))
+    for token in tokens:
+        game.play(token)
+    return game
+
+
+def assert_line_wins(start: GateGame, line: tuple) -> None:
+    """Replay ``line`` through the rules engine from a copy of ``start``: every move legal, and it wins."""
+    board = Game.from_text(start.to_text())
+    for number, move in enumerate(line, start=1):
+        assert move in board.legal_moves(), f"move {number} ({move}) is not legal in\n{board.to_text()}"
+        board.play(move)
+    assert board.is_won, f"the line ends in\n{board.to_text()}"
+
+
+def brute_force(game: GateGame, limit: int = 25_000) -> bool | None:
+    """Whether ``game`` can be won, by trying every legal move: no pruning, no ordering, no cleverness.
+
+    Depth-first over ``legal_moves()`` with ``push``/``undo``; a position (its whole text,
+    columns in place) is entered once. None when more than ``limit`` positions would be needed.
+    """
+    board = game.copy()
+    if board.is_won:
+        return True
+    seen = {board.to_text()}
+    stack = [iter(board.legal_moves())]
+    while stack:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if stack:
+                board.undo()
+            continue
+        board.push(move)
+        if board.is_won:
+            return True
+        text = board.to_text()
+        if text in seen:
+            board.undo()
+            continue
+        if len(seen) >= limit:
+            return None
+        seen.add(text)
+        stack.append(iter(board.legal_moves()))
+    return False
+
+
+def position_text(variant: str, options: tuple[str, ...], piles: dict[str, list[int]], found: list[int]) -> str:
+    """Position text (RULES.md section 6) from card indices; ``piles`` keys: L R W S and 1..n."""
+    count = 4 if variant == "little-gate" else 8
+
+    def line(label: str) -> str:
+        return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in piles.get(label, []))
+
+    tops = " ".join(CARD_TEXT[(k - 1) * 4 + suit] if k else "-" for suit, k in enumerate(found))
+    lines = [
+        " ".join((variant, *options)),
+        line("L"),
+        line("R"),
+        f"F: {tops}",
+        *(line(str(i)) for i in range(1, count + 1)),
+        line("W"),
+        line("S"),
+    ]
+    return "\n".join(lines)
+
+
+def end_game(rng: random.Random, variant: str, options: tuple[str, ...], keep: int) -> GateGame:
+    """A random deal played at random until the stock is out, then all but ``keep`` cards put up.
+
+    The lowest cards of randomly chosen suits are taken off the table and onto their
+    foundations wherever they lie; a column emptied that way is filled as the rules fill it.
+    """
+    game = gate(Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=options))
+    while game.stock_count:
+        legal = game.legal_moves()
+        builds = [move for move in legal if not move.is_draw]
+        game.push(rng.choice(builds) if builds and rng.random() < 0.7 else rng.choice(legal))
+    raw = game.raw()
+    found = list(raw.foundations)
+    while 52 - sum(found) > keep:
+        found[rng.choice([suit for suit in range(4) if found[suit] < 13])] += 1
+
+    def kept(cards: tuple[int, ...]) -> list[int]:
+        return [card for card in cards if card >> 2 >= found[card & 3]]
+
+    left, right, waste = kept(raw.reserves[0]), kept(raw.reserves[1]), kept(raw.waste)
+    columns = [kept(column) for column in raw.columns]
+    for column in columns:
+        if not column:
+            if left or right:
+                column.append((left if len(left) >= len(right) else right).pop())
+            elif waste:
+                column.append(waste.pop())
+    piles = {"L": left, "R": right, "W": waste, **{str(i + 1): c for i, c in enumerate(columns)}}
+    return gate(Game.from_text(position_text(variant, options, piles, found)))
+
+
+def scattered(rng: random.Random, variant: str, options: tuple[str, ...], off: int) -> GateGame:
+    """``off`` cards (the highest of random suits) dealt at random onto the table, sometimes 2 to a stock."""
+    count = 4 if variant == "little-gate" else 8
+    found = [13] * 4
+    for _ in range(off):
+        found[rng.choice([suit for suit in range(4) if found[suit]])] -= 1
+    loose = [card for card in range(52) if card >> 2 >= found[card & 3]]
+    rng.shuffle(loose)
+    piles: dict[str, list[int]] = {name: [] for name in ("L", "R", "W", "S", *map(str, range(1, count + 1)))}
+    if rng.random() < 0.25:
+        piles["S"], loose = loose[:2], loose[2:]
+    for card in loose:
+        name = rng.choice(["L", "R", "W", *map(str, range(1, count + 1))])
+        if name in "LR" and len(piles[name]) == 5:
+            name = "1"
+        piles[name].append(card)
+    return gate(Game.from_text(position_text(variant, options, piles, found)))
+
+
+EACH_RULE_OFF = {
+    f"no-{field.name}": dataclasses.replace(DEFAULT_DOMINANCES, **{field.name: False})
+    for field in dataclasses.fields(Dominances)
+}
+SETTINGS = {"default": DEFAULT_DOMINANCES, "none": NO_DOMINANCES, **EACH_RULE_OFF}
+KINDS = {
+    "gate": ("gate", ()),
+    "gate-single": ("gate", ("single-moves",)),
+    "little": ("little-gate", ()),
+    "little-single": ("little-gate", ("single-moves",)),
+}
+
+
+SAMPLE = 30
+
+
+@functools.cache
+def judged_positions(kind: str) -> tuple[tuple[str, bool], ...]:
+    """Small end games of one kind, each with the naive search's verdict (position text, won)."""
+    variant, options = KINDS[kind]
+    rng = random.Random(f"solver-agreement-{kind}")
+    judged = []
+    attempts = 0
+    while len(judged) < SAMPLE:
+        attempts += 1
+        assert attempts < 200, "too many positions were too big for the naive search"
+        if attempts % 4:
+            keep = rng.randint(16, 26) if variant == "little-gate" else rng.randint(34, 46)
+            game = end_game(rng, variant, options, keep)
+        else:
+            game = scattered(rng, variant, options, rng.randint(8, 14))
+        won = brute_force(game)
+        if won is not None:
+            judged.append((game.to_text(), won))
+    return tuple(judged)
+
+
+# -- whole deals ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deal", [1, 2, 617])
+def test_a_winnable_deal_comes_with_a_line_that_wins_it_by_the_rules(deal):
+    found = solve(Game.new("gate", deal=deal))
+    assert found.verdict is Verdict.WINNABLE
+    assert found.decided
+    assert found.nodes > 0
+    assert found.seconds >= 0
+    fresh = gate(Game.new("gate", deal=deal))
+    for number, move in enumerate(found.line, start=1):
+        assert move in fresh.legal_moves(), f"move {number} ({move}) of deal {deal} is not legal"
+        fresh.play(move)
+    assert fresh.is_won
+
+
+def test_solving_leaves_the_game_untouched():
+    game = played("gate", 1, STOCK_OUT_DEAL_1[:20])
+    before, history = game.to_text(), game.moves
+    solve(game)
+    assert game.to_text() == before
+    assert game.moves == history
+
+
+def test_a_won_game_is_winnable_with_nothing_left_to_play():
+    game = position(foundations="KC KD KH KS")
+    assert game.is_won
+    found = solve(gate(game))
+    assert found.verdict is Verdict.WINNABLE
+    assert found.line == ()
+
+
+# -- lost positions -------------------------------------------------------------------
+
+
+def test_a_position_lost_by_construction_is_lost():
+    # Clubs stop at 7♣; the 8♣ every other club waits for lies on the waste under the K♣.
+    # A King leaves the waste only for its foundation (after the Q♣, which waits for the 8♣)
+    # or for a free space, and no column can ever empty: the 9♣, 10♣, J♣ and Q♣ cannot go up
+    # before the 8♣ and have no red card to go onto (every red card is home), and putting the
+    # K♠ up, the only legal move, leaves the 9♣ in column 1.
+    game = gate(position(
+        variant="little-gate",
+        foundations="7C KD KH QS",
+        columns={1: "9C KS", 2: "TC", 3: "JC", 4: "QC"},
+        waste="8C KC",
+    ))
+    assert game.stock_count == 0
+    assert [str(move) for move in game.legal_moves()] == ["1f"]
+    assert brute_force(game) is False
+    for dominances in (DEFAULT_DOMINANCES, NO_DOMINANCES):
+        found = solve(game, dominances=dominances)
+        assert found.verdict is Verdict.LOST
+        assert found.line == ()
+        assert found.decided
+
+
+def test_a_lost_end_game_of_deal_1_is_lost():
+    # Deal 1 played at random until the stock is out; the naive search agrees that no win is left.
+    game = played("gate", 1, NO_WIN_DEAL_1)
+    assert game.stock_count == 0 and game.legal_moves()
+    assert brute_force(game, limit=200_000) is False
+    found = solve(game)
+    assert found.verdict is Verdict.LOST
+    assert found.line == ()
+
+
+# -- budgets --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("max_nodes", [1, 2])
+@pytest.mark.parametrize(("variant", "deal"), [("gate", 2), ("little-gate", 6)])
+def test_a_tiny_budget_leaves_the_deal_unresolved_never_lost(variant, deal, max_nodes):
+    # Gate deal 2 is winnable, Little Gate deal 6 lost; neither is decided in one or two positions.
+    found = solve(Game.new(variant, deal=deal), max_nodes=max_nodes)
+    assert found.verdict is Verdict.UNRESOLVED
+    assert not found.decided
+    assert found.line == ()
+    assert found.nodes <= max_nodes
+
+
+def test_no_time_leaves_a_long_search_unresolved():
+    # Little Gate deal 5 needs thousands of positions; the clock is looked at every 1,024.
+    found = solve(Game.new("little-gate", deal=5), max_seconds=0.0)
+    assert found.verdict is Verdict.UNRESOLVED
+    assert found.line == ()
+
+
+def test_a_budget_big_enough_decides_the_deal_a_tiny_one_did_not():
+    game = Game.new("little-gate", deal=6)
+    assert solve(game, max_nodes=2).verdict is Verdict.UNRESOLVED
+    assert solve(game, max_nodes=200_000).verdict is Verdict.LOST
+
+
+# -- what the solver may be given -----------------------------------------------------
+
+
+def test_a_hidden_stock_cannot_be_solved():
+    hidden = Game.from_text(Game.new("gate", deal=1).to_text(hide_stock=True))
+    with pytest.raises(ValueError, match="stock"):
+        solve(gate(hidden))
+    small = position(columns={1: "KS", 2: "QH"}, stock="2D 9C", hidden_stock=True)
+    assert small.to_text().splitlines()[-1].startswith("S: ?")
+    with pytest.raises(ValueError):
+        solve(gate(small))
+
+
+def test_a_hidden_stock_that_is_out_is_solved():
+    game = played("gate", 1, STOCK_OUT_DEAL_1)
+    shown = gate(Game.from_text(game.to_text(hide_stock=True)))
+    assert shown.stock_count == 0
+    found = solve(shown)
+    assert found.verdict is Verdict.WINNABLE
+    assert_line_wins(game, found.line)
+
+
+# -- agreement with the naive search --------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_sample_holds_won_and_lost_end_games(kind):
+    verdicts = [won for _, won in judged_positions(kind)]
+    assert len(verdicts) == SAMPLE
+    assert verdicts.count(True) >= 3 and verdicts.count(False) >= 3, verdicts
+
+
+@pytest.mark.parametrize("setting", list(SETTINGS))
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_pruning_rule_keeps_the_naive_searchs_verdict(kind, setting):
+    dominances = SETTINGS[setting]
+    for text, won in judged_positions(kind):
+        game = gate(Game.from_text(text))
+        found = solve(game, dominances=dominances, max_nodes=200_000, max_seconds=20.0)
+        expected = Verdict.WINNABLE if won else Verdict.LOST
+        assert found.verdict is expected, f"{setting}: {found.verdict} for\n{text}"
+        if won:
+            assert_line_wins(game, found.line)
+        else:
+            assert found.line == ()
+
+
+@pytest.mark.parametrize("deal", [5, 6, 37])
+def test_pruning_keeps_the_verdict_of_little_gate_deals(deal):
+    # Both settings decide these lost deals within a second or so; most other early deals
+    # take the unpruned search far longer.
+    game = Game.new("little-gate", deal=deal)
+    pruned = solve(game)
+    plain = solve(game, dominances=NO_DOMINANCES)
+    assert pruned.decided and plain.decided
+    assert pruned.verdict is plain.verdict is Verdict.LOST
+
+
+# -- counterexamples to the pruning rules ---------------------------------------------
+
+# 4♥ is not safe to put up: the black 3s are not both home (3♠ is in column 2), and the 3♠
+# with the 2♦ on it has to move onto the 4♥ so that the A♦ under them can go up; the other
+# red 4 is buried, the 2♦ has no black 3 to go onto (3♣ is home), and no column can empty.
+UNSAFE_FOUR = dict(
+    variant="little-gate",
+    foundations="3C - 3H 2S",
+    columns={1: "KC 4H", 2: "4D AD 3S 2D", 3: "KH", 4: "KS"},
+    waste=" ".join(reversed(["3D", "4C", "4S", *(r + s for r in "56789TJQ" for s in "CDHS"), "KD"])),
+)
+
+# Single moves: the J♠ has to leave the Q♥ for the Q♦ (its twin) before the 10♦ can follow
+# it, which empties column 3 and pulls the K♠ then the Q♠ from the waste; the Q♥ is used
+# only after that (it goes up once the J♥ has come up off the waste), not at once.
+SPLIT_THEN_WAIT = dict(
+    variant="little-gate",
+    foundations="KC 8D TH TS",
+    columns={1: "9D QH JS", 2: "QD", 3: "TD", 4: "KH"},
+    waste="KD JD JH QS KS",
+)
+
+
+def test_the_counterexample_positions_are_winnable_by_the_naive_search_and_unpruned_solver():
+    for game in (gate(position(**UNSAFE_FOUR)), with_options(position(**SPLIT_THEN_WAIT), "single-moves")):
+        assert brute_force(game) is True
+        found = solve(game, dominances=NO_DOMINANCES)
+        assert found.verdict is Verdict.WINNABLE
+        assert_line_wins(game, found.line)
+
+
+def test_a_card_still_needed_as_a_parent_is_not_forced_up():
+    assert solve(gate(position(**UNSAFE_FOUR))).verdict is Verdict.WINNABLE
+
+
+def test_a_split_whose_parent_is_used_later_is_searched_in_single_moves():
+    game = with_options(position(**SPLIT_THEN_WAIT), "single-moves")
+    assert solve(game).verdict is Verdict.WINNABLE
