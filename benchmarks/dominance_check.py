@@ -5,8 +5,9 @@ rules on, and all rules on but that one — and the two verdicts are compared wh
 runs decided; last, all rules on against none at all (which also catches a mistake the
 rules share, such as what counts as a safe card). A winning verdict is replayed through
 the rules engine, so a disagreement can only mean a rule threw away the last way to win.
-Positions: the opening deals of each variant, with and without the single-moves option, and end games with the stock out
-reached by seeded random play (small searches where a wrong "lost" would show quickly).
+Positions: the opening deals of each variant, with and without the single-moves option,
+and end games with the stock out reached by seeded random play (small searches where a
+wrong "lost" would show quickly).
 
     .venv/bin/python benchmarks/dominance_check.py --deals 1-100 --endgames 300
 """
