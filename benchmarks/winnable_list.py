@@ -49,7 +49,10 @@ def main() -> int:
                 counts[verdict] += 1
                 if verdict is Verdict.WINNABLE:
                     winnable.append(deal)
-        how = f"# Verdicts from {args.from_csv.name}, written by gatebot analyse --csv:"
+        how = (
+            f"# Verdicts from `gatebot analyse --variant {args.variant} --deals {args.first}-{args.last} "
+            f"--csv {args.from_csv.name}` (10 s a deal):"
+        )
         again = f"--from-csv {args.from_csv.name}"
     else:
         for deal in range(args.first, args.last + 1):
@@ -66,7 +69,7 @@ def main() -> int:
         f"# Deals {args.first}-{args.last} of {args.variant} (no options) that the solver proved winnable.",
         how,
         f"# {counts[Verdict.WINNABLE]} winnable, {counts[Verdict.LOST]} lost, "
-        f"{counts[Verdict.UNRESOLVED]} undecided; {seconds:.0f} s.",
+        f"{counts[Verdict.UNRESOLVED]} undecided" + ("." if args.from_csv else f"; {seconds:.0f} s."),
         f"# Regenerate with: python benchmarks/winnable_list.py {args.variant} {args.first} {args.last} {again}",
     ]
     out = args.out or DATA / list_name(args.variant)
