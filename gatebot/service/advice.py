@@ -9,8 +9,8 @@ from gatebot.solver import Hint, Outlook
 def hint_message(game: GateGame, found: Hint, end_prompt: str) -> str:
     """The hint as a player reads it: the move, its token and why, then how the game looks after it.
 
-    ``Hint: play A♦ from column 3 to the foundation (`3f`). You won 14 of 16 imagined
-    shuffles of the stock after it.`` ``end_prompt`` says how this front end ends a game
+    ``Hint: play A♦ from column 3 to the foundation (`3f`). It won 10 of 12 imagined
+    shuffles of the stock.`` ``end_prompt`` says how this front end ends a game
     (``Press End game to finish``), for the sentence of a game that can no longer be won.
     """
     if found.move is None:
@@ -49,7 +49,7 @@ def _outlook(game: GateGame, found: Hint, end_prompt: str) -> str:
     if found.win_chance is None or found.samples <= 0:
         return ""
     won = round(found.win_chance * found.samples)
-    return f"You won {won} of {found.samples} imagined shuffles of the stock after it."
+    return f"It won {won} of {found.samples} imagined shuffles of the stock."
 
 
 def _lead_and_why(reason: str, described: str, *, draw: bool) -> tuple[str, str]:
