@@ -108,9 +108,13 @@ def main() -> None:
     started = time.perf_counter()
     latencies: list[float] = []
     wins = scores = capped = hints = 0
+    lost: list[int] = []
+    circling: list[int] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for done, (_deal, won, score, times, count, cap) in enumerate(pool.map(play_with_hints, jobs), 1):
+        for done, (deal, won, score, times, count, cap) in enumerate(pool.map(play_with_hints, jobs), 1):
             wins += won
+            if not won:
+                (circling if cap else lost).append(deal)
             scores += score
             capped += cap
             hints += count
@@ -130,8 +134,9 @@ def main() -> None:
           f"{statistics.median(latencies) * 1000:.0f} ms / {percentile(latencies, 0.95) * 1000:.0f} ms / "
           f"{max(latencies) * 1000:.0f} ms |")
     print(f"| greedy | {greedy_wins} of {n} ({greedy_wins / n:.1%}) | {greedy_score:.1f} | — |")
+    print(f"not won: {' '.join(map(str, lost)) or 'none'}")
     if capped:
-        print(f"{capped} games stopped at the {MOVE_CAP}-move cap")
+        print(f"{capped} games stopped at the {MOVE_CAP}-move cap: {' '.join(map(str, circling))}")
 
 
 if __name__ == "__main__":

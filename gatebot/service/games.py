@@ -14,6 +14,7 @@ it read. A hint never changes the version, so the board it was asked from stays 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import time
@@ -36,6 +37,7 @@ from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Thinker, ThinkingFailed
 from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict
 from gatebot.solver.deals import pick_winnable, winnable_deals
+from gatebot.solver.hint import positions_behind
 from gatebot.store.database import Database
 from gatebot.store.models import GameRecord, GameStatus, Player, utcnow
 
@@ -403,10 +405,13 @@ class GameService:
                 return seen
             game = seen.game
             visible = game.to_text(hide_stock=True)
-            found = self._hints.get(visible) or await self._think_of_hint(game, visible)
+            behind = positions_behind(game)
+            # A hint depends on the way the game came since the last draw (it leads forward).
+            known = visible + "\n#" + hashlib.blake2b("\n".join(behind).encode(), digest_size=16).hexdigest()
+            found = self._hints.get(known) or await self._think_of_hint(game, visible, behind)
             if found is None:
                 return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
-            self._hints.put(visible, found)
+            self._hints.put(known, found)
             if not await self._count_hint(seen.game_id, seen.version, visible):
                 continue  # the game changed while the hint was worked out: look again
             reply = replace(seen, kind=ReplyKind.HINT, message=hint_message(game, found, self._end_prompt),
@@ -578,10 +583,10 @@ class GameService:
         self._verdicts.put(text, (verdict, line, max_nodes))
         return verdict, line
 
-    async def _think_of_hint(self, game: GateGame, visible: str) -> Hint | None:
+    async def _think_of_hint(self, game: GateGame, visible: str, behind: tuple[str, ...]) -> Hint | None:
         """The hint engine's answer; once the stock is out, the solver's if the engine fails; None if neither."""
         try:
-            return await self._thinker.hint(visible, self._hint_seconds)
+            return await self._thinker.hint(visible, self._hint_seconds, behind)
         except ThinkingFailed:
             if game.stock_count:
                 return None

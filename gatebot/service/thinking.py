@@ -27,11 +27,15 @@ class ThinkingFailed(Exception):
     """The worker could not answer (it died or failed, or the service is closing); nothing was changed."""
 
 
-def hint_for(visible: str, seconds: float = HINT_SECONDS) -> Hint:
-    """The hint for a position given as text with its stock hidden (runs in the worker)."""
+def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
+    """The hint for a position given as text with its stock hidden (runs in the worker).
+
+    ``behind``: the positions the game went through since its last draw (stock hidden), so
+    the hint leads forward.
+    """
     if "\nS: ?" not in visible and not visible.rstrip().endswith("S:"):
         raise ValueError("a hint is only ever asked for the position its player sees (S: ?n)")
-    return hint(_gate(visible), seconds=seconds)
+    return hint(_gate(visible), seconds=seconds, behind=behind)
 
 
 def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:
@@ -90,9 +94,9 @@ class Thinker:
             log.exception("%s failed on %r", function.__name__, args)
             raise ThinkingFailed(str(error)) from error
 
-    async def hint(self, visible: str, seconds: float = HINT_SECONDS) -> Hint:
+    async def hint(self, visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
         """The hint engine's answer for ``visible`` (a position with its stock hidden)."""
-        return await self._run(hint_for, visible, seconds)
+        return await self._run(hint_for, visible, seconds, behind)
 
     async def solve(self, text: str, *, max_nodes: int, max_seconds: float) -> tuple[Verdict, tuple[str, ...]]:
         """The solver's verdict on the full position ``text`` and its winning line (tokens)."""

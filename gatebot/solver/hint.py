@@ -15,6 +15,7 @@ import enum
 import random
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gatebot.rules import DRAW, Game, GateGame, Move
@@ -37,6 +38,8 @@ SAMPLE_NODES = 3_000
 CANDIDATES = 3
 #: Node budget of the exact search once the stock is out.
 EXACT_NODES = 300_000
+#: How many moves back a hint looks to avoid leading the player in a circle.
+RECENT = 40
 
 
 class Outlook(enum.Enum):
@@ -61,32 +64,69 @@ class Hint:
     seconds: float = 0.0
 
 
-def hint(game: Game, *, seconds: float = HINT_SECONDS, samples: int = SAMPLES) -> Hint:
+def hint(
+    game: Game,
+    *,
+    seconds: float = HINT_SECONDS,
+    samples: int = SAMPLES,
+    behind: Sequence[str] | None = None,
+) -> Hint:
     """The best move in ``game`` as its player sees it, and why.
 
     Only ``game.to_text(hide_stock=True)`` is read, so the answer is the same whatever order
-    the hidden stock is in.
+    the hidden stock is in. ``behind`` lists the positions (as text, stock hidden) the game
+    went through since its last draw, most recent first — by default read from ``game``'s
+    own moves: a move that leads back to one of them is not hinted while another way
+    forward is known, so a player who follows the hints never goes round in a circle.
     """
     started = time.perf_counter()
     visible = Game.from_text(game.to_text(hide_stock=True))
     if not isinstance(visible, GateGame):
         raise TypeError(f"Hints are not available for {visible.title} yet")
-    found = _think(visible, started + seconds, samples)
+    keys: set[bytes] = set()
+    for text in positions_behind(game) if behind is None else behind:
+        earlier = Game.from_text(text)
+        if isinstance(earlier, GateGame) and earlier.stock_count == visible.stock_count:
+            keys.add(_key(earlier))
+    keys.discard(_key(visible))
+    found = _think(visible, started + seconds, samples, keys)
     return dataclasses.replace(found, seconds=time.perf_counter() - started)
 
 
-def _think(visible: GateGame, deadline: float, samples: int) -> Hint:
+def positions_behind(game: Game) -> tuple[str, ...]:
+    """The positions ``game`` went through since its last draw, most recent first (at most ``RECENT``).
+
+    They are written as their player saw them (the stock hidden), so they tell a hint
+    nothing the player doesn't know.
+    """
+    if not isinstance(game, GateGame) or not game.moves:
+        return ()
+    board = game.copy()
+    texts = []
+    for _ in range(min(RECENT, len(board.moves))):
+        if board.undo().is_draw:
+            break
+        texts.append(board.to_text(hide_stock=True))
+    return tuple(texts)
+
+
+def _key(game: GateGame) -> bytes:
+    """The search's key of a position, which depends on how many cards the stock holds, not their order."""
+    return Search(game, stock=list(game.raw().stock)).key()
+
+
+def _think(visible: GateGame, deadline: float, samples: int, behind: set[bytes]) -> Hint:
     if not visible.legal_moves():
         if visible.is_won:
             return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
         return Hint(None, "No move is left: the game is over", Outlook.LOST)
     if visible.stock_count == 0:
-        return _exact(visible, deadline)
+        return _exact(visible, deadline, behind)
     unseen = list(visible.raw().stock)
     ranked = Search(visible, stock=unseen).moves()
     if len(ranked) == 1:  # a safe foundation play, or the only move there is
         return _hint(visible, ranked[0], Outlook.OPEN)
-    return _sampled(visible, ranked, unseen, deadline, samples)
+    return _sampled(visible, ranked, unseen, deadline, samples, behind)
 
 
 def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None = None, used: int = 0) -> Hint:
@@ -94,8 +134,21 @@ def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None 
     return Hint(move, explain(visible, move), outlook, chance, used)
 
 
-def _exact(visible: GateGame, deadline: float) -> Hint:
-    """Nothing is hidden: prove the game won or lost, and hint the first move of a win."""
+def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
+    """Nothing is hidden: prove the game won or lost, and hint the first move of a win.
+
+    A win that doesn't pass through the positions ``behind`` is looked for first, so that
+    following hints always moves forward; only when there is none in half the time is any
+    win taken.
+    """
+    if behind:
+        search = Search(visible)
+        search.seen.update(behind)
+        try:
+            if search.run(EXACT_NODES, max(0.05, (deadline - time.perf_counter()) / 2)) and search.path:
+                return _hint(visible, search.path[0], Outlook.WINNABLE)
+        except OutOfBudget:
+            pass
     found = solve(visible, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
     if found.verdict is Verdict.WINNABLE:
         move = found.line[0]
@@ -113,7 +166,9 @@ def _exact(visible: GateGame, deadline: float) -> Hint:
     return _hint(visible, ranked[0], Outlook.UNKNOWN)
 
 
-def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline: float, samples: int) -> Hint:
+def _sampled(
+    visible: GateGame, ranked: list[Step], unseen: list[int], deadline: float, samples: int, behind: set[bytes]
+) -> Hint:
     """Judge the moves by playing imagined stock orders out with the solver.
 
     Each imagined deal is first solved from the current position; the first move of each win
@@ -136,6 +191,7 @@ def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline:
         if remaining <= 0:
             break
         search = Search(visible, stock=order)
+        search.seen.update(behind)  # wins that go back where the game has been don't count
         try:
             won = search.run(SAMPLE_NODES, remaining)
         except OutOfBudget:
@@ -161,6 +217,7 @@ def _sampled(visible: GateGame, ranked: list[Step], unseen: list[int], deadline:
                 if remaining <= 0:
                     break
                 search = Search(visible, stock=orders[index])
+                search.seen.update(behind)
                 search.apply(*step)
                 try:
                     if search.run(SAMPLE_NODES // 2, remaining):

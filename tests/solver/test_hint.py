@@ -8,6 +8,7 @@ import pytest
 
 from gatebot.rules import Game, GateGame
 from gatebot.solver import Outlook, Verdict, hint, solve
+from gatebot.solver.hint import positions_behind
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 from tests.rules.builders import position
 
@@ -40,6 +41,7 @@ def walk(variant: str, deal: int, moves: int, options: tuple[str, ...] = ()) -> 
 
 
 def played(deal: int, tokens: list[str]) -> GateGame:
+    """Deal ``deal`` after the moves ``tokens``."""
     game = gate(Game.new("gate", deal=deal))
     for token in tokens:
         game.play(token)
@@ -131,12 +133,15 @@ def test_with_the_stock_out_a_winnable_game_gets_a_move_that_keeps_the_win(moves
 
 def test_with_the_stock_out_following_the_hints_wins():
     game = played(1, STOCK_OUT_DEAL_1)
+    visited = {game.to_text()}
     for _ in range(80):
         if game.is_won:
             break
         found = hint(game, seconds=SECONDS)
         assert found.outlook is Outlook.WINNABLE, game.to_text()
         game.play(found.move)
+        assert game.to_text() not in visited, "the hints led back to a position already played"
+        visited.add(game.to_text())
     assert game.is_won
     found = hint(game, seconds=0.2)
     assert found.move is None
@@ -223,3 +228,44 @@ def test_a_winnable_end_game_that_needs_an_unsafe_card_as_a_parent_is_called_win
     found = hint(game, seconds=SECONDS)
     assert found.outlook is Outlook.WINNABLE
     assert str(found.move) == "21"
+
+
+# -- going forward --------------------------------------------------------------------
+
+
+def test_positions_behind_are_the_hidden_positions_since_the_last_draw_most_recent_first():
+    game = gate(Game.new("gate", deal=1))
+    assert positions_behind(game) == ()
+    game.play("3f")  # A♦ up
+    game.play("d")
+    game.play("43")  # Q♣ onto K♦
+    game.play("76")  # 2♠ onto 3♥
+    behind = positions_behind(game)
+    board = game.copy()
+    board.undo()
+    second = board.to_text(hide_stock=True)
+    board.undo()
+    assert behind == (second, board.to_text(hide_stock=True))
+    assert all("S: ?" in text for text in behind)
+
+
+STOCK_OUT_DEAL_2 = (
+    "78 68 63 r4 d d 36 74 r4 54 l5 85 d d d d d d d d d d d wf 7f d d wf w5 d d d d d w6 47 w4 d d wf w6 d "
+    "wf d wf 7f 7f 3f 7f d d wf d wf 2f 2f 5f 6f d w5 d d d wf 3f 4f 4f 4f d w4 d wf d"
+)
+
+
+def test_a_hint_does_not_lead_back_where_the_game_has_been_while_another_win_is_known():
+    # Deal 2 with its stock just out, in a position with more than one way to win.
+    game = played(2, STOCK_OUT_DEAL_2.split())
+    assert game.stock_count == 0
+    first = hint(game, seconds=SECONDS, behind=())
+    assert first.move is not None and first.outlook is Outlook.WINNABLE
+    after = game.copy()
+    after.play(first.move)
+    # As if the game had come from where the first hint leads: that way is now "back".
+    other = hint(game, seconds=SECONDS, behind=(after.to_text(hide_stock=True),))
+    assert other.move != first.move
+    assert other.outlook is Outlook.WINNABLE
+    game.play(other.move)
+    assert solve(game).verdict is Verdict.WINNABLE
