@@ -2,10 +2,10 @@
 
 A hint never learns the stock's order. It reads the position as the player sees it
 (``S: ?n``), then imagines many orders of the unseen cards — the same ones for the same
-visible position, so a hint never changes when asked twice — and plays each imagined deal
-out with the solver. The move that wins in the most imagined deals is the hint. Once the
-stock is out nothing is hidden, and the hint is exact: the solver proves the game still
-winnable (and the hint is the first move of a win) or lost.
+visible position — and plays each imagined deal out with the solver. The move that wins
+in the most imagined deals is the hint. Once the stock is out nothing is hidden, and the
+hint is exact: the solver proves the game still winnable (and the hint is the first move
+of a win) or lost. docs/solver.md has the details and the figures.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from dataclasses import dataclass
 from gatebot.rules import DRAW, Game, GateGame, Move
 from gatebot.rules.errors import AmbiguousMove
 from gatebot.solver.explain import explain
-from gatebot.solver.search import DRAW_CODE, OutOfBudget, Search
+from gatebot.solver.search import DRAW_CODE, OutOfBudget, Search, Step
 from gatebot.solver.solve import Verdict, solve
-
-Step = tuple[int, int, int]
 
 #: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
 HINT_SECONDS = 0.6

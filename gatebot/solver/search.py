@@ -339,10 +339,11 @@ class Search:
     def run(self, max_nodes: int, max_seconds: float) -> bool:
         """True when the position can be won (the line is in ``path``), False when it can't.
 
-        The search restarts now and then with the moves of each kind in another order, so
-        that one bad early choice can't keep it in a lost corner of the game for the whole
-        budget. A restart keeps every position already searched to the end: those are lost
-        whatever the order, so proving a loss costs hardly more than without restarts.
+        The search restarts now and then with the moves in a random order (a position with
+        a foundation play keeps the usual order), so that one bad early choice can't keep it
+        in a lost corner of the game for the whole budget. A restart keeps every position
+        already searched to the end: those are lost whatever the order, so proving a loss
+        costs hardly more than without restarts.
         Raises :class:`OutOfBudget` when the budget runs out first.
         """
         limit = self.nodes + max_nodes
