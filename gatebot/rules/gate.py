@@ -32,7 +32,9 @@ _HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can c
 
 # Undo records: (source, target, count, card, fill) for card moves; the draw is its own record.
 _DRAW_RECORD = (-1, -1, 0, -1, -1)
-_FILL_NONE, _FILL_LEFT, _FILL_RIGHT, _FILL_WASTE, _FILL_STOCK = -1, 0, 1, 2, 3
+#: Where the card that filled an emptied column came from; ``FILL_LEFT`` to ``FILL_STOCK``
+#: index the piles (left reserve, right reserve, waste, stock) it goes back to on undo.
+FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE, FILL_STOCK = -1, 0, 1, 2, 3
 
 
 @cache
@@ -55,6 +57,31 @@ def _move_tables(columns: int) -> tuple[
         for s in names
     ]
     return sources, targets, plain, counted
+
+
+def fill_column(
+    column: list[int], reserves: list[list[int]], waste: list[int], stock: list[int], *, stock_fill: bool
+) -> int:
+    """Fill ``column``, just emptied, as RULES.md §3 says; return where the card came from.
+
+    From the deeper reserve (the left on a tie), else the waste's top card, else — with the
+    ``stock-fill`` option — the next stock card (``stock`` lists it last), else nothing: a
+    free space. The rules engine and the solver both fill through here.
+    """
+    left, right = reserves
+    if left or right:
+        if len(left) >= len(right):
+            column.append(left.pop())
+            return FILL_LEFT
+        column.append(right.pop())
+        return FILL_RIGHT
+    if waste:
+        column.append(waste.pop())
+        return FILL_WASTE
+    if stock_fill and stock:
+        column.append(stock.pop())
+        return FILL_STOCK
+    return FILL_NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,7 +527,7 @@ class GateGame(Game):
         n = self.column_count
         source = self._sources[move.source]
         target = self._targets[move.target]
-        fill = _FILL_NONE
+        fill = FILL_NONE
         if source < n:
             column = self._columns[source]
             if target == n:
@@ -536,21 +563,9 @@ class GateGame(Game):
     def _fill(self, column: list[int]) -> int:
         """Fill a column that has just become empty (RULES.md §3); say where the card came from."""
         left, right = self._reserves
-        if left or right:
-            if len(left) >= len(right):
-                column.append(left.pop())
-                return _FILL_LEFT
-            column.append(right.pop())
-            return _FILL_RIGHT
-        if self._waste:
-            column.append(self._waste.pop())
-            return _FILL_WASTE
-        if self._stock_fill and self._stock:
-            if self._stock_hidden:
-                raise IllegalMove(_HIDDEN_STOCK)
-            column.append(self._stock.pop())
-            return _FILL_STOCK
-        return _FILL_NONE
+        if self._stock_hidden and self._stock_fill and self._stock and not (left or right or self._waste):
+            raise IllegalMove(_HIDDEN_STOCK)
+        return fill_column(column, self._reserves, self._waste, self._stock, stock_fill=self._stock_fill)
 
     def undo(self) -> Move:
         if not self._history:
@@ -561,7 +576,7 @@ class GateGame(Game):
             self._stock.append(self._waste.pop())
             return move
         n = self.column_count
-        if fill != _FILL_NONE:
+        if fill != FILL_NONE:
             filled = self._columns[source].pop()
             (self._reserves[0], self._reserves[1], self._waste, self._stock)[fill].append(filled)
         if target == n:

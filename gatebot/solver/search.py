@@ -17,12 +17,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gatebot.rules.gate import ACCEPTS, KEY, GateGame
+from gatebot.rules.gate import ACCEPTS, FILL_NONE, KEY, GateGame, fill_column
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
 DRAW_CODE = -1
-#: Which fill an empty column got: none, left reserve, right reserve, waste, stock.
-FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE, FILL_STOCK = -1, 0, 1, 2, 3
 
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 #: ``_SAFE_NEED[c]``: the foundation count both other-colour suits need for ``c`` to go up safely
@@ -143,20 +141,7 @@ class Search:
                 del column[-count:]
             if column:
                 return FILL_NONE
-            left, right = self.reserves
-            if left or right:
-                if len(left) >= len(right):
-                    column.append(left.pop())
-                    return FILL_LEFT
-                column.append(right.pop())
-                return FILL_RIGHT
-            if self.waste:
-                column.append(self.waste.pop())
-                return FILL_WASTE
-            if self.stock_fill and self.stock:
-                column.append(self.stock.pop())
-                return FILL_STOCK
-            return FILL_NONE
+            return fill_column(column, self.reserves, self.waste, self.stock, stock_fill=self.stock_fill)
         pile = self.reserves[source - n] if source < n + 2 else self.waste
         card = pile.pop()
         if target == n:
