@@ -15,19 +15,27 @@ def random_playout(
     assert isinstance(game, GateGame)
     positions = [game.copy()]
     for step in range(1, moves + 1):
-        legal = game.legal_moves()
-        if not legal:
+        if not random_step(game, rng, build_share=0.8):
             break
-        up = [move for move in legal if move.target == "f"]
-        builds = [move for move in legal if not move.is_draw]
-        if up:
-            game.push(up[0])
-        elif builds and rng.random() < 0.8:
-            game.push(rng.choice(builds))
-        else:
-            game.push(rng.choice(legal))
         if step % every == 0:
             positions.append(game.copy())
     if positions[-1].moves != game.moves:
         positions.append(game)
     return positions
+
+
+def random_step(game: GateGame, rng: random.Random, *, build_share: float) -> bool:
+    """Play one move: a foundation play if there is one, else a build ``build_share`` of the
+    time, else any legal move; False when no move is left."""
+    legal = game.legal_moves()
+    if not legal:
+        return False
+    up = [move for move in legal if move.target == "f"]
+    builds = [move for move in legal if not move.is_draw]
+    if up:
+        game.push(up[0])
+    elif builds and rng.random() < build_share:
+        game.push(rng.choice(builds))
+    else:
+        game.push(rng.choice(legal))
+    return True

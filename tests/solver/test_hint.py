@@ -10,6 +10,7 @@ from gatebot.rules import Game, GateGame
 from gatebot.solver import Outlook, Verdict, hint, solve
 from gatebot.solver.hint import positions_behind
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+from tests.render.playouts import random_step
 from tests.rules.builders import position
 
 # Small budgets keep the tests fast. The positions whose hints are compared across stock
@@ -28,15 +29,7 @@ def walk(variant: str, deal: int, moves: int, options: tuple[str, ...] = ()) -> 
     rng = random.Random(deal)
     game = gate(Game.new(variant, deal=deal, options=options))
     for _ in range(moves):
-        legal = game.legal_moves()
-        up = [move for move in legal if move.target == "f"]
-        builds = [move for move in legal if not move.is_draw]
-        if up:
-            game.push(up[0])
-        elif builds and rng.random() < 0.6:
-            game.push(rng.choice(builds))
-        else:
-            game.push(rng.choice(legal))
+        assert random_step(game, rng, build_share=0.6)
     return game
 
 
