@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gatebot.rules import Game, GateGame
 from gatebot.rules.gate import ACCEPTS, KEY
 from gatebot.solver import Outlook, hint
-from gatebot.solver.hint import to_move
 from gatebot.solver.search import DRAW_CODE, Search
+from gatebot.solver.solve import to_move
 
 MOVE_CAP = 500
 

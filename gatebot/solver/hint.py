@@ -18,11 +18,10 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gatebot.rules import DRAW, Game, GateGame, Move
-from gatebot.rules.errors import AmbiguousMove
+from gatebot.rules import Game, GateGame, Move
 from gatebot.solver.explain import explain
-from gatebot.solver.search import DRAW_CODE, OutOfBudget, Search, Step
-from gatebot.solver.solve import Verdict, solve
+from gatebot.solver.search import OutOfBudget, Search, Step
+from gatebot.solver.solve import Verdict, solve, to_move
 
 #: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
 HINT_SECONDS = 0.6
@@ -225,17 +224,3 @@ def _sampled(
         candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
     best = candidates[0]
     return _hint(visible, best, Outlook.OPEN, len(wins[best]) / max(1, len(decided)), len(decided))
-
-
-def to_move(game: GateGame, step: Step) -> Move:
-    """One of the search's moves as the canonical move of ``game``."""
-    source, target, count = step
-    if source == DRAW_CODE:
-        return DRAW
-    n = game.column_count
-    names = [*(str(i + 1) for i in range(n)), "l", "r", "w"]
-    to = "f" if target == n else str(target + 1)
-    try:
-        return game.validate(Move(names[source], to))
-    except AmbiguousMove:
-        return game.validate(Move(names[source], to, count))

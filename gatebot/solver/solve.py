@@ -6,9 +6,9 @@ import enum
 import time
 from dataclasses import dataclass
 
-from gatebot.rules import GateGame, Move
+from gatebot.rules import DRAW, GateGame, Move
 from gatebot.rules.errors import AmbiguousMove
-from gatebot.solver.search import DEFAULT_DOMINANCES, DRAW_CODE, Dominances, OutOfBudget, Search
+from gatebot.solver.search import DEFAULT_DOMINANCES, DRAW_CODE, Dominances, OutOfBudget, Search, Step
 
 #: Budgets a player-facing request can afford, and what ``gatebot solve`` uses by default.
 DEFAULT_NODES = 2_000_000
@@ -62,23 +62,24 @@ def solve(
     return Solution(Verdict.WINNABLE, line_moves(game, search.path), search.nodes, seconds)
 
 
-def line_moves(game: GateGame, path: list[tuple[int, int, int]]) -> tuple[Move, ...]:
+def line_moves(game: GateGame, path: list[Step]) -> tuple[Move, ...]:
     """The search's moves as canonical moves, each checked by playing it on a copy of ``game``."""
     board = game.copy()
-    n = board.column_count
-    names = [*(str(i + 1) for i in range(n)), "l", "r", "w"]
-    moves = []
-    for source, target, count in path:
-        if source == DRAW_CODE:
-            move = Move("d")
-        else:
-            to = "f" if target == n else str(target + 1)
-            move = Move(names[source], to)
-            try:
-                move = board.validate(move)
-            except AmbiguousMove:
-                move = Move(names[source], to, count)
-        moves.append(board.play(move))
+    moves = [board.play(to_move(board, step)) for step in path]
     if not board.is_won:
         raise AssertionError(f"The solver's line does not win {game.to_text()!r}")
     return tuple(moves)
+
+
+def to_move(game: GateGame, step: Step) -> Move:
+    """One of the search's moves as the canonical move of ``game``."""
+    source, target, count = step
+    if source == DRAW_CODE:
+        return DRAW
+    n = game.column_count
+    names = [*(str(i + 1) for i in range(n)), "l", "r", "w"]
+    to = "f" if target == n else str(target + 1)
+    try:
+        return game.validate(Move(names[source], to))
+    except AmbiguousMove:
+        return game.validate(Move(names[source], to, count))

@@ -9,8 +9,8 @@ import pytest
 
 from gatebot.rules import Game, GateGame
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver.hint import to_move
 from gatebot.solver.search import DEFAULT_DOMINANCES, NO_DOMINANCES, OutOfBudget, Search, _luby
+from gatebot.solver.solve import to_move
 from tests.lines import STOCK_OUT_DEAL_1, WIN_DEAL_1
 from tests.render.playouts import random_playout
 from tests.rules.builders import position
