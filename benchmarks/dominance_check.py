@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from gatebot.analyse import parse_deals
 from gatebot.rules import Game, GateGame
 from gatebot.solver import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Verdict, solve
 
@@ -64,14 +65,9 @@ def judge(job: tuple[str, str, int, float]) -> tuple[str, dict[str, tuple[str, s
     return label, results
 
 
-def parse_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=parse_range, default=parse_range("1-60"))
+    parser.add_argument("--deals", type=parse_deals, default=parse_deals("1-60"), help="like gatebot analyse: 1-20")
     parser.add_argument("--endgames", type=int, default=200, help="random end games per variant")
     parser.add_argument("--nodes", type=int, default=300_000)
     parser.add_argument("--seconds", type=float, default=10.0)

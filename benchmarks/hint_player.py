@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from gatebot.analyse import format_deals, parse_deals, percentile
 from gatebot.rules import Game, GateGame
 from gatebot.rules.gate import ACCEPTS, KEY
 from gatebot.solver import Outlook, hint
@@ -88,20 +89,10 @@ def greedy_step(search: Search) -> tuple[int, int, int] | None:
     return next((step for step in steps if step[0] == DRAW_CODE), None)
 
 
-def parse_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="gate")
-    parser.add_argument("--deals", type=parse_range, default=parse_range("1-100"))
+    parser.add_argument("--deals", type=parse_deals, default=parse_deals("1-100"), help="like gatebot analyse: 1-1000")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     jobs = [(args.variant, deal) for deal in args.deals]
@@ -126,7 +117,7 @@ def main() -> None:
     greedy_wins = sum(won for _deal, won, _score in greedy)
     greedy_score = statistics.fmean(score for _deal, _won, score in greedy)
     n = len(jobs)
-    print(f"{args.variant}, deals {args.deals.start}-{args.deals.stop - 1}, {n} games, {hints} hints, "
+    print(f"{args.variant}, deals {format_deals(args.deals)}, {n} games, {hints} hints, "
           f"{time.perf_counter() - started:.0f} s with {args.jobs} processes")
     print("| player | games won | mean score | hint latency p50 / p95 / max |")
     print("|---|---|---|---|")
