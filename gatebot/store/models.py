@@ -1,4 +1,4 @@
-"""The tables: players and their games.
+"""The tables: players and their games, servers' challenges and their daily schedules.
 
 A game row is its variant, options and deal plus the log of what the player did; the
 stored position, score and counters are caches of a replay of that log, kept so lists and
@@ -9,10 +9,21 @@ two writers can never both save over the same version.
 from __future__ import annotations
 
 import enum
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, MetaData, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    BigInteger,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -69,6 +80,26 @@ class GameStatus(enum.StrEnum):
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
     QUARANTINED = "quarantined"
+    #: A challenge attempt still running when its challenge closed: it ends with its score.
+    EXPIRED = "expired"
+
+    @property
+    def finished(self) -> bool:
+        """Over with a result that counts in statistics (not running, not set aside)."""
+        return self not in (GameStatus.ACTIVE, GameStatus.QUARANTINED)
+
+
+class Rule(enum.StrEnum):
+    """How a challenge treats hints, and undo: free, free but paid for in the ranking, or refused."""
+
+    ALLOWED = "allowed"
+    COUNTED = "counted"  # each use adds one move to the attempt's count for the ranking
+    FORBIDDEN = "forbidden"
+
+
+class ChallengeKind(enum.StrEnum):
+    CUSTOM = "custom"  # made by a member with Manage Server
+    DAILY = "daily"  # opened by the scheduler at 00:00 UTC
 
 
 class Player(Base):
@@ -100,6 +131,8 @@ class GameRecord(Base):
             sqlite_where=text("status = 'active'"),
             postgresql_where=text("status = 'active'"),
         ),
+        # One attempt per player per challenge (games outside challenges have NULL, never equal).
+        Index("uq_games_one_attempt_per_challenge", "challenge_id", "player_id", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -124,8 +157,63 @@ class GameRecord(Base):
     board_message_id: Mapped[int | None] = mapped_column(BigInteger)
     #: Why a game was set aside (status ``quarantined``): shown to its owner.
     problem: Mapped[str | None] = mapped_column(Text)
+    #: The challenge this game is an attempt at; a removed challenge leaves an ordinary game.
+    challenge_id: Mapped[int | None] = mapped_column(ForeignKey("challenges.id", ondelete="SET NULL"))
     version: Mapped[int] = mapped_column(default=1, server_default=text("1"))
 
     player: Mapped[Player] = relationship(back_populates="games", lazy="raise")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's documented form
+
+
+class Challenge(Base):
+    """One deal a server plays, each member once, between an opening and a closing time.
+
+    A daily challenge has its ``day``: one per server per day, so the scheduler of any
+    process that opens it twice gets an integrity error instead of a second challenge.
+    ``closed_at`` is set once, by whoever closes it first (the scheduler, or an admin's
+    ``end``); only that closer posts the standings.
+    """
+
+    __tablename__ = "challenges"
+    __table_args__ = (UniqueConstraint("guild_id", "day"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    kind: Mapped[str] = mapped_column(String(16), default=ChallengeKind.CUSTOM)
+    name: Mapped[str] = mapped_column(String(100))
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    deal: Mapped[int] = mapped_column(BigInteger)
+    hints: Mapped[str] = mapped_column(String(16), default=Rule.ALLOWED)
+    undo: Mapped[str] = mapped_column(String(16), default=Rule.ALLOWED)
+    #: Where it is announced and its standings are posted (None: nowhere).
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    announcement_id: Mapped[int | None] = mapped_column(BigInteger)
+    day: Mapped[date | None] = mapped_column(Date)
+    opens_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    closes_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class DailySchedule(Base):
+    """A server's daily challenge: where it is posted, what it plays, and the secret behind its deals.
+
+    ``secret`` is random and never shown: each day's deal is a keyed hash of the date, so it
+    is the same after any restart yet can't be worked out before the day comes.
+    """
+
+    __tablename__ = "daily_schedules"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    variant: Mapped[str] = mapped_column(String(32), default="gate")
+    options: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    winnable: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    hints: Mapped[str] = mapped_column(String(16), default=Rule.ALLOWED)
+    undo: Mapped[str] = mapped_column(String(16), default=Rule.ALLOWED)
+    secret: Mapped[str] = mapped_column(String(64))
+    enabled: Mapped[bool] = mapped_column(default=True, server_default=text("true"))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -27,7 +27,7 @@ from gatebot.store.database import Database, DatabaseError, parse_database_url
 from gatebot.store.migrate import current_revision, ensure_schema, head_revision, upgrade
 from gatebot.store.models import Base, GameRecord, GameStatus, Player
 
-OUR_TABLES = {"players", "games"}
+OUR_TABLES = {"players", "games", "challenges", "daily_schedules"}
 
 
 @pytest.fixture
