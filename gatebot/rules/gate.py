@@ -567,6 +567,18 @@ class GateGame(Game):
             raise IllegalMove(_HIDDEN_STOCK)
         return fill_column(column, self._reserves, self._waste, self._stock, stock_fill=self._stock_fill)
 
+    @property
+    def last_move_showed_stock(self) -> bool:
+        """Whether the last move turned up a stock card (a draw, or a fill from the stock).
+
+        Taking such a move back would hide a card the player has already seen, which a
+        challenge does not allow.
+        """
+        if not self._history:
+            return False
+        source, _target, _count, _card, fill = self._history[-1]
+        return source < 0 or fill == FILL_STOCK
+
     def undo(self) -> Move:
         if not self._history:
             raise IllegalMove("There is no move to take back")
