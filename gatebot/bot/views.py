@@ -115,9 +115,7 @@ def board_view(reply: Reply) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     active = reply.status is GameStatus.ACTIVE
     for action, *_ in BUTTONS:
-        enabled = active and (action != "draw" or "draw" in reply.actions) and (
-            action != "undo" or "undo" in reply.actions
-        )
+        enabled = active and (action not in ("draw", "undo", "hint") or action in reply.actions)
         view.add_item(BoardButton(action, reply.game_id, reply.version, disabled=not enabled))
     if active and "end" in reply.actions:
         view.add_item(BoardButton("end", reply.game_id, reply.version))

@@ -23,9 +23,10 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Generic, TypeVar
 
-from sqlalchemy import bindparam, literal_column, select, update
+from sqlalchemy import bindparam, delete, literal_column, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -33,13 +34,14 @@ from sqlalchemy.orm.exc import StaleDataError
 from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import hint_message, no_win_message
+from gatebot.service.attempts import AttemptRules
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Thinker, ThinkingFailed
 from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict
 from gatebot.solver.deals import pick_winnable, winnable_deals
 from gatebot.solver.hint import positions_behind
 from gatebot.store.database import Database
-from gatebot.store.models import GameRecord, GameStatus, Player, utcnow
+from gatebot.store.models import Challenge, GameRecord, GameStatus, Player, Rule, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,9 @@ UNDO_TOKEN = "u"
 _RETRIES = 8
 _KNOWN_GAMES = 4096
 T = TypeVar("T")
+#: What a request does to a game: the tokens it played (``u`` for an undo) and the sentence
+#: that stopped it, if any. It is given the attempt's challenge rules, None outside challenges.
+Apply = Callable[[GateGame, AttemptRules | None], tuple[list[str], str | None]]
 
 #: The solver's budget for finishing a game whose stock is out (Auto) or proving it lost.
 ENDGAME_NODES = 500_000
@@ -101,6 +106,10 @@ class _Recent(Generic[K, V]):
     def drop(self, key: K) -> None:
         self._items.pop(key, None)
 
+    def drop_where(self, doomed: Callable[[K, V], bool]) -> None:
+        for key in [key for key, (_, value) in self._items.items() if doomed(key, value)]:
+            del self._items[key]
+
 
 @dataclass(slots=True)
 class _Current:
@@ -115,6 +124,7 @@ class _Current:
     log: str
     move_count: int
     game: GateGame
+    attempt: AttemptRules | None = None
 
 
 _GAMES = GameRecord.__table__.c
@@ -177,13 +187,14 @@ class GameService:
         rng: random.Random | None = None,
         winnable_tries: int = WINNABLE_TRIES,
         hint_seconds: float = HINT_SECONDS,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
         """Front ends word two messages: ``new_command`` starts a game, ``end_prompt`` ends a lost one.
 
         ``solver`` runs the solver and the hint engine (default: one worker process, started
         when first needed and stopped by :meth:`close`); ``rng`` picks listed winnable
         deals; ``winnable_tries`` random deals are checked before the list is used; a hint
-        thinks for ``hint_seconds`` at most.
+        thinks for ``hint_seconds`` at most; ``clock`` tells the time challenges close by.
         """
         self._db = db
         self._new_command = new_command
@@ -208,6 +219,18 @@ class GameService:
         self._current: dict[tuple[str, str], _Current] = {}
         self._preferences: _Recent[tuple[str, str], Preferences] = _Recent()
         self._board_messages: _Recent[int, tuple[int | None, int | None]] = _Recent()
+        #: Each game's challenge rules (None for an ordinary game): a challenge's never change.
+        self._attempts: _Recent[int, AttemptRules | None] = _Recent(ttl=_FOREVER, size=_KNOWN_GAMES)
+        self._clock = clock
+
+    @property
+    def database(self) -> Database:
+        """The database this service stores games in (shared with the challenge and statistics services)."""
+        return self._db
+
+    def now(self) -> datetime:
+        """The time by this service's clock (challenges open and close by it)."""
+        return self._clock()
 
     # -- requests -------------------------------------------------------------------------
 
@@ -218,6 +241,9 @@ class GameService:
             record = await self._active(session, actor)
             if record is None:
                 return self._no_game()
+            closed = await self._close_if_over(session, record)
+            if closed is not None:
+                return closed
             game = await self._load(session, record)
             if game is None:
                 return self._damaged(record)
@@ -235,12 +261,18 @@ class GameService:
         options: Iterable[str] = (),
         confirm: bool = False,
         winnable: bool = False,
+        attempt: AttemptRules | None = None,
     ) -> Reply:
         """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it.
 
         ``winnable`` deals one the solver proved winnable: a random deal it can prove so
         quickly, else one from the shipped list (which holds deals without options; with
         options only a deal proved on the spot will do, and the request may be refused).
+
+        With ``attempt`` the game is the player's one attempt at that challenge (its deal
+        given): refused if they made one already, which the database enforces too. A deal
+        asked for by number is refused while an open challenge plays it, so nobody can
+        practise a challenge before their attempt.
         """
         try:
             cls = Game.variant_class(variant)
@@ -274,11 +306,25 @@ class GameService:
 
         async def work(session: AsyncSession) -> Reply:
             player = await self._player(session, actor)
+            if attempt is not None:
+                tried = await session.scalar(
+                    select(GameRecord.id).where(
+                        GameRecord.challenge_id == attempt.challenge_id, GameRecord.player_id == player.id
+                    )
+                )
+                if tried is not None:
+                    return Reply(ReplyKind.ERROR, attempt.played_already())
+            elif deal is not None and await _in_open_challenge(session, game):
+                return Reply(
+                    ReplyKind.ERROR,
+                    f"Deal {number} is a challenge being played right now: join it with /challenge play, "
+                    "or pick another deal.",
+                )
             current = await self._active_of(session, player.id)
             if current is not None:
                 if not confirm:
-                    return _ask_to_abandon(current)
-                _finish(current, GameStatus.ABANDONED)
+                    return await self._ask_to_abandon(session, current)
+                _finish(current, GameStatus.ABANDONED, self._clock())
                 await session.flush()  # frees the one-active-game slot before the insert
             record = GameRecord(
                 player_id=player.id,
@@ -289,9 +335,13 @@ class GameService:
                 position=game.to_text(),
                 guild_id=actor.guild_id,
                 channel_id=actor.channel_id,
+                challenge_id=None if attempt is None else attempt.challenge_id,
+                started_at=self._clock(),
+                updated_at=self._clock(),
             )
             session.add(record)
             await session.flush()
+            self._attempts.put(record.id, attempt)
             self._remember(record, game)
             self._note_current(actor, record, game)
             return self._board(record, game.copy(), message=_dealt(game, abandoned=current))
@@ -302,7 +352,7 @@ class GameService:
         """The question to ask before a new game abandons the running one, or None with none running."""
         async with self._db.sessions() as session:
             current = await self._active(session, actor)
-        return None if current is None else _ask_to_abandon(current)
+            return None if current is None else await self._ask_to_abandon(session, current)
 
     async def _winnable_deal(self, variant: str, options: tuple[str, ...]) -> int | None:
         """A deal the solver proves winnable now, else one from the list (no options only), else None."""
@@ -319,7 +369,7 @@ class GameService:
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails."""
 
-        def apply(game: GateGame) -> tuple[list[str], str | None]:
+        def apply(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             return _play(game, text)
 
         return await self._change(actor, apply, expected_version)
@@ -346,7 +396,7 @@ class GameService:
         else:
             move = "d" if action == "draw" else action
 
-            def apply(game: GateGame) -> tuple[list[str], str | None]:
+            def apply(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
                 return _play(game, move)
 
         return await self._change(actor, apply, expected_version, game_id)
@@ -365,6 +415,9 @@ class GameService:
         nothing_safe = safe.kind is ReplyKind.ERROR and game is not None
         if not (safe.ok or nothing_safe) or game is None or safe.status is not GameStatus.ACTIVE:
             return safe
+        attempt = None if safe.game_id is None else self._attempts.get(safe.game_id)
+        if attempt is not None and not attempt.hints_allowed:
+            return safe  # finishing with the solver would be a hint
         if game.stock_count or safe.game_id is None:
             return safe
         text = game.to_text()
@@ -375,7 +428,7 @@ class GameService:
         if verdict is Verdict.LOST:
             return self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
 
-        def finish(current: GateGame) -> tuple[list[str], str | None]:
+        def finish(current: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
                 return [], "Your game changed while I was working out the rest, so nothing more was played."
             for token in line:
@@ -385,6 +438,8 @@ class GameService:
         done = await self._change(actor, finish, safe.version, safe.game_id)
         if not done.ok:
             return done
+        if attempt is not None and attempt.hints is Rule.COUNTED and done.game_id is not None:
+            await self._charge_hint(done.game_id)
         return replace(done, played=safe.played + done.played)
 
     async def hint(
@@ -403,6 +458,9 @@ class GameService:
             seen = await self._look(actor, game_id, expected_version)
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
                 return seen
+            attempt = self._attempts.get(seen.game_id)
+            if attempt is not None and not attempt.hints_allowed:
+                return replace(seen, kind=ReplyKind.ERROR, message=attempt.no_hints())
             game = seen.game
             visible = game.to_text(hide_stock=True)
             behind = positions_behind(game)
@@ -433,7 +491,7 @@ class GameService:
         game = reply.game
         if (
             not reply.ok or game is None or reply.status is not GameStatus.ACTIVE
-            or game.stock_count or "end" in reply.actions
+            or game.stock_count or "end" in reply.actions or not self._may_think(reply.game_id)
         ):
             return None
         found = await self._solution(game.to_text())
@@ -460,7 +518,7 @@ class GameService:
             if isinstance(opened, Reply):
                 return opened
             record, game = opened
-            _finish(record, GameStatus.RESIGNED)
+            _finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()
             self._note_current(actor, record, game)
             said = "You ended the game" if ending else "You resigned"
@@ -548,6 +606,18 @@ class GameService:
 
         return await self._run(actor, work)
 
+    def _may_think(self, game_id: int | None) -> bool:
+        """Whether the solver may help with this game: not in a challenge that forbids hints."""
+        attempt = None if game_id is None else self._attempts.get(game_id)
+        return attempt is None or attempt.hints_allowed
+
+    async def _charge_hint(self, game_id: int) -> None:
+        """Count one hint on a game whatever its state (the solver finished it for the player)."""
+        async with self._db.writer(), self._db.engine.begin() as connection:
+            await connection.execute(
+                update(GameRecord.__table__).where(_GAMES.id == game_id).values(hint_count=_GAMES.hint_count + 1)
+            )
+
     async def _count_hint(self, game_id: int, version: int | None, visible: str) -> bool:
         """Count a hint on its game unless this position's hint was counted already; False if the game moved on.
 
@@ -616,7 +686,7 @@ class GameService:
     async def _change(
         self,
         actor: Actor,
-        apply: Callable[[GateGame], tuple[list[str], str | None]],
+        apply: Apply,
         expected_version: int | None,
         game_id: int | None = None,
     ) -> Reply:
@@ -625,10 +695,10 @@ class GameService:
             if isinstance(opened, Reply):
                 return opened
             record, game = opened
-            tokens, error = apply(game)
+            tokens, error = apply(game, await self._attempt_rules(session, record))
             if not tokens:
                 return self._board(record, game, kind=ReplyKind.ERROR, message=error)
-            record_progress(record, game, tokens)
+            record_progress(record, game, tokens, self._clock())
             await session.flush()
             self._remember(record, game)
             self._note_current(actor, record, game)
@@ -648,7 +718,7 @@ class GameService:
     async def _fast_change(
         self,
         actor: Actor,
-        apply: Callable[[GateGame], tuple[list[str], str | None]],
+        apply: Apply,
         expected_version: int | None,
         game_id: int | None,
     ) -> Reply | None:
@@ -656,20 +726,23 @@ class GameService:
 
         The full path (read, check, write) is taken whenever this shortcut can't be sure:
         no game in memory, a board for another game or version, a request that changes
-        nothing (its answer should come from a fresh read), or another writer got there first.
+        nothing (its answer should come from a fresh read), a challenge that has closed, or
+        another writer got there first.
         """
         current = self._current.get((actor.platform, actor.user_id))
         if current is None or game_id not in (None, current.game_id):
             return None
         if expected_version not in (None, current.version):
             return None
+        if current.attempt is not None and current.attempt.closed(self._clock()):
+            return None
         game = current.game.copy()
-        tokens, error = apply(game)
+        tokens, error = apply(game, current.attempt)
         if not tokens:
             return None
         status = GameStatus.WON if game.is_won else GameStatus.ACTIVE if game.has_legal_move() else GameStatus.LOST
         undos = tokens.count(UNDO_TOKEN)
-        now = utcnow()
+        now = self._clock()
         new_log = f"{current.log} {' '.join(tokens)}".strip()
         position = game.to_text()
         params = {
@@ -691,7 +764,9 @@ class GameService:
             return None
         move_count = current.move_count + len(tokens) - undos
         if status is GameStatus.ACTIVE:
-            self._current[key] = _Current(current.game_id, current.version + 1, new_log, move_count, game.copy())
+            self._current[key] = _Current(
+                current.game_id, current.version + 1, new_log, move_count, game.copy(), current.attempt
+            )
         else:
             self._current.pop(key, None)
         known = self._known.get(current.game_id)
@@ -706,10 +781,96 @@ class GameService:
     def _note_current(self, actor: Actor, record: GameRecord, game: GateGame) -> None:
         """Remember (or forget) the player's active game after a full-path read or write."""
         key = (actor.platform, actor.user_id)
-        if record.status == GameStatus.ACTIVE:
-            self._current[key] = _Current(record.id, record.version, record.log, record.move_count, game.copy())
+        attempt = None if record.challenge_id is None else self._attempts.get(record.id)
+        if record.status == GameStatus.ACTIVE and (record.challenge_id is None or attempt is not None):
+            self._current[key] = _Current(
+                record.id, record.version, record.log, record.move_count, game.copy(), attempt
+            )
         else:
             self._current.pop(key, None)
+
+    async def _ask_to_abandon(self, session: AsyncSession, current: GameRecord) -> Reply:
+        rules = await self._attempt_rules(session, current)
+        if rules is not None:
+            question = (
+                f"You are playing {rules.name} (score {current.score}): start a new game and end "
+                "your attempt? It keeps its score, and there is no second attempt."
+            )
+        else:
+            question = (
+                f"You have a game of {_title(current)} in progress (deal {current.deal}, "
+                f"score {current.score}): start a new one and abandon it?"
+            )
+        return Reply(
+            ReplyKind.CONFIRM, question, game_id=current.id, version=current.version, status=GameStatus.ACTIVE
+        )
+
+    async def _attempt_rules(self, session: AsyncSession, record: GameRecord) -> AttemptRules | None:
+        """The challenge rules of a game (None outside challenges), remembered per game."""
+        if record.challenge_id is None:
+            return None
+        rules = self._attempts.get(record.id)
+        if rules is None or rules.challenge_id != record.challenge_id:
+            challenge = await session.get(Challenge, record.challenge_id)
+            rules = None if challenge is None else AttemptRules.of(challenge)
+            self._attempts.put(record.id, rules)
+        return rules
+
+    async def _close_if_over(self, session: AsyncSession, record: GameRecord) -> Reply | None:
+        """End an attempt whose challenge has closed, saying so; None for a game that goes on."""
+        rules = await self._attempt_rules(session, record)
+        if rules is None or not rules.closed(self._clock()):
+            return None
+        _finish(record, GameStatus.EXPIRED, self._clock())
+        await session.flush()
+        self._current = {key: c for key, c in self._current.items() if c.game_id != record.id}
+        game = await self._load(session, record)
+        return Reply(
+            ReplyKind.ERROR, rules.has_closed(record.score), game=game, game_id=record.id,
+            version=record.version, status=GameStatus.EXPIRED,
+        )
+
+    async def forget(self, actor: Actor) -> bool:
+        """Delete everything stored about the player: games, challenge results, preferences.
+
+        Challenges they created stay for their servers, without their name. False when
+        nothing was stored about them.
+        """
+        key = (actor.platform, actor.user_id)
+        async with self._lock(actor):
+            async with self._db.writer(), self._db.sessions() as session, session.begin():
+                player_id = await session.scalar(
+                    select(Player.id).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+                )
+                if player_id is None:
+                    game_ids: list[int] = []
+                else:
+                    owned = select(GameRecord.id).where(GameRecord.player_id == player_id)
+                    game_ids = list(await session.scalars(owned))
+                    await session.execute(delete(GameRecord).where(GameRecord.player_id == player_id))
+                    await session.execute(delete(Player).where(Player.id == player_id))
+            self._players.pop(key, None)
+            self._current.pop(key, None)
+            self._preferences.drop(key)
+            for game_id in game_ids:
+                self._known.pop(game_id, None)
+                self._attempts.drop(game_id)
+                self._board_messages.drop(game_id)
+            gone = set(game_ids)
+            self._hinted.drop_where(lambda hinted, _: hinted[0] in gone)
+        return player_id is not None
+
+    def forget_attempts(self, challenge_id: int) -> None:
+        """Drop what this process remembers of a challenge's attempts (it closed, or was removed)."""
+        self._attempts.drop_where(lambda _, rules: rules is not None and rules.challenge_id == challenge_id)
+        self._current = {
+            key: current for key, current in self._current.items()
+            if current.attempt is None or current.attempt.challenge_id != challenge_id
+        }
+
+    async def find_winnable_deal(self, variant: str, options: tuple[str, ...] = ()) -> int | None:
+        """A deal the solver proves winnable now, else one from the shipped list (no options), else None."""
+        return await self._winnable_deal(variant, options)
 
     def _lock(self, actor: Actor) -> asyncio.Lock:
         key = (actor.platform, actor.user_id)
@@ -739,6 +900,9 @@ class GameService:
         if refusal is not None:
             return refusal
         assert record is not None
+        closed = await self._close_if_over(session, record)
+        if closed is not None:
+            return closed
         if expected_version is not None and record.version != expected_version:
             return await self._stale(session, record)
         game = await self._load(session, record)
@@ -845,7 +1009,7 @@ class GameService:
                       record.id, record.player_id, error)
             record.status = GameStatus.QUARANTINED
             record.problem = str(error)
-            record.finished_at = utcnow()
+            record.finished_at = self._clock()
             await session.flush()
             return None
         text = game.to_text()
@@ -895,28 +1059,30 @@ class GameService:
     ) -> Reply:
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
+        attempt = self._attempts.get(game_id)
         if status is GameStatus.ACTIVE:
             if "d" in moves:
                 actions.append("draw")
-            if game.moves:
+            if game.moves and (attempt is None or attempt.can_undo(game)):
                 actions.append("undo")
+            if attempt is None or attempt.hints_allowed:
+                actions.append("hint")
             actions.append("resign")
-            if self._known_lost(game):
+            if (attempt is None or attempt.hints_allowed) and self._known_lost(game):
                 actions.append("end")
                 if message is None:
                     message = no_win_message(game.score, self._end_prompt)
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
 
 
-def _ask_to_abandon(current: GameRecord) -> Reply:
-    return Reply(
-        ReplyKind.CONFIRM,
-        f"You have a game of {_title(current)} in progress (deal {current.deal}, "
-        f"score {current.score}): start a new one and abandon it?",
-        game_id=current.id,
-        version=current.version,
-        status=GameStatus.ACTIVE,
+async def _in_open_challenge(session: AsyncSession, game: GateGame) -> bool:
+    """Whether a challenge not yet closed plays this deal (in any server)."""
+    found = await session.scalar(
+        select(Challenge.id)
+        .where(Challenge.deal == game.deal, Challenge.variant == game.name, Challenge.closed_at.is_(None))
+        .limit(1)
     )
+    return found is not None
 
 
 def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
@@ -925,24 +1091,31 @@ def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
     return [str(move) for move in result.played], error
 
 
-def _undo(count: int) -> Callable[[GateGame], tuple[list[str], str | None]]:
-    def apply(game: GateGame) -> tuple[list[str], str | None]:
-        taken = min(count, len(game.moves))
-        if taken == 0:
+def _undo(count: int) -> Apply:
+    """Take back up to ``count`` moves; in a challenge, none that turned up a stock card."""
+
+    def apply(game: GateGame, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+        if not game.moves:
             return [], "There is no move to take back."
-        for _ in range(taken):
+        if attempt is not None and not attempt.undo_allowed:
+            return [], attempt.no_undo()
+        taken = 0
+        while taken < count and game.moves:
+            if attempt is not None and not attempt.can_undo(game):
+                return [UNDO_TOKEN] * taken, attempt.undo_stops()
             game.undo()
+            taken += 1
         return [UNDO_TOKEN] * taken, None
 
     return apply
 
 
-def _auto(game: GateGame) -> tuple[list[str], str | None]:
+def _auto(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
     played = [str(move) for move in autoplay(game)]
     return played, None if played else "No card can go to the foundations safely right now."
 
 
-def record_progress(record: GameRecord, game: GateGame, tokens: list[str]) -> None:
+def record_progress(record: GameRecord, game: GateGame, tokens: list[str], now: datetime | None = None) -> None:
     """Write what was done to the row: the log, the position cache, the counters, the end."""
     record.log = f"{record.log} {' '.join(tokens)}".strip()
     record.position = game.to_text()
@@ -950,16 +1123,16 @@ def record_progress(record: GameRecord, game: GateGame, tokens: list[str]) -> No
     undos = tokens.count(UNDO_TOKEN)
     record.undo_count += undos
     record.move_count += len(tokens) - undos
-    record.updated_at = utcnow()
+    record.updated_at = now = now or utcnow()
     if game.is_won:
-        _finish(record, GameStatus.WON)
+        _finish(record, GameStatus.WON, now)
     elif not game.has_legal_move():
-        _finish(record, GameStatus.LOST)
+        _finish(record, GameStatus.LOST, now)
 
 
-def _finish(record: GameRecord, status: GameStatus) -> None:
+def _finish(record: GameRecord, status: GameStatus, now: datetime) -> None:
     record.status = status
-    record.finished_at = record.updated_at = utcnow()
+    record.finished_at = record.updated_at = now
 
 
 def replay(record: GameRecord) -> GateGame:

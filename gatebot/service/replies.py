@@ -45,8 +45,9 @@ class Reply:
     version: int | None = None
     status: GameStatus | None = None
     played: tuple[str, ...] = ()
-    #: What the player can do now, for buttons: "draw", "undo", "resign", and "end" once the
-    #: solver proved no win is left (the resignation, worded End game).
+    #: What the player can do now, for buttons: "draw", "undo", "hint" (unless a challenge
+    #: forbids them), "resign", and "end" once the solver proved no win is left (the
+    #: resignation, worded End game).
     actions: tuple[str, ...] = ()
     #: The legal moves now, in canonical notation, most useful first.
     moves: tuple[str, ...] = field(default=())

@@ -29,7 +29,7 @@ async def test_a_new_game_is_dealt_and_saved(db: Database) -> None:
     assert reply.kind is ReplyKind.BOARD
     assert reply.game is not None and reply.game.to_text() == Game.new("gate", deal=1).to_text()
     assert set(reply.moves) == {"3f", "37", "45", "76", "d"}
-    assert reply.actions == ("draw", "resign")
+    assert reply.actions == ("draw", "hint", "resign")
     record = await stored(db, reply.game_id)
     assert (record.variant, record.deal, record.log, record.status) == ("gate", 1, "", "active")
     assert record.position == reply.game.to_text()

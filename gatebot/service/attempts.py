@@ -1,0 +1,66 @@
+"""What a challenge changes about playing a game: the rules of one attempt, and their sentences.
+
+A game that is an attempt at a challenge carries the challenge's rules for hints and undo
+and its closing time. The game service asks here what those rules allow; the words a
+player reads when a rule stops them are here too, so every front end says the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from gatebot.rules import GateGame
+from gatebot.store.models import Challenge, Rule
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRules:
+    """The rules a challenge sets for every attempt at it."""
+
+    challenge_id: int
+    name: str
+    hints: Rule
+    undo: Rule
+    closes_at: datetime
+
+    @classmethod
+    def of(cls, challenge: Challenge) -> AttemptRules:
+        return cls(challenge.id, challenge.name, Rule(challenge.hints), Rule(challenge.undo), challenge.closes_at)
+
+    @property
+    def hints_allowed(self) -> bool:
+        return self.hints is not Rule.FORBIDDEN
+
+    @property
+    def undo_allowed(self) -> bool:
+        return self.undo is not Rule.FORBIDDEN
+
+    def closed(self, now: datetime) -> bool:
+        return now >= self.closes_at
+
+    def can_undo(self, game: GateGame) -> bool:
+        """Whether the last move may be taken back: never one that turned up a stock card."""
+        return self.undo_allowed and bool(game.moves) and not game.last_move_showed_stock
+
+    def no_hints(self) -> str:
+        return f"Hints are off in {self.name}: this attempt is all your own work."
+
+    def no_undo(self) -> str:
+        return f"Undo is off in {self.name}: every move stands."
+
+    def undo_stops(self) -> str:
+        return (
+            f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
+        )
+
+    def has_closed(self, score: int) -> str:
+        return f"{self.name} has closed, so your attempt ended with a score of {score}."
+
+    def played_already(self) -> str:
+        return f"You have already played {self.name}: one attempt each. See /challenge leaderboard."
+
+
+def penalty(rules_hints: str, rules_undo: str, hints: int, undos: int) -> int:
+    """Moves added to an attempt's count for the ranking: one per hint or undo its challenge counts."""
+    return (hints if rules_hints == Rule.COUNTED else 0) + (undos if rules_undo == Rule.COUNTED else 0)
