@@ -1,0 +1,655 @@
+"""Servers' challenges: made, listed, played, ended and ranked, and the daily one that runs itself.
+
+A challenge is one deal a whole server plays, each member once (the database holds one
+attempt per player per challenge). Its attempts are ordinary games with the challenge's
+rules for hints and undo (:mod:`gatebot.service.attempts`), played through the
+:class:`~gatebot.service.games.GameService` like any other game.
+
+Time passes in :meth:`ChallengeService.tick`, which a front end calls every so often (the
+bot every few seconds, and at once when it starts). It closes challenges whose time is up
+and opens each server's daily challenge for the day, and returns what must be announced.
+Both steps are claimed in the database before anything is announced -- a close by one
+conditional UPDATE, a daily by the unique (server, day) pair -- so however many processes
+tick, and however often the bot restarts, each is announced at most once.
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+import logging
+import math
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gatebot.rules import MAX_DEAL, Game, RulesError
+from gatebot.service.attempts import AttemptRules, penalty
+from gatebot.service.games import GameService
+from gatebot.service.replies import Actor, Reply
+from gatebot.solver.deals import winnable_deals
+from gatebot.store.models import (
+    Challenge,
+    ChallengeKind,
+    DailySchedule,
+    GameRecord,
+    GameStatus,
+    Player,
+    Rule,
+)
+
+log = logging.getLogger(__name__)
+
+#: How long a challenge made with ``/challenge create`` runs, by default and at most.
+DEFAULT_HOURS = 24
+MAX_HOURS = 14 * 24
+#: Rows on one page of a leaderboard.
+PAGE_SIZE = 10
+
+
+class ChallengeError(ValueError):
+    """A challenge request that can't be done; the message says why and what to do, in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeInfo:
+    """A challenge as front ends show it."""
+
+    id: int
+    guild_id: int
+    kind: ChallengeKind
+    name: str
+    variant: str
+    options: tuple[str, ...]
+    deal: int
+    hints: Rule
+    undo: Rule
+    opens_at: datetime
+    closes_at: datetime
+    closed_at: datetime | None
+    channel_id: int | None
+    announcement_id: int | None
+    day: date | None
+    attempts: int = 0
+
+    @classmethod
+    def of(cls, row: Challenge, attempts: int = 0) -> ChallengeInfo:
+        return cls(
+            row.id, row.guild_id, ChallengeKind(row.kind), row.name, row.variant, tuple(row.options.split()),
+            row.deal, Rule(row.hints), Rule(row.undo), row.opens_at, row.closes_at, row.closed_at,
+            row.channel_id, row.announcement_id, row.day, attempts,
+        )
+
+    @property
+    def title(self) -> str:
+        """The variant's name with its options: "Gate", "Little Gate (single-moves)"."""
+        title = Game.variant_class(self.variant).title
+        return f"{title} ({', '.join(self.options)})" if self.options else title
+
+    def is_open(self, now: datetime) -> bool:
+        return self.closed_at is None and self.opens_at <= now < self.closes_at
+
+    @property
+    def rules_line(self) -> str:
+        """The two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
+        undo = "undo forbidden" if self.undo is Rule.FORBIDDEN else f"undo {self.undo} (never past a draw)"
+        return f"hints {self.hints}, {undo}"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One attempt's place on a challenge's leaderboard."""
+
+    rank: int
+    name: str
+    user_id: str
+    status: GameStatus
+    score: int
+    moves: int
+    #: Moves plus one for every hint or undo the challenge counts: what the ranking compares.
+    ranked_moves: int
+    seconds: float
+    hints: int
+    undos: int
+
+    @property
+    def won(self) -> bool:
+        return self.status is GameStatus.WON
+
+    @property
+    def playing(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A page of a challenge's standings (``page`` counts from 0)."""
+
+    challenge: ChallengeInfo
+    standings: tuple[Standing, ...]
+    page: int
+    pages: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStanding:
+    """A member's record over all of a server's challenges."""
+
+    rank: int
+    name: str
+    user_id: str
+    played: int
+    wins: int
+    best_streak: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ServerBoard:
+    """A page of a server's all-time leaderboard."""
+
+    guild_id: int
+    standings: tuple[ServerStanding, ...]
+    page: int
+    pages: int
+    total: int
+    challenges: int
+
+
+class Happening(enum.StrEnum):
+    OPENED = "opened"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """Something the server should be told: a challenge opened, or closed (with its final standings)."""
+
+    happening: Happening
+    challenge: ChallengeInfo
+    leaderboard: Leaderboard | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DailySettings:
+    """A server's daily challenge as set up."""
+
+    guild_id: int
+    channel_id: int
+    variant: str
+    options: tuple[str, ...]
+    winnable: bool
+    hints: Rule
+    undo: Rule
+    enabled: bool
+
+
+def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:
+    """The deal a server's daily challenge plays on ``day``: a keyed hash of the date.
+
+    The same on every machine and after any restart, for the server's secret, and not
+    foreseeable without it. ``winnable`` picks from the variant's list of proven deals.
+    """
+    digest = hmac.new(secret.encode(), f"{variant}:{day.isoformat()}".encode(), "sha256").digest()
+    number = int.from_bytes(digest[:8], "big")
+    deals = winnable_deals(variant) if winnable else ()
+    return deals[number % len(deals)] if deals else number % MAX_DEAL + 1
+
+
+def daily_name(day: date) -> str:
+    return f"Daily {day.day} {day:%b %Y}"
+
+
+def midnight(day: date) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=UTC)
+
+
+class ChallengeService:
+    """Challenges of servers, over the game service that plays their attempts."""
+
+    def __init__(self, games: GameService, *, rng: random.Random | None = None) -> None:
+        self._games = games
+        self._db = games.database
+        self._rng = rng or random.SystemRandom()
+
+    def now(self) -> datetime:
+        return self._games.now()
+
+    # -- making and ending ----------------------------------------------------------------
+
+    async def create(
+        self,
+        actor: Actor,
+        guild_id: int,
+        *,
+        channel_id: int | None,
+        name: str | None = None,
+        variant: str = "gate",
+        options: Iterable[str] = (),
+        deal: int | None = None,
+        winnable: bool = False,
+        hours: int = DEFAULT_HOURS,
+        hints: Rule = Rule.ALLOWED,
+        undo: Rule = Rule.ALLOWED,
+    ) -> ChallengeInfo:
+        """Open a challenge in a server now, for ``hours``; the caller checks the asker may."""
+        try:
+            cls = Game.variant_class(variant)
+            chosen = cls.check_options(options)
+            if deal is not None:
+                cls.new(deal=deal, options=chosen)
+        except (RulesError, ValueError) as error:
+            raise ChallengeError(_sentence(str(error))) from None
+        if deal is not None and winnable:
+            raise ChallengeError("Choose a deal number or a winnable deal, not both.")
+        if not 1 <= hours <= MAX_HOURS:
+            raise ChallengeError(f"A challenge runs from 1 to {MAX_HOURS} hours, not {hours}.")
+        name = " ".join((name or "").split())
+        if len(name) > 100:
+            raise ChallengeError("A challenge's name has at most 100 characters.")
+        if winnable:
+            deal = await self._games.find_winnable_deal(cls.name, chosen)
+            if deal is None:
+                raise ChallengeError(
+                    f"I couldn't find a winnable deal of {cls.title} just now: try again, or give a deal number."
+                )
+        number = deal if deal is not None else self._rng.randint(1, MAX_DEAL)
+        now = self.now()
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            if not name:
+                made = await session.scalar(
+                    select(func.count()).select_from(Challenge)
+                    .where(Challenge.guild_id == guild_id, Challenge.kind == ChallengeKind.CUSTOM)
+                )
+                name = f"Challenge {(made or 0) + 1}"
+            row = Challenge(
+                guild_id=guild_id, kind=ChallengeKind.CUSTOM, name=name, variant=cls.name, options=" ".join(chosen),
+                deal=number, hints=hints, undo=undo, channel_id=channel_id, opens_at=now,
+                closes_at=now + timedelta(hours=hours), created_by=await _player_id(session, actor),
+                created_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            return ChallengeInfo.of(row)
+
+    async def end(self, guild_id: int, challenge_id: int) -> Announcement:
+        """Close a challenge now (an admin's ``end``): its attempts stop, and its final standings are returned."""
+        info = await self.get(guild_id, challenge_id)
+        closed = await self._close(info.id, self.now())
+        if closed is None:
+            raise ChallengeError(f"{info.name} has already closed: see its results with /challenge leaderboard.")
+        return closed
+
+    async def record_announcement(self, challenge_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the message that announced a challenge (its Play button lives there)."""
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            await session.execute(
+                update(Challenge).where(Challenge.id == challenge_id)
+                .values(channel_id=channel_id, announcement_id=message_id)
+            )
+
+    async def forget_server(self, guild_id: int) -> int:
+        """Delete a server's challenges and daily schedule; their attempts stay their players' games.
+
+        Returns how many challenges were deleted.
+        """
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            ids = list(await session.scalars(select(Challenge.id).where(Challenge.guild_id == guild_id)))
+            if ids:
+                await session.execute(
+                    update(GameRecord).where(GameRecord.challenge_id.in_(ids)).values(challenge_id=None)
+                    .execution_options(synchronize_session=False)
+                )
+                await session.execute(delete(Challenge).where(Challenge.id.in_(ids)))
+            await session.execute(delete(DailySchedule).where(DailySchedule.guild_id == guild_id))
+        for challenge_id in ids:
+            self._games.forget_attempts(challenge_id)
+        return len(ids)
+
+    # -- finding --------------------------------------------------------------------------
+
+    async def get(self, guild_id: int, challenge_id: int) -> ChallengeInfo:
+        """A server's challenge by number; :class:`ChallengeError` if the server has none by that number."""
+        async with self._db.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            if row is None or row.guild_id != guild_id:
+                raise ChallengeError(f"This server has no challenge number {challenge_id}: see /challenge list.")
+            return ChallengeInfo.of(row, await _attempt_count(session, row.id))
+
+    async def listing(self, guild_id: int, *, closed: int = 5) -> list[ChallengeInfo]:
+        """The server's open challenges (closing soonest first), then its ``closed`` latest closed ones."""
+        now = self.now()
+        async with self._db.sessions() as session:
+            rows = list(await session.scalars(
+                select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_(None))
+                .order_by(Challenge.closes_at, Challenge.id)
+            ))
+            done = list(await session.scalars(
+                select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_not(None))
+                .order_by(Challenge.closed_at.desc(), Challenge.id.desc()).limit(closed)
+            ))
+            infos = [ChallengeInfo.of(row, await _attempt_count(session, row.id)) for row in [*rows, *done]]
+        return [info for info in infos if info.closed_at is not None or info.opens_at <= now]
+
+    async def open_challenges(self, guild_id: int) -> list[ChallengeInfo]:
+        now = self.now()
+        return [info for info in await self.listing(guild_id, closed=0) if info.is_open(now)]
+
+    async def _choose(self, guild_id: int, challenge_id: int | None) -> ChallengeInfo:
+        """The challenge a request names, else the server's one open challenge."""
+        if challenge_id is not None:
+            return await self.get(guild_id, challenge_id)
+        found = await self.open_challenges(guild_id)
+        if not found:
+            raise ChallengeError("No challenge is open in this server right now: see /challenge list.")
+        if len(found) > 1:
+            names = ", ".join(f"{info.id} ({info.name})" for info in found[:5])
+            raise ChallengeError(f"Several challenges are open ({names}): choose one with the challenge option.")
+        return found[0]
+
+    # -- playing --------------------------------------------------------------------------
+
+    async def play(
+        self, actor: Actor, guild_id: int, challenge_id: int | None = None, *, confirm: bool = False
+    ) -> Reply:
+        """Start the player's one attempt at a challenge as their game (asking first if one is running)."""
+        info = await self._choose(guild_id, challenge_id)
+        now = self.now()
+        if not info.is_open(now):
+            raise ChallengeError(f"{info.name} has closed: see its results with /challenge leaderboard.")
+        rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at)
+        reply = await self._games.new_game(
+            actor, info.variant, deal=info.deal, options=info.options, confirm=confirm, attempt=rules
+        )
+        if not reply.ok:
+            return reply
+        started = f"Your attempt at {info.name} has begun: {info.rules_line}, closes {_when(info.closes_at, now)}."
+        message = reply.message or ""
+        abandoned = message[message.index("Your previous game"):] if "Your previous game" in message else ""
+        return replace(reply, message=f"{started} {abandoned}".strip())
+
+    # -- ranking --------------------------------------------------------------------------
+
+    async def leaderboard(self, guild_id: int, challenge_id: int | None = None, *, page: int = 0) -> Leaderboard:
+        """A page of a challenge's standings: the named one, else the open one, else the latest closed."""
+        if challenge_id is None:
+            shown = await self.listing(guild_id, closed=1)
+            now = self.now()
+            open_now = [info for info in shown if info.is_open(now)]
+            if len(open_now) > 1:
+                return await self.leaderboard(guild_id, (await self._choose(guild_id, None)).id, page=page)
+            if not shown:
+                raise ChallengeError("This server has no challenges yet: make one with /challenge create.")
+            challenge_id = (open_now or shown)[0].id
+        info = await self.get(guild_id, challenge_id)
+        async with self._db.sessions() as session:
+            standings = await _standings(session, info, self.now())
+        return _page(info, standings, page)
+
+    async def server_board(self, guild_id: int, *, page: int = 0) -> ServerBoard:
+        """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""
+        async with self._db.sessions() as session:
+            rows = (await session.execute(
+                select(Player.display_name, Player.platform_user_id, GameRecord.player_id, GameRecord.status)
+                .join(Challenge, Challenge.id == GameRecord.challenge_id)
+                .join(Player, Player.id == GameRecord.player_id)
+                .where(Challenge.guild_id == guild_id)
+                .order_by(GameRecord.player_id, Challenge.opens_at, Challenge.id)
+            )).all()
+            challenges = await session.scalar(
+                select(func.count()).select_from(Challenge).where(Challenge.guild_id == guild_id)
+            ) or 0
+        players: dict[int, list[str]] = {}
+        names: dict[int, tuple[str, str]] = {}
+        for name, user_id, player_id, status in rows:
+            if GameStatus(status).finished:
+                players.setdefault(player_id, []).append(status)
+                names[player_id] = (name, user_id)
+        records = []
+        for player_id, results in players.items():
+            wins = sum(status == GameStatus.WON for status in results)
+            records.append((names[player_id], len(results), wins, _best_streak(results)))
+        records.sort(key=lambda r: (-r[2], -(r[2] / r[1]), -r[3], r[0][0].casefold()))
+        standings = []
+        for index, ((name, user_id), played, wins, streak) in enumerate(records):
+            key = (wins, wins / played, streak)
+            previous = standings[-1] if standings else None
+            same = previous is not None and (previous.wins, previous.win_rate, previous.best_streak) == key
+            rank = previous.rank if same and previous is not None else index + 1
+            standings.append(ServerStanding(rank, name, user_id, played, wins, streak))
+        pages = max(1, math.ceil(len(standings) / PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        shown = tuple(standings[page * PAGE_SIZE:(page + 1) * PAGE_SIZE])
+        return ServerBoard(guild_id, shown, page, pages, len(standings), challenges)
+
+    # -- the daily challenge --------------------------------------------------------------
+
+    async def set_daily(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        variant: str = "gate",
+        options: Iterable[str] = (),
+        winnable: bool = False,
+        hints: Rule = Rule.ALLOWED,
+        undo: Rule = Rule.ALLOWED,
+    ) -> DailySettings:
+        """Switch a server's daily challenge on, or change it (from the next day's challenge on)."""
+        try:
+            cls = Game.variant_class(variant)
+            chosen = cls.check_options(options)
+        except (RulesError, ValueError) as error:
+            raise ChallengeError(_sentence(str(error))) from None
+        if winnable and (chosen or not winnable_deals(cls.name)):
+            raise ChallengeError(f"A winnable daily challenge needs {cls.title} without options.")
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            row = await session.get(DailySchedule, guild_id)
+            if row is None:
+                row = DailySchedule(guild_id=guild_id, secret=secrets.token_hex(32))
+                session.add(row)
+            row.channel_id, row.variant, row.options = channel_id, cls.name, " ".join(chosen)
+            row.winnable, row.hints, row.undo, row.enabled = winnable, hints, undo, True
+            row.updated_at = self.now()
+            await session.flush()
+            return _settings(row)
+
+    async def daily_off(self, guild_id: int) -> bool:
+        """Switch a server's daily challenge off (today's, if open, runs to its end); False if it was not on."""
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            row = await session.get(DailySchedule, guild_id)
+            if row is None or not row.enabled:
+                return False
+            row.enabled = False
+            row.updated_at = self.now()
+            return True
+
+    async def daily(self, guild_id: int) -> DailySettings | None:
+        async with self._db.sessions() as session:
+            row = await session.get(DailySchedule, guild_id)
+            return None if row is None else _settings(row)
+
+    async def tick(self) -> list[Announcement]:
+        """Close every challenge whose time is up, then open each server's daily challenge for today.
+
+        What is returned was claimed in the database by this call alone: announce it. Days
+        the bot missed entirely get no challenge; the one that was running when it stopped
+        is closed (its standings announced) and today's opened.
+        """
+        now = self.now()
+        announcements: list[Announcement] = []
+        async with self._db.sessions() as session:
+            due = list(await session.scalars(
+                select(Challenge.id).where(Challenge.closed_at.is_(None), Challenge.closes_at <= now)
+                .order_by(Challenge.closes_at, Challenge.id)
+            ))
+            schedules = list(await session.scalars(select(DailySchedule).where(DailySchedule.enabled)))
+        for challenge_id in due:
+            closed = await self._close(challenge_id, now)
+            if closed is not None:
+                announcements.append(closed)
+        today = now.date()
+        for schedule in schedules:
+            opened = await self._open_daily(schedule, today)
+            if opened is not None:
+                announcements.append(opened)
+        return announcements
+
+    async def _open_daily(self, schedule: DailySchedule, day: date) -> Announcement | None:
+        """Open a server's daily challenge for ``day`` unless it exists (made by any process)."""
+        async with self._db.sessions() as session:
+            exists = await session.scalar(
+                select(Challenge.id).where(Challenge.guild_id == schedule.guild_id, Challenge.day == day)
+            )
+        if exists is not None:
+            return None
+        row = Challenge(
+            guild_id=schedule.guild_id, kind=ChallengeKind.DAILY, name=daily_name(day), variant=schedule.variant,
+            options=schedule.options,
+            deal=daily_deal(schedule.secret, day, schedule.variant, winnable=schedule.winnable),
+            hints=schedule.hints, undo=schedule.undo, channel_id=schedule.channel_id, day=day,
+            opens_at=midnight(day), closes_at=midnight(day + timedelta(days=1)), created_at=self.now(),
+        )
+        try:
+            async with self._db.writer(), self._db.sessions() as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            log.info("the daily challenge of server %s for %s was opened by another process", schedule.guild_id, day)
+            return None
+        log.info("opened %s (challenge %s) in server %s", row.name, row.id, row.guild_id)
+        return Announcement(Happening.OPENED, ChallengeInfo.of(row))
+
+    async def _close(self, challenge_id: int, now: datetime) -> Announcement | None:
+        """Claim the closing of a challenge; stop its attempts; None if someone closed it first."""
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            claimed = await session.execute(
+                update(Challenge).where(Challenge.id == challenge_id, Challenge.closed_at.is_(None))
+                .values(closed_at=now, closes_at=_earlier(Challenge.closes_at, now))
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                return None
+            await session.execute(
+                update(GameRecord.__table__)
+                .where(GameRecord.challenge_id == challenge_id, GameRecord.status == GameStatus.ACTIVE)
+                .values(status=GameStatus.EXPIRED, finished_at=now, updated_at=now, version=GameRecord.version + 1)
+            )
+        self._games.forget_attempts(challenge_id)
+        async with self._db.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            assert row is not None
+            info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
+            standings = await _standings(session, info, now)
+        log.info("closed %s (challenge %s) in server %s with %d attempts", info.name, info.id, info.guild_id,
+                 len(standings))
+        return Announcement(Happening.CLOSED, info, _page(info, standings, 0))
+
+
+def _earlier(column: Any, now: datetime) -> Any:
+    """SQL for the earlier of a stored time and ``now``: a challenge ended early closes now."""
+    return case((column > now, now), else_=column)
+
+
+async def _player_id(session: AsyncSession, actor: Actor) -> int | None:
+    return await session.scalar(
+        select(Player.id).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+    )
+
+
+async def _attempt_count(session: AsyncSession, challenge_id: int) -> int:
+    found = await session.scalar(
+        select(func.count()).select_from(GameRecord).where(GameRecord.challenge_id == challenge_id)
+    )
+    return found or 0
+
+
+async def _standings(session: AsyncSession, info: ChallengeInfo, now: datetime) -> list[Standing]:
+    """Every attempt at a challenge, ranked: won, then cards up, then fewer (counted) moves, then less time."""
+    rows = (await session.execute(
+        select(GameRecord, Player.display_name, Player.platform_user_id)
+        .join(Player, Player.id == GameRecord.player_id)
+        .where(GameRecord.challenge_id == info.id, GameRecord.status != GameStatus.QUARANTINED)
+    )).all()
+    unranked = []
+    for record, name, user_id in rows:
+        ended = record.finished_at or now
+        seconds = max(0.0, (ended - record.started_at).total_seconds())
+        extra = penalty(info.hints, info.undo, record.hint_count, record.undo_count)
+        unranked.append(Standing(
+            0, name, user_id, GameStatus(record.status), record.score, record.move_count,
+            record.move_count + extra, seconds, record.hint_count, record.undo_count,
+        ))
+    unranked.sort(key=lambda standing: (*_tie_key(standing), standing.seconds, standing.name.casefold()))
+    ranked: list[Standing] = []
+    for index, standing in enumerate(unranked):
+        tied = ranked and _tie_key(ranked[-1]) == _tie_key(standing)
+        ranked.append(replace(standing, rank=ranked[-1].rank if tied else index + 1))
+    return ranked
+
+
+def _tie_key(standing: Standing) -> tuple[int, int, int, int]:
+    """What the ranking compares: won, cards up, fewer counted moves, less time (to the second)."""
+    return (0 if standing.won else 1, -standing.score, standing.ranked_moves, round(standing.seconds))
+
+
+def _page(info: ChallengeInfo, standings: Sequence[Standing], page: int, *, size: int = PAGE_SIZE) -> Leaderboard:
+    pages = max(1, math.ceil(len(standings) / size))
+    page = min(max(page, 0), pages - 1)
+    return Leaderboard(info, tuple(standings[page * size:(page + 1) * size]), page, pages, len(standings))
+
+
+def _best_streak(results: Sequence[str]) -> int:
+    best = run = 0
+    for status in results:
+        run = run + 1 if status == GameStatus.WON else 0
+        best = max(best, run)
+    return best
+
+
+def _settings(row: DailySchedule) -> DailySettings:
+    return DailySettings(row.guild_id, row.channel_id, row.variant, tuple(row.options.split()), row.winnable,
+                         Rule(row.hints), Rule(row.undo), row.enabled)
+
+
+def _when(moment: datetime, now: datetime) -> str:
+    """A closing time in words: "in 3 hours", "in 25 minutes"."""
+    left = moment - now
+    hours = left.total_seconds() / 3600
+    if hours >= 48:
+        return f"in {round(hours / 24)} days"
+    if hours >= 1.5:
+        return f"in {round(hours)} hours"
+    minutes = max(1, round(left.total_seconds() / 60))
+    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+__all__ = [
+    "Announcement",
+    "ChallengeError",
+    "ChallengeInfo",
+    "ChallengeService",
+    "DailySettings",
+    "Happening",
+    "Leaderboard",
+    "ServerBoard",
+    "ServerStanding",
+    "Standing",
+    "daily_deal",
+    "daily_name",
+]
