@@ -270,3 +270,26 @@ def test_little_gate_has_columns_1_to_4_only() -> None:
     assert all(not str(m)[1:].startswith(("5", "6", "7", "8")) for m in game.legal_moves())
     with pytest.raises(IllegalMove, match="Column 5 doesn't exist: Little Gate has columns 1–4"):
         game.play("5f")
+
+
+# -- what an undo would hide (challenges never let a seen stock card go back) --------------
+
+
+def test_a_draw_shows_a_stock_card_and_a_move_after_it_does_not() -> None:
+    game = position(columns={1: "9C", 2: "8D"}, stock="5D 6D")
+    assert not game.last_move_showed_stock  # nothing played yet
+    game.play("d")
+    assert game.last_move_showed_stock
+    game.play("21")
+    assert not game.last_move_showed_stock
+    game.undo()
+    assert game.last_move_showed_stock  # the draw is the last move again
+
+
+def test_a_fill_from_the_stock_shows_a_stock_card_but_a_fill_from_a_reserve_does_not() -> None:
+    text = position(right="4H", columns={1: "AS", 2: "AC"}, stock="5D 6D").to_text()
+    game = Game.from_text(text.replace("gate\n", "gate stock-fill\n", 1))
+    game.play("1f")  # filled from the right reserve
+    assert lines(game)["1"] == "4H" and not game.last_move_showed_stock
+    game.play("2f")  # reserves and waste empty: the next stock card fills
+    assert lines(game)["2"] == "5D" and game.last_move_showed_stock
