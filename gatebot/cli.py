@@ -115,6 +115,14 @@ def _parser() -> argparse.ArgumentParser:
     db_commands.add_parser(
         "current", help="show the schema revision the database is at",
     ).set_defaults(handler=_db_current)
+    forget = db_commands.add_parser(
+        "forget-server", help="delete a Discord server's challenges and daily schedule",
+        description="Delete everything stored about one Discord server's challenges (its daily "
+        "schedule too), e.g. after the bot left it or on its admins' request. Attempts at them stay "
+        "their players' games. In the server itself, /challenge forget-server does the same.",
+    )
+    forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help="the server's id (a snowflake)")
+    forget.set_defaults(handler=_db_forget_server)
 
     commands.add_parser(
         "run", help="run the Discord bot",
@@ -475,6 +483,25 @@ def _db_current(args: argparse.Namespace) -> int:
         if revision in known_revisions():
             return f"{revision} (behind head {head}: gatebot db upgrade brings it there)"
         return f"{revision} (newer than this gatebot, whose head is {head})"
+
+    return _with_database(work)
+
+
+def _db_forget_server(args: argparse.Namespace) -> int:
+    """``gatebot db forget-server ID``: delete a server's challenges, saying how many."""
+    from gatebot.service import GameService
+    from gatebot.service.challenges import ChallengeService
+    from gatebot.store.migrate import ensure_schema
+
+    async def work(db: Database) -> str:
+        await ensure_schema(db)
+        games = GameService(db)
+        try:
+            count = await ChallengeService(games).forget_server(args.guild_id)
+        finally:
+            games.close()
+        plural = "" if count == 1 else "s"
+        return f"Deleted {count} challenge{plural} and the daily schedule of server {args.guild_id}."
 
     return _with_database(work)
 

@@ -635,3 +635,32 @@ def test_analyse_ctrl_c_stops_at_once_and_keeps_what_finished(tmp_path) -> None:
     assert [line.split(",")[:4] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == [
         ["6", "little-gate", "", "lost"]
     ]
+
+
+def test_db_forget_server_deletes_that_servers_challenges_only(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    database_env()
+    assert main(["db", "upgrade"]) == 0
+    with sqlite3.connect(tmp_path / "gatebot.db") as connection:
+        for guild, day in ((111, "2026-11-28"), (111, "2026-11-29"), (222, "2026-11-29")):
+            connection.execute(
+                "INSERT INTO challenges (guild_id, kind, name, variant, options, deal, hints, undo, day, "
+                "opens_at, closes_at, created_at) VALUES (?, 'daily', 'Daily', 'gate', '', 7, 'allowed', "
+                "'allowed', ?, '2026-11-29 00:00:00', '2026-11-30 00:00:00', '2026-11-29 00:00:00')",
+                (guild, day),
+            )
+        connection.execute(
+            "INSERT INTO daily_schedules (guild_id, channel_id, variant, options, winnable, hints, undo, "
+            "secret, enabled, updated_at) VALUES (111, 5, 'gate', '', 0, 'allowed', 'allowed', 'x', 1, "
+            "'2026-11-29 00:00:00')"
+        )
+    capsys.readouterr()
+    assert main(["db", "forget-server", "111"]) == 0
+    assert capsys.readouterr().out == "Deleted 2 challenges and the daily schedule of server 111.\n"
+    with sqlite3.connect(tmp_path / "gatebot.db") as connection:
+        left = connection.execute("SELECT guild_id FROM challenges").fetchall()
+        schedules = connection.execute("SELECT count(*) FROM daily_schedules").fetchone()[0]
+    assert left == [(222,)] and schedules == 0
