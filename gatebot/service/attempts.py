@@ -50,15 +50,13 @@ class AttemptRules:
         return f"Undo is off in {self.name}: every move stands."
 
     def undo_stops(self) -> str:
-        return (
-            f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
-        )
+        return f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
 
     def has_closed(self, score: int) -> str:
         return f"{self.name} has closed, so your attempt ended with a score of {score}."
 
     def played_already(self) -> str:
-        return f"You have already played {self.name}: one attempt each. See /challenge leaderboard."
+        return f"You have already played {self.name}: one attempt each, so see its results with /challenge leaderboard."
 
 
 def penalty(rules_hints: str, rules_undo: str, hints: int, undos: int) -> int:

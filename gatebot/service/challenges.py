@@ -576,20 +576,22 @@ async def _attempt_count(session: AsyncSession, challenge_id: int) -> int:
 
 async def _standings(session: AsyncSession, info: ChallengeInfo, now: datetime) -> list[Standing]:
     """Every attempt at a challenge, ranked: won, then cards up, then fewer (counted) moves, then less time."""
+    games = GameRecord
     rows = (await session.execute(
-        select(GameRecord, Player.display_name, Player.platform_user_id)
-        .join(Player, Player.id == GameRecord.player_id)
-        .where(GameRecord.challenge_id == info.id, GameRecord.status != GameStatus.QUARANTINED)
+        select(
+            Player.display_name, Player.platform_user_id, games.status, games.score, games.move_count,
+            games.hint_count, games.undo_count, games.started_at, games.finished_at,
+        )
+        .join(Player, Player.id == games.player_id)
+        .where(games.challenge_id == info.id, games.status != GameStatus.QUARANTINED)
     )).all()
     unranked = []
-    for record, name, user_id in rows:
-        ended = record.finished_at or now
-        seconds = max(0.0, (ended - record.started_at).total_seconds())
-        extra = penalty(info.hints, info.undo, record.hint_count, record.undo_count)
-        unranked.append(Standing(
-            0, name, user_id, GameStatus(record.status), record.score, record.move_count,
-            record.move_count + extra, seconds, record.hint_count, record.undo_count,
-        ))
+    for name, user_id, status, score, moves, hints, undos, started_at, finished_at in rows:
+        seconds = max(0.0, ((finished_at or now) - started_at).total_seconds())
+        extra = penalty(info.hints, info.undo, hints, undos)
+        unranked.append(
+            Standing(0, name, user_id, GameStatus(status), score, moves, moves + extra, seconds, hints, undos)
+        )
     unranked.sort(key=lambda standing: (*_tie_key(standing), standing.seconds, standing.name.casefold()))
     ranked: list[Standing] = []
     for index, standing in enumerate(unranked):

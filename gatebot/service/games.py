@@ -240,7 +240,7 @@ class GameService:
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
             if record is None:
-                return self._no_game()
+                return await self._nothing_to_play(session, actor)
             closed = await self._close_if_over(session, record)
             if closed is not None:
                 return closed
@@ -314,7 +314,7 @@ class GameService:
                 )
                 if tried is not None:
                     return Reply(ReplyKind.ERROR, attempt.played_already())
-            elif deal is not None and await _in_open_challenge(session, game):
+            elif deal is not None and await _in_open_challenge(session, game, self._clock()):
                 return Reply(
                     ReplyKind.ERROR,
                     f"Deal {number} is a challenge being played right now: join it with /challenge play, "
@@ -879,6 +879,20 @@ class GameService:
             lock = self._locks[key] = asyncio.Lock()
         return lock
 
+    async def _nothing_to_play(self, session: AsyncSession, actor: Actor) -> Reply:
+        """The answer to a player without a game: their challenge closed on them, or start one."""
+        player_id = self._players.get((actor.platform, actor.user_id))
+        if player_id is not None:
+            latest = await session.scalar(
+                select(GameRecord).where(GameRecord.player_id == player_id).order_by(GameRecord.id.desc()).limit(1)
+            )
+            if latest is not None and latest.status == GameStatus.EXPIRED:
+                rules = await self._attempt_rules(session, latest)
+                if rules is not None:
+                    return Reply(ReplyKind.ERROR, rules.has_closed(latest.score), game_id=latest.id,
+                                 status=GameStatus.EXPIRED)
+        return self._no_game()
+
     def _no_game(self) -> Reply:
         return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")
 
@@ -915,7 +929,7 @@ class GameService:
     ) -> Reply | None:
         """Why a request can't act on the game it names (a button's game), or None when it can."""
         if game_id is None or (record is not None and record.id == game_id):
-            return None if record is not None else self._no_game()
+            return None if record is not None else await self._nothing_to_play(session, actor)
         target = await session.get(GameRecord, game_id)
         if target is None:
             return Reply(ReplyKind.ERROR, f"That game no longer exists: start one with {self._new_command}.")
@@ -927,9 +941,11 @@ class GameService:
                 f"This is {owner.display_name}'s game: start your own with {self._new_command}.",
                 game_id=target.id,
             )
+        rules = await self._attempt_rules(session, target) if target.status == GameStatus.EXPIRED else None
         return Reply(
             ReplyKind.STALE,
-            "That board belongs to a game that is over: here is where it ended.",
+            rules.has_closed(target.score) if rules is not None
+            else "That board belongs to a game that is over: here is where it ended.",
             game=None if target.status == GameStatus.QUARANTINED else replay(target),
             game_id=target.id,
             version=target.version,
@@ -1075,11 +1091,14 @@ class GameService:
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
 
 
-async def _in_open_challenge(session: AsyncSession, game: GateGame) -> bool:
-    """Whether a challenge not yet closed plays this deal (in any server)."""
+async def _in_open_challenge(session: AsyncSession, game: GateGame, now: datetime) -> bool:
+    """Whether an open challenge plays this deal (in any server)."""
     found = await session.scalar(
         select(Challenge.id)
-        .where(Challenge.deal == game.deal, Challenge.variant == game.name, Challenge.closed_at.is_(None))
+        .where(
+            Challenge.deal == game.deal, Challenge.variant == game.name, Challenge.closed_at.is_(None),
+            Challenge.opens_at <= now, Challenge.closes_at > now,
+        )
         .limit(1)
     )
     return found is not None
