@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from gatebot.store import migrate
 from gatebot.store.database import Database, DatabaseError, parse_database_url
 from gatebot.store.migrate import current_revision, ensure_schema, head_revision, upgrade
-from gatebot.store.models import Base, GameRecord, GameStatus, Player
+from gatebot.store.models import Base, Challenge, DailySchedule, GameRecord, GameStatus, Player, UTCDateTime
 
 OUR_TABLES = {"players", "games", "challenges", "daily_schedules"}
 
@@ -218,3 +219,164 @@ async def test_a_refused_login_is_one_sentence_without_the_password(postgres_url
     await db.dispose()
     message = str(failed.value)
     assert "hunter2" not in message and "\n" not in message and "gatebot_no_such_role" in message
+
+
+# -- from revision 0001 to head and back ------------------------------------------------------
+
+FIRST = "0001"
+WHEN = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+#: The two tables as revision 0001 made them (the models have moved on), for rows written at 0001.
+PLAYERS_0001 = sa.table(
+    "players", sa.column("id", sa.Integer), sa.column("platform", sa.String), sa.column("platform_user_id", sa.String),
+    sa.column("display_name", sa.String), sa.column("created_at", UTCDateTime()),
+)
+GAMES_0001 = sa.table(
+    "games", sa.column("id", sa.Integer), sa.column("player_id", sa.Integer), sa.column("variant", sa.String),
+    sa.column("deal", sa.BigInteger), sa.column("log", sa.Text), sa.column("position", sa.Text),
+    sa.column("status", sa.String), sa.column("score", sa.Integer), sa.column("move_count", sa.Integer),
+    sa.column("started_at", UTCDateTime()), sa.column("updated_at", UTCDateTime()),
+    sa.column("finished_at", UTCDateTime()),
+)
+
+
+def _to(revision: str, *, down: bool = False) -> Any:
+    def run(connection: Connection) -> None:
+        config = migrate.alembic_config(connection)
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+    return run
+
+
+def _player_rows(connection: Connection) -> dict[str, int]:
+    """Add Alice and Bob the way revision 0001 stores them; their ids by user id."""
+    connection.execute(PLAYERS_0001.insert(), [
+        {"platform": "terminal", "platform_user_id": user, "display_name": user.title(), "created_at": WHEN}
+        for user in ("alice", "bob")
+    ])
+    rows = connection.execute(sa.select(PLAYERS_0001.c.platform_user_id, PLAYERS_0001.c.id))
+    return {user: player_id for user, player_id in rows}
+
+
+def _game_row(player_id: int, deal: int, log: str, status: str, **more: Any) -> dict[str, Any]:
+    finished = None if status == "active" else WHEN
+    return {"player_id": player_id, "variant": "gate", "deal": deal, "log": log, "position": f"position {deal}",
+            "status": status, "score": len(log.split()), "move_count": len(log.split()), "started_at": WHEN,
+            "updated_at": WHEN, "finished_at": finished, **more}
+
+
+def _games(connection: Connection) -> list[tuple[Any, ...]]:
+    """Every game's lasting fields, by owner and deal: what a migration must keep."""
+    games, players = sa.table("games", *(sa.column(c) for c in ("player_id", "deal", "log", "status", "score",
+                                                                 "position", "finished_at"))), PLAYERS_0001
+    rows = connection.execute(
+        sa.select(players.c.platform_user_id, games.c.deal, games.c.log, games.c.status, games.c.score,
+                  games.c.position, games.c.finished_at.isnot(None))
+        .join(players, players.c.id == games.c.player_id)
+        .order_by(players.c.platform_user_id, games.c.deal)
+    )
+    return [tuple(row) for row in rows]
+
+
+def _index_names(connection: Connection) -> set[str]:
+    return {index["name"] for index in sa.inspect(connection).get_indexes("games")}
+
+
+async def _second_active_game_is_refused(db: Database, player_id: int) -> None:
+    """The partial index: a finished game may be added, a second active one may not."""
+    await _on(db, lambda c: c.execute(GAMES_0001.insert(), [_game_row(player_id, 900, "", "won")]))
+    with pytest.raises(IntegrityError):
+        await _on(db, lambda c: c.execute(GAMES_0001.insert(), [_game_row(player_id, 901, "", "active")]))
+
+
+async def test_upgrading_from_0001_keeps_players_and_games(empty_db: Database) -> None:
+    await _on(empty_db, _to(FIRST))
+    assert await current_revision(empty_db) == FIRST
+
+    def fill(connection: Connection) -> dict[str, int]:
+        ids = _player_rows(connection)
+        connection.execute(GAMES_0001.insert(), [
+            _game_row(ids["alice"], 1, "3f 45 d", "active"),
+            _game_row(ids["alice"], 2, "d d", "won"),
+            _game_row(ids["alice"], 3, "", "abandoned"),
+            _game_row(ids["bob"], 4, "3f", "lost"),
+            _game_row(ids["bob"], 5, "d u", "active"),
+        ])
+        return ids
+
+    ids = await _on(empty_db, fill)
+    before = await _on(empty_db, _games)
+    assert len(before) == 5
+
+    assert await upgrade(empty_db) == (FIRST, head_revision())
+    assert await _on(empty_db, _games) == before
+    assert await _on(empty_db, _tables) == OUR_TABLES | {"alembic_version"}
+    assert {"uq_games_one_active_per_player", "uq_games_one_attempt_per_challenge"} <= await _on(
+        empty_db, _index_names
+    )
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+    async with empty_db.sessions() as session:  # the rows read back through today's models
+        players = {p.platform_user_id: p for p in await session.scalars(sa.select(Player))}
+        assert {user: p.id for user, p in players.items()} == ids
+        games = list(await session.scalars(sa.select(GameRecord).order_by(GameRecord.deal)))
+        assert [(g.deal, g.status, g.challenge_id) for g in games] == [
+            (1, "active", None), (2, "won", None), (3, "abandoned", None), (4, "lost", None), (5, "active", None),
+        ]
+        assert games[0].started_at == WHEN and games[1].finished_at == WHEN and games[0].finished_at is None
+
+    await _second_active_game_is_refused(empty_db, ids["alice"])
+
+    # The new index: one attempt per player per challenge; ordinary games (no challenge) are unlimited.
+    async with empty_db.sessions() as session:
+        challenge = Challenge(guild_id=1, name="Cup", variant="gate", deal=7, closes_at=WHEN)
+        session.add(challenge)
+        await session.flush()
+        session.add_all([
+            GameRecord(player_id=ids["alice"], variant="gate", deal=7, position="p", status="won",
+                       challenge_id=challenge.id),
+            GameRecord(player_id=ids["bob"], variant="gate", deal=7, position="p", status="lost",
+                       challenge_id=challenge.id),
+        ])
+        await session.commit()
+        challenge_id = challenge.id
+    async with empty_db.sessions() as session:
+        session.add(GameRecord(player_id=ids["bob"], variant="gate", deal=7, position="p", status="resigned",
+                               challenge_id=challenge_id))
+        with pytest.raises(IntegrityError):
+            await session.commit()
+
+
+async def test_downgrading_to_0001_keeps_games_and_unlinks_attempts(empty_db: Database) -> None:
+    await upgrade(empty_db)
+    async with empty_db.sessions() as session:
+        alice = Player(platform="terminal", platform_user_id="alice", display_name="Alice")
+        bob = Player(platform="terminal", platform_user_id="bob", display_name="Bob")
+        challenge = Challenge(guild_id=1, name="Cup", variant="gate", deal=7, closes_at=WHEN, closed_at=WHEN)
+        session.add_all([alice, bob, challenge, DailySchedule(guild_id=1, channel_id=2, secret="s" * 64)])
+        await session.flush()
+        session.add_all([
+            GameRecord(player_id=alice.id, variant="gate", deal=7, log="3f", position="p7", status="expired",
+                       score=1, finished_at=WHEN, challenge_id=challenge.id),
+            GameRecord(player_id=bob.id, variant="gate", deal=7, log="d", position="p7", status="won",
+                       finished_at=WHEN, challenge_id=challenge.id),
+            GameRecord(player_id=alice.id, variant="gate", deal=8, log="d d", position="p8", status="active"),
+        ])
+        await session.commit()
+        alice_id = alice.id
+
+    await _on(empty_db, _to(FIRST, down=True))
+    assert await current_revision(empty_db) == FIRST
+    assert await _on(empty_db, _tables) == {"players", "games", "alembic_version"}
+    columns = await _on(empty_db, lambda c: {column["name"] for column in sa.inspect(c).get_columns("games")})
+    assert "challenge_id" not in columns
+    assert "uq_games_one_attempt_per_challenge" not in await _on(empty_db, _index_names)
+    # Revision 0001 knows no "expired": the attempt that ran out becomes a resigned game.
+    assert await _on(empty_db, _games) == [
+        ("alice", 7, "3f", "resigned", 1, "p7", True),
+        ("alice", 8, "d d", "active", 0, "p8", False),
+        ("bob", 7, "d", "won", 0, "p7", True),
+    ]
+    await _second_active_game_is_refused(empty_db, alice_id)
+
+    assert await upgrade(empty_db) == (FIRST, head_revision())  # and up again
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
