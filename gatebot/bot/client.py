@@ -9,20 +9,26 @@ import discord
 from discord.ext import commands
 
 from gatebot.bot.errors import on_app_command_error
+from gatebot.bot.herald import Herald
+from gatebot.bot.schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.table import Table
 from gatebot.bot.views import BoardButton, MoveSelect
 from gatebot.service import GameService
+from gatebot.service.challenges import ChallengeService
 from gatebot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("gatebot.bot.games", "gatebot.bot.typed")
+EXTENSIONS = ("gatebot.bot.games", "gatebot.bot.typed", "gatebot.bot.challenges")
 
 
 class GateBot(commands.AutoShardedBot):
     """gatebot on Discord. Needs no privileged intent; shards as the settings say."""
 
-    def __init__(self, settings: Settings, service: GameService, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, service: GameService, *, tick_every: float = TICK_SECONDS, **options: Any
+    ) -> None:
+        """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand)."""
         intents = discord.Intents.default()
         intents.message_content = bool(settings.move_channel_ids)
         super().__init__(
@@ -37,6 +43,9 @@ class GateBot(commands.AutoShardedBot):
         self.settings = settings
         self.service = service
         self.table = Table(self, service)
+        self.challenges = ChallengeService(service)
+        self.herald = Herald(self, self.challenges)
+        self.scheduler = Scheduler(self.challenges, self.herald, every=tick_every)
 
     async def setup_hook(self) -> None:
         for extension in EXTENSIONS:
@@ -52,5 +61,11 @@ class GateBot(commands.AutoShardedBot):
     async def on_message(self, message: discord.Message) -> None:
         """Typed moves are read by their extension; there are no prefix commands to process."""
 
+    async def close(self) -> None:
+        """Stop the challenge scheduler (letting a tick finish its announcements), then disconnect."""
+        await self.scheduler.stop()
+        await super().close()
+
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        self.scheduler.start()  # once; its first tick catches up on what closed or opened while the bot was down

@@ -1,0 +1,316 @@
+"""The ``/challenge`` slash commands: a server's challenges made, played, ended and ranked.
+
+Thin like ``/gate``: each command is a call to the challenge service and an answer. Making,
+ending and removing challenges and switching the daily one on or off need the Manage
+Server permission, checked when the command runs (Discord's default permissions apply only
+to a whole top-level command, and listing and playing are for everyone); a member without
+it gets one private sentence. The service's refusals (:class:`ChallengeError`, a
+``ValueError``) reach the central error handler and become one private sentence too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from gatebot.bot.actors import interaction_actor
+from gatebot.bot.announcements import (
+    daily_on_text,
+    daily_text,
+    final_text,
+    listing_text,
+    opened_text,
+    removed_text,
+)
+from gatebot.bot.challenge_views import (
+    CHALLENGE,
+    PageButton,
+    PlayButton,
+    leaderboard_page,
+    page_view,
+    play_view,
+    server_board_page,
+    start_attempt,
+)
+from gatebot.bot.errors import on_view_error
+from gatebot.rules import MAX_DEAL
+from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
+from gatebot.store import Rule
+
+if TYPE_CHECKING:
+    from gatebot.bot.client import GateBot
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+VARIANTS = [
+    app_commands.Choice(name="Gate", value="gate"),
+    app_commands.Choice(name="Little Gate", value="little-gate"),
+]
+RULES = [
+    app_commands.Choice(name="Allowed", value=Rule.ALLOWED.value),
+    app_commands.Choice(name="Counted (each use adds a move in the ranking)", value=Rule.COUNTED.value),
+    app_commands.Choice(name="Forbidden", value=Rule.FORBIDDEN.value),
+]
+#: What ``challenge`` options say; autocomplete offers the server's challenges by number.
+CHALLENGE_OPTION = "The challenge's number (see /challenge list)"
+
+
+def manage_server(doing: str) -> Callable[[T], T]:
+    """A check: only members with Manage Server may do this; others are told so in one sentence."""
+
+    async def predicate(interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is not None and interaction.permissions.manage_guild:
+            return True
+        raise app_commands.CheckFailure(f"Only members with the Manage Server permission can {doing}.")
+
+    return app_commands.check(predicate)
+
+
+def _message(content: str, view: discord.ui.View | None, **extra: Any) -> dict[str, Any]:
+    """Keyword arguments for sending ``content`` with ``view`` if there is one."""
+    return {"content": content, **extra, **({} if view is None else {"view": view})}
+
+
+@app_commands.guild_only()
+class Challenges(
+    commands.GroupCog, group_name="challenge", group_description="Server challenges: one deal, everyone once"
+):
+    """Slash commands for a server's challenges."""
+
+    daily = app_commands.Group(name="daily", description="The server's daily challenge, opened at 00:00 UTC")
+
+    def __init__(self, bot: GateBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def challenges(self) -> ChallengeService:
+        return self.bot.challenges
+
+    # -- making and ending ----------------------------------------------------------------
+
+    @app_commands.command(description="Open a challenge here: one deal the whole server plays, each member once")
+    @app_commands.describe(
+        name="What to call it (default: Challenge N)", variant="Gate or Little Gate",
+        deal="Deal number (default: random; never shown while the challenge is open)",
+        winnable="A deal the solver proved can be won", single_moves="Only top cards move, no runs",
+        hours=f"How long it runs, in hours (default {DEFAULT_HOURS})", hints="Whether hints may be used",
+        undo="Whether undo may be used",
+    )
+    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @manage_server("create challenges")
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
+        winnable: bool = False,
+        single_moves: bool = False,
+        hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS,
+        hints: app_commands.Choice[str] | None = None,
+        undo: app_commands.Choice[str] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        if winnable:  # the solver may think for a second or two: answer Discord first, privately
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            info = await self.challenges.create(
+                interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
+                name=name, variant=variant.value if variant else "gate",
+                options=("single-moves",) if single_moves else (), deal=deal, winnable=winnable, hours=hours,
+                hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
+            )
+        except ChallengeError as error:
+            if not winnable:
+                raise
+            await interaction.edit_original_response(content=str(error))
+            return
+        text, view = opened_text(info), play_view(info.id)
+        if winnable:
+            await interaction.edit_original_response(content=f"I found a winnable deal: {info.name} is open.")
+            sent: discord.Message = await interaction.followup.send(text, view=view, wait=True)
+        else:
+            await interaction.response.send_message(text, view=view)
+            sent = await interaction.original_response()
+        await self.challenges.record_announcement(info.id, sent.channel.id, sent.id)
+
+    @app_commands.command(description="Close a challenge now and post its final standings")
+    @app_commands.describe(challenge=CHALLENGE_OPTION)
+    @manage_server("end challenges")
+    async def end(self, interaction: discord.Interaction, challenge: int) -> None:
+        assert interaction.guild_id is not None
+        closed = await self.challenges.end(interaction.guild_id, challenge)
+        board = closed.leaderboard
+        assert board is not None
+        view = page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
+        await interaction.response.send_message(**_message(final_text(board), view))
+        await self.bot.herald.retire(closed.challenge)
+
+    @app_commands.command(
+        name="forget-server", description="Delete this server's challenges and daily challenge (asks first)"
+    )
+    @manage_server("delete the server's challenges")
+    async def forget_server(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        await interaction.response.send_message(
+            "Delete all of this server's challenges, their standings and the daily challenge settings? "
+            "Players keep their attempts as ordinary games. This can't be undone.",
+            view=ConfirmForgetServer(self.bot, str(interaction.user.id), interaction.guild_id),
+            ephemeral=True,
+        )
+
+    # -- for everyone ---------------------------------------------------------------------
+
+    @app_commands.command(name="list", description="The open challenges and the recently closed ones (only you see it)")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        found = await self.challenges.listing(interaction.guild_id)
+        await interaction.response.send_message(listing_text(found, self.challenges.now()), ephemeral=True)
+
+    @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
+    @app_commands.describe(challenge="The challenge's number (default: the one open now)")
+    async def play(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
+        await start_attempt(interaction, challenge)
+
+    @app_commands.command(description="A challenge's standings, or the server's all-time leaderboard")
+    @app_commands.describe(
+        challenge="The challenge's number (default: the open one, else the latest)",
+        all_time="The server's all-time leaderboard instead: wins, games, win rate, best streak",
+    )
+    async def leaderboard(
+        self, interaction: discord.Interaction, challenge: int | None = None, all_time: bool = False
+    ) -> None:
+        assert interaction.guild_id is not None
+        if all_time:
+            content, view = await server_board_page(self.challenges, interaction.guild_id)
+        else:
+            content, view = await leaderboard_page(self.challenges, interaction.guild_id, challenge)
+        await interaction.response.send_message(**_message(content, view))
+
+    # -- the daily challenge --------------------------------------------------------------
+
+    @daily.command(name="on", description="Open a challenge every day at 00:00 UTC in a channel")
+    @app_commands.describe(
+        channel="Where each day's challenge is announced and its results posted", variant="Gate or Little Gate",
+        winnable="Deals the solver proved can be won", hints="Whether hints may be used",
+        undo="Whether undo may be used",
+    )
+    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @manage_server("set up the daily challenge")
+    async def daily_on(
+        self,
+        interaction: discord.Interaction,
+        channel: discord.TextChannel,
+        variant: app_commands.Choice[str] | None = None,
+        winnable: bool = False,
+        hints: app_commands.Choice[str] | None = None,
+        undo: app_commands.Choice[str] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        settings = await self.challenges.set_daily(
+            interaction.guild_id, channel.id, variant=variant.value if variant else "gate", winnable=winnable,
+            hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
+        )
+        await interaction.response.send_message(daily_on_text(settings), ephemeral=True)
+
+    @daily.command(name="off", description="Stop opening a daily challenge (today's runs to its end)")
+    @manage_server("switch the daily challenge off")
+    async def daily_off(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        was_on = await self.challenges.daily_off(interaction.guild_id)
+        text = (
+            "The daily challenge is off: no new one will open. Today's, if open, runs until 00:00 UTC."
+            if was_on else "The daily challenge was not on, so nothing changed."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @daily.command(name="status", description="Whether the daily challenge is on, and how it is played")
+    async def daily_status(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        settings = await self.challenges.daily(interaction.guild_id)
+        await interaction.response.send_message(daily_text(settings), ephemeral=True)
+
+    # -- choosing a challenge by number ---------------------------------------------------
+
+    @play.autocomplete("challenge")
+    @end.autocomplete("challenge")
+    async def open_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self._choices(interaction, current, open_only=True)
+
+    @leaderboard.autocomplete("challenge")
+    async def any_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self._choices(interaction, current, open_only=False)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str | int, *, open_only: bool
+    ) -> list[app_commands.Choice[int]]:
+        """The server's challenges whose number or name matches what has been typed, open ones first."""
+        if interaction.guild_id is None:
+            return []
+        now = self.challenges.now()
+        typed = str(current).strip().casefold()
+        choices = []
+        for info in await self.challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
+            state = "open" if info.is_open(now) else "closed"
+            label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
+            if not typed or str(info.id).startswith(typed) or typed in label.casefold():
+                choices.append(app_commands.Choice(name=label[:100], value=info.id))
+        return choices[:25]
+
+    # -- the server goes -------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its daily challenge stops (its challenges and results are kept)."""
+        if await self.challenges.daily_off(guild.id):
+            log.info("switched the daily challenge of server %s off: the bot was removed from it", guild.id)
+
+
+class ConfirmForgetServer(discord.ui.View):
+    """Yes/no before a server's challenges are deleted; only the asker can answer."""
+
+    def __init__(self, bot: GateBot, user_id: str, guild_id: int) -> None:
+        super().__init__(timeout=120)
+        self.bot, self.user_id, self.guild_id = bot, user_id, guild_id
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return str(interaction.user.id) == self.user_id
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
+        await on_view_error(interaction, error, item)
+
+    @discord.ui.button(label="Delete the challenges", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
+        self.stop()
+        challenges = self.bot.challenges
+        running = await challenges.open_challenges(self.guild_id)
+        deleted = await challenges.forget_server(self.guild_id)
+        text = (
+            f"Done: {deleted} challenge{'' if deleted == 1 else 's'} deleted, with their standings and the daily "
+            "challenge settings. Players keep their attempts as ordinary games."
+            if deleted else "This server had no challenges to delete; its daily challenge settings, if any, are gone."
+        )
+        await interaction.response.edit_message(content=text, view=None)
+        for info in running:
+            await self.bot.herald.retire(info, removed_text(info))
+
+    @discord.ui.button(label="Keep them", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
+        self.stop()
+        await interaction.response.edit_message(
+            content="Nothing was deleted: the challenges are as they were.", view=None
+        )
+
+
+async def setup(bot: GateBot) -> None:
+    """Add the commands, and the Play and page buttons, which work on messages from before a restart."""
+    bot.add_dynamic_items(PlayButton, PageButton)
+    await bot.add_cog(Challenges(bot))
+

@@ -1,0 +1,103 @@
+"""Posts a challenge's messages in its server and keeps its announcement up to date.
+
+An open challenge has one announcement (with its Play button) in its channel, recorded
+in the database so it can be found again after a restart. The herald posts it when the
+scheduler opens a challenge, updates its count of players as attempts begin, and when
+the challenge closes posts the final standings and turns the announcement into a closed
+notice without the button. A post that fails (the channel is gone, or the bot may not write
+there) is logged and skipped: the challenge itself goes on regardless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+import discord
+
+from gatebot.bot.announcements import final_text, opened_text, retired_text
+from gatebot.bot.challenge_views import CHALLENGE, page_view, play_view
+from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, ChallengeService, Happening
+
+log = logging.getLogger(__name__)
+
+
+class Herald:
+    """Challenge messages in their channels, over the bot's REST connection."""
+
+    def __init__(self, client: discord.Client, challenges: ChallengeService) -> None:
+        self.client = client
+        self.challenges = challenges
+        #: One update of an announcement at a time, so the last edit shows the latest count.
+        self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def announce(self, announcement: Announcement) -> None:
+        """Post what the scheduler claimed: an opened challenge, or a closed one's standings."""
+        info = announcement.challenge
+        if info.channel_id is None:
+            log.info("challenge %s of server %s has no channel to be announced in", info.id, info.guild_id)
+            return
+        try:
+            if announcement.happening is Happening.OPENED:
+                await self.post_opened(info)
+            else:
+                await self.post_closed(announcement)
+        except discord.HTTPException as error:
+            log.warning(
+                "could not announce that challenge %s %s in channel %s of server %s: %s",
+                info.id, announcement.happening, info.channel_id, info.guild_id, error,
+            )
+
+    async def post_opened(self, info: ChallengeInfo) -> None:
+        """Post an open challenge's announcement with its Play button, and record the message."""
+        assert info.channel_id is not None
+        channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        sent = await channel.send(opened_text(info), view=play_view(info.id))
+        await self.challenges.record_announcement(info.id, info.channel_id, sent.id)
+
+    async def post_closed(self, announcement: Announcement) -> None:
+        """Post a closed challenge's final standings, then retire its announcement."""
+        info = announcement.challenge
+        assert info.channel_id is not None and announcement.leaderboard is not None
+        board = announcement.leaderboard
+        channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        view = page_view(CHALLENGE, info.id, board.page, board.pages)
+        try:
+            await channel.send(final_text(board), **({} if view is None else {"view": view}))
+        finally:
+            await self.retire(info)  # the Play button goes even if the standings could not be posted
+
+    async def retire(self, info: ChallengeInfo, text: str | None = None) -> None:
+        """Turn a closed (or removed) challenge's announcement into a notice without the Play button."""
+        await self._edit(info, content=text or retired_text(info), view=None)
+
+    async def count_players(self, guild_id: int, challenge_id: int | None) -> None:
+        """Redraw the announcement of a challenge (or of each open one, for None) with its count of players."""
+        try:
+            if challenge_id is None:
+                infos = await self.challenges.open_challenges(guild_id)
+            else:
+                infos = [await self.challenges.get(guild_id, challenge_id)]
+        except ChallengeError:
+            return  # removed meanwhile: no announcement to update
+        for info in infos:
+            lock = self._editing.get(info.id)
+            if lock is None:
+                lock = self._editing[info.id] = asyncio.Lock()
+            async with lock:
+                try:
+                    fresh = await self.challenges.get(guild_id, info.id)
+                except ChallengeError:
+                    continue
+                if fresh.is_open(self.challenges.now()):
+                    await self._edit(fresh, content=opened_text(fresh))
+
+    async def _edit(self, info: ChallengeInfo, **changes: object) -> None:
+        if info.channel_id is None or info.announcement_id is None:
+            return
+        channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        try:
+            await channel.get_partial_message(info.announcement_id).edit(**changes)  # type: ignore[arg-type]
+        except discord.HTTPException as error:
+            log.info("could not update the announcement of challenge %s: %s", info.id, error)
