@@ -21,3 +21,6 @@ NO_WIN_DEAL_1 = (
 ).split()
 # The first 101 moves of WIN_DEAL_1: the stock is out and the game can still be won.
 STOCK_OUT_DEAL_1 = WIN_DEAL_1[:101]
+# Deal 1 with the stock drawn out early: no card can go up safely, yet the solver finds a win
+# (from STOCK_OUT_DEAL_1 the safe cards alone win, so Auto would never need the solver there).
+NEEDS_SOLVER_DEAL_1 = (*WIN_DEAL_1[:94], "d", "d")

@@ -43,16 +43,13 @@ from gatebot.store import (
     Player,
     Rule,
 )
-from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+from tests.lines import NEEDS_SOLVER_DEAL_1, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 GUILD = 1180000000000000000
 OTHER_GUILD = 1190000000000000000
 CHANNEL = 42
 START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 DAY_1 = date(2026, 12, 1)
-# Deal 1 with the stock drawn out early: no card can go up safely, yet the solver finds a win
-# (from STOCK_OUT_DEAL_1 the safe cards alone win, so Auto would never need the solver there).
-NEEDS_SOLVER_DEAL_1 = [*WIN_DEAL_1[:94], "d", "d"]
 
 
 def member(number: int, name: str, guild: int = GUILD) -> Actor:

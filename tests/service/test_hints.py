@@ -11,12 +11,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 from gatebot.rules import Game
+from gatebot.rules.autoplay import autoplay
 from gatebot.service import Actor, GameService, ReplyKind, replay
 from gatebot.service.thinking import hint_for, solve_text
 from gatebot.solver import Verdict, hint, solve
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, GameStatus
-from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+from tests.lines import NEEDS_SOLVER_DEAL_1, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 ALICE = Actor("discord", "1001", "Alice")
 BOB = Actor("discord", "1002", "Bob")
@@ -139,16 +140,17 @@ def test_two_stock_orders_behind_one_visible_position_get_one_hint() -> None:
 async def test_auto_finishes_a_game_the_solver_can_win(db: Database, solver) -> None:
     service = GameService(db, solver=solver)
     start = await service.new_game(ALICE, deal=1)
-    before = await service.play(ALICE, " ".join(STOCK_OUT_DEAL_1))
+    before = await service.play(ALICE, " ".join(NEEDS_SOLVER_DEAL_1))
     assert before.game.stock_count == 0 and before.status is GameStatus.ACTIVE
+    assert not autoplay(before.game.copy())  # no card is safe: only the solver can finish this
     reply = await service.auto(ALICE)
     assert reply.kind is ReplyKind.BOARD and reply.status is GameStatus.WON
     assert reply.message.startswith("You won!")
     record = await stored(db, start.game_id)
     assert (record.status, record.score) == ("won", 52)
     logged = record.log.split()
-    assert logged[: len(STOCK_OUT_DEAL_1)] == STOCK_OUT_DEAL_1
-    assert tuple(logged[len(STOCK_OUT_DEAL_1) :]) == reply.played  # every move of the finish is in the log
+    assert logged[: len(NEEDS_SOLVER_DEAL_1)] == list(NEEDS_SOLVER_DEAL_1)
+    assert tuple(logged[len(NEEDS_SOLVER_DEAL_1) :]) == reply.played  # every move of the finish is in the log
     assert record.move_count == len(logged)
     assert replay(record).is_won
 
