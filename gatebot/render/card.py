@@ -1,0 +1,100 @@
+"""A finished game as a spoiler-free result card, the way daily word games share a result.
+
+The card shows the *shape* of a game and none of its cards: a header (the variant, the
+challenge or deal, the result), a grid of four rows of thirteen squares, one row per
+foundation from Ace to King, each square coloured by the third of the game in which that
+card went up, and a line of counts. No rank or suit is written anywhere, so a card shared
+in a channel spoils nothing for someone who has yet to play the same deal. Plain text,
+so Discord and the terminal print the same card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Squares by the third of the game a card went up in, then the square of a card never up.
+THIRDS = ("🟩", "🟨", "🟧")
+NEVER = "⬛"
+RANKS = 13
+SUITS = 4
+DECK = RANKS * SUITS
+
+#: When each foundation card last went up: per foundation (C D H S), Ace to King, the index
+#: of the step (an entry of the game's log) that put it there, or None if it never stayed up.
+Ascents = tuple[tuple[int | None, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCard:
+    """What a result card says about one finished game (the service fills it from a stored game)."""
+
+    title: str  # the variant, as players read it: "Gate", "Little Gate"
+    deal: int
+    won: bool
+    score: int  # cards on the foundations at the end
+    moves: int
+    hints: int
+    undos: int
+    #: From the deal to the end, or None when the time is unknown.
+    seconds: float | None
+    ascents: Ascents
+    #: How many steps the game's log has: the scale the thirds are cut from.
+    steps: int
+    options: tuple[str, ...] = ()
+    #: The challenge the game was an attempt at: named instead of the deal, which it would give away.
+    challenge: str | None = None
+
+
+def render_card(card: ResultCard) -> str:
+    """The card as text: header, four rows of squares, counts; a few hundred characters at most.
+
+    >>> print(render_card(card))  # doctest: +SKIP
+    Gate · deal 617 · won 52/52
+    🟩🟩🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧🟧
+    🟩🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧🟧🟧
+    🟩🟩🟩🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧
+    🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧🟧🟧🟧
+    113 moves · no hints · no undos · 6:12
+    """
+    return "\n".join((header(card), *grid_rows(card), counts_line(card)))
+
+
+def header(card: ResultCard) -> str:
+    """``Gate · deal 617 · won 52/52``, ``Little Gate, single-moves · Friday Cup · 31/52``."""
+    title = ", ".join((card.title, *card.options))
+    where = card.challenge if card.challenge is not None else f"deal {card.deal}"
+    result = f"won {DECK}/{DECK}" if card.won else f"{card.score}/{DECK}"
+    return f"{title} · {where} · {result}"
+
+
+def grid_rows(card: ResultCard) -> tuple[str, ...]:
+    """One row of thirteen squares per foundation, Ace first."""
+    return tuple("".join(_square(step, card.steps) for step in row) for row in card.ascents)
+
+
+def counts_line(card: ResultCard) -> str:
+    """``113 moves · 2 hints · 1 undo · 6:12`` (the time left out when unknown)."""
+    parts = [_count(card.moves, "move"), _count(card.hints, "hint"), _count(card.undos, "undo")]
+    if card.seconds is not None:
+        parts.append(duration(card.seconds))
+    return " · ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    """``0:42``, ``6:12``, ``1:02:03``: minutes and seconds, with hours once there are any."""
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _square(step: int | None, steps: int) -> str:
+    if step is None or steps <= 0:
+        return NEVER
+    return THIRDS[min(len(THIRDS) - 1, len(THIRDS) * step // steps)]
+
+
+def _count(number: int, noun: str) -> str:
+    if number == 0:
+        return f"no {noun}s"
+    return f"1 {noun}" if number == 1 else f"{number} {noun}s"

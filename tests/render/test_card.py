@@ -1,0 +1,114 @@
+"""The result card: its grid shows when cards went up and never which cards, and it fits a message."""
+
+import math
+import re
+
+import pytest
+
+from gatebot.render.card import NEVER, THIRDS, ResultCard, duration, render_card
+from gatebot.rules import Game
+from gatebot.service.stats import ascents
+from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, WIN_DEAL_1
+
+SQUARES = (*THIRDS, NEVER)
+#: A card written any way the game writes one: 7H, 7h, 10♦, T♦, Q♠ ...
+CARD_NAME = re.compile(r"(?<![A-Za-z0-9])(?:10|[A2-9TJQK])[CDHScdhs♣♦♥♠](?![A-Za-z])")
+SUIT_SYMBOLS = "♣♦♥♠"
+
+
+def engine_score(deal: int, steps: list[str]) -> int:
+    game = Game.new("gate", deal=deal)
+    for step in steps:
+        game.play(step)
+    return game.score
+
+
+def card_of(deal: int, steps: list[str], *, won: bool = False, challenge: str | None = None,
+            **counts: int) -> ResultCard:
+    return ResultCard(
+        title="Gate", deal=deal, won=won, score=engine_score(deal, steps), moves=counts.get("moves", len(steps)),
+        hints=counts.get("hints", 0), undos=counts.get("undos", 0), seconds=counts.get("seconds", 372),
+        ascents=ascents("gate", deal, (), steps), steps=len(steps), challenge=challenge,
+    )
+
+
+GAMES = {
+    "won": (1, WIN_DEAL_1),
+    "lost": (10, LOST_DEAL_10),
+    "stuck": (1, NO_WIN_DEAL_1),
+    "half": (1, WIN_DEAL_1[:60]),
+}
+
+
+def grid(text: str) -> list[str]:
+    lines = text.splitlines()
+    assert len(lines) == 6, text
+    return lines[1:5]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_grid_is_four_rows_of_thirteen_squares_one_coloured_per_card_home(name: str) -> None:
+    deal, steps = GAMES[name]
+    card = card_of(deal, steps, won=name == "won")
+    rows = grid(render_card(card))
+    assert all(len(row) == 13 and set(row) <= set(SQUARES) for row in rows), rows
+    coloured = sum(row.count(square) for row in rows for square in THIRDS)
+    assert coloured == engine_score(deal, steps) == card.score
+    assert sum(row.count(NEVER) for row in rows) == 52 - card.score
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_square_is_coloured_by_the_third_of_the_game_its_card_went_up_in(name: str) -> None:
+    deal, steps = GAMES[name]
+    rows = grid(render_card(card_of(deal, steps)))
+    n = len(steps)
+    first, second = math.ceil(n / 3), math.ceil(2 * n / 3)
+    by_third = [sum(row.count(square) for row in rows) for square in THIRDS]
+    assert by_third[0] == engine_score(deal, steps[:first])
+    assert by_third[0] + by_third[1] == engine_score(deal, steps[:second])
+    # A foundation builds up from its Ace: along a row, squares never go back to an earlier third.
+    order = {square: rank for rank, square in enumerate(SQUARES)}
+    for row in rows:
+        assert [order[s] for s in row] == sorted(order[s] for s in row), row
+
+
+def test_an_undone_card_is_not_counted_as_home() -> None:
+    # A♦ up (3f), then taken back, then the game goes on without it: the grid says so.
+    steps = ["3f", "u", "45"]
+    found = ascents("gate", 1, (), steps)
+    assert all(step is None for row in found for step in row)
+    again = ascents("gate", 1, (), ["3f", "u", "3f"])
+    assert again[1][0] == 2  # up for good at the third step, the last third
+
+
+def test_the_card_names_no_card_and_a_challenge_hides_its_deal() -> None:
+    card = card_of(86421, [], challenge="Friday Cup")
+    won = card_of(1, WIN_DEAL_1, won=True, challenge="Daily 2024-03-01", hints=3, undos=2)
+    for text in (render_card(card), render_card(won)):
+        assert not CARD_NAME.search(text), text
+        assert not any(symbol in text for symbol in SUIT_SYMBOLS)
+    assert "86421" not in render_card(card) and "deal" not in render_card(card)
+    assert "Friday Cup" in render_card(card)
+    header = render_card(won).splitlines()[0]
+    assert "Gate" in header and "Daily 2024-03-01" in header and "won" in header and "52/52" in header
+
+
+def test_the_header_gives_the_deal_or_the_score_and_the_last_line_the_counts() -> None:
+    lost = card_of(10, LOST_DEAL_10, hints=1, undos=0, seconds=4000)
+    text = render_card(lost)
+    header, counts = text.splitlines()[0], text.splitlines()[-1]
+    assert "deal 10" in header and f"{lost.score}/52" in header and "won" not in header
+    assert f"{len(LOST_DEAL_10)} moves" in counts and "1 hint" in counts and "no undos" in counts
+    assert "1:06:40" in counts
+
+
+def test_the_card_fits_a_discord_message_even_at_its_longest() -> None:
+    card = card_of(1, WIN_DEAL_1, won=True, challenge="C" * 100, moves=10**9, hints=10**9, undos=10**9,
+                   seconds=10**9)
+    text = render_card(card)
+    assert len(text) < 2000 and len(text.encode("utf-16-le")) // 2 < 2000
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [(0, "0:00"), (42.4, "0:42"), (372, "6:12"), (3723, "1:02:03")])
+def test_durations(seconds: float, shown: str) -> None:
+    assert duration(seconds) == shown
