@@ -1,0 +1,316 @@
+"""What a player's finished games add up to: statistics per variant, daily challenges, result cards.
+
+Read-only: nothing here changes a game. Each answer reads the database in one short
+session with a few narrow queries (never one per game); streaks, which depend on order,
+are counted here from the rows the query returns in order.
+
+Only finished games count (won, lost, resigned, abandoned, or expired with their
+challenge): a game in progress has no result yet, and a game set aside as unreadable has
+none at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gatebot.render.card import DECK, RANKS, SUITS, Ascents, ResultCard, duration
+from gatebot.rules import Game, GateGame, Move, RulesError
+from gatebot.service.games import UNDO_TOKEN, GameDamaged
+from gatebot.store.database import Database
+from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, utcnow
+
+log = logging.getLogger(__name__)
+
+FINISHED = tuple(status.value for status in GameStatus if status.finished)
+
+
+@dataclass(frozen=True, slots=True)
+class FastestWin:
+    """A player's quickest win of a variant: from the deal to the last card home."""
+
+    seconds: float
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    """A player's finished games of one variant; streaks count wins in the order games finished."""
+
+    variant: str
+    title: str
+    games: int
+    wins: int
+    current_streak: int
+    best_streak: int
+    average_score: float
+    fastest_win: FastestWin | None
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games (0 with no games)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DailyStats:
+    """A player's daily challenges: attempts finished and won, and runs of consecutive days won.
+
+    A day is won when the player won a daily challenge of that day (in any server counted).
+    A streak is broken by a day lost or a day missed; the current one still stands while
+    the last day won is today or yesterday, so today's daily can extend it.
+    """
+
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Everything the statistics say about one player."""
+
+    display_name: str
+    variants: tuple[VariantStats, ...]
+    daily: DailyStats
+
+    @property
+    def games(self) -> int:
+        return sum(variant.games for variant in self.variants)
+
+
+class Statistics:
+    """Answers questions about players' finished games, from the games' database."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utcnow) -> None:
+        """``clock`` tells which day is today, for whether a daily streak still stands."""
+        self._db = db
+        self._clock = clock
+
+    async def player(self, platform: str, user_id: str, *, guild_id: int | None = None) -> PlayerStats | None:
+        """The player's statistics, or None if they never played; ``guild_id`` counts that server's dailies only."""
+        async with self._db.sessions() as session:
+            player = (
+                await session.execute(
+                    select(Player.id, Player.display_name).where(
+                        Player.platform == platform, Player.platform_user_id == user_id
+                    )
+                )
+            ).first()
+            if player is None:
+                return None
+            variants = await _variant_stats(session, player.id)
+            daily = await self._daily_stats(session, player.id, guild_id)
+        return PlayerStats(player.display_name, variants, daily)
+
+    async def latest_result(self, platform: str, user_id: str) -> ResultCard | None:
+        """The result card of the player's most recently finished game, or None if they have none."""
+        async with self._db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRecord, Challenge.name)
+                    .join(Player, Player.id == GameRecord.player_id)
+                    .outerjoin(Challenge, Challenge.id == GameRecord.challenge_id)
+                    .where(
+                        Player.platform == platform,
+                        Player.platform_user_id == user_id,
+                        GameRecord.status.in_(FINISHED),
+                        GameRecord.finished_at.is_not(None),
+                    )
+                    .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+                    .limit(1)
+                )
+            ).first()
+        if row is None:
+            return None
+        record, challenge = row
+        try:
+            return result_card(record, challenge)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed for its result card: %s", record.id, error)
+            return None
+
+    async def _daily_stats(self, session: AsyncSession, player_id: int, guild_id: int | None) -> DailyStats:
+        query = (
+            select(Challenge.day, GameRecord.status)
+            .join(Challenge, Challenge.id == GameRecord.challenge_id)
+            .where(
+                GameRecord.player_id == player_id,
+                GameRecord.status.in_(FINISHED),
+                Challenge.kind == ChallengeKind.DAILY,
+                Challenge.day.is_not(None),
+            )
+            .order_by(Challenge.day)
+        )
+        if guild_id is not None:
+            query = query.where(Challenge.guild_id == guild_id)
+        rows = (await session.execute(query)).all()
+        return daily_stats(((day, status == GameStatus.WON) for day, status in rows), self._clock().date())
+
+
+async def _variant_stats(session: AsyncSession, player_id: int) -> tuple[VariantStats, ...]:
+    """Each variant's statistics, from one query of the player's finished games in the order they ended."""
+    rows = await session.execute(
+        select(GameRecord.variant, GameRecord.status, GameRecord.score, GameRecord.move_count,
+               GameRecord.started_at, GameRecord.finished_at)
+        .where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED))
+        .order_by(GameRecord.finished_at, GameRecord.id)
+    )
+    tally: dict[str, _Tally] = {}
+    for variant, status, score, moves, started_at, finished_at in rows:
+        tally.setdefault(variant, _Tally()).add(status == GameStatus.WON, score, moves, started_at, finished_at)
+    return tuple(tally[variant].stats(variant) for variant in sorted(tally, key=lambda v: (-tally[v].games, v)))
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Counts for one variant, fed its games in the order they finished."""
+
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    streak: int = 0
+    best: int = 0
+    fastest: FastestWin | None = None
+
+    def add(self, won: bool, score: int, moves: int, started_at: datetime, finished_at: datetime | None) -> None:
+        self.games += 1
+        self.points += score
+        if not won:
+            self.streak = 0
+            return
+        self.wins += 1
+        self.streak += 1
+        self.best = max(self.best, self.streak)
+        if finished_at is not None:
+            seconds = (finished_at - started_at).total_seconds()
+            if self.fastest is None or seconds < self.fastest.seconds:
+                self.fastest = FastestWin(seconds, moves)
+
+    def stats(self, variant: str) -> VariantStats:
+        return VariantStats(variant, _title(variant), self.games, self.wins, self.streak, self.best,
+                            self.points / self.games, self.fastest)
+
+
+def daily_stats(days: Iterable[tuple[date, bool]], today: date) -> DailyStats:
+    """Daily statistics from each finished attempt's (day, won), in order of day."""
+    played = wins = 0
+    won_days: list[date] = []
+    last_day: date | None = None
+    for day, won in days:
+        played += 1
+        wins += won
+        last_day = day
+        if won and (not won_days or won_days[-1] != day):
+            won_days.append(day)
+    best = streak = 0
+    previous: date | None = None
+    for day in won_days:
+        streak = streak + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, streak)
+        previous = day
+    # The run ending at the last day won stands if nothing was played after it and it is recent.
+    stands = bool(won_days) and last_day == won_days[-1] and won_days[-1] >= today - timedelta(days=1)
+    return DailyStats(played, wins, streak if stands else 0, best)
+
+
+def result_card(record: GameRecord, challenge: str | None = None) -> ResultCard:
+    """The result card of a stored game, its grid found by replaying the log; :class:`GameDamaged` if it can't be."""
+    steps = record.log.split()
+    seconds = None
+    if record.finished_at is not None:
+        seconds = (record.finished_at - record.started_at).total_seconds()
+    return ResultCard(
+        title=_title(record.variant),
+        deal=record.deal,
+        won=record.status == GameStatus.WON,
+        score=record.score,
+        moves=record.move_count,
+        hints=record.hint_count,
+        undos=record.undo_count,
+        seconds=seconds,
+        ascents=ascents(record.variant, record.deal, record.options.split(), steps),
+        steps=len(steps),
+        options=tuple(record.options.split()),
+        challenge=challenge,
+    )
+
+
+def ascents(variant: str, deal: int, options: Iterable[str], steps: Iterable[str]) -> Ascents:
+    """When each foundation card last went up: the deal replayed step by step (``u`` takes one back)."""
+    try:
+        game = Game.new(variant, deal=deal, options=options)
+        assert isinstance(game, GateGame)
+        when: list[list[int | None]] = [[None] * RANKS for _ in range(SUITS)]
+        heights = _heights(game)
+        for index, step in enumerate(steps):
+            if step == UNDO_TOKEN:
+                game.undo()
+            else:
+                game.play(Move.from_text(step))
+            now = _heights(game)
+            for suit, (before, after) in enumerate(zip(heights, now, strict=True)):
+                for rank in range(min(before, after), max(before, after)):
+                    when[suit][rank] = index if after > before else None
+            heights = now
+    except (RulesError, ValueError) as error:
+        raise GameDamaged(str(error)) from error
+    return tuple(tuple(row) for row in when)
+
+
+def stats_text(stats: PlayerStats, *, own: bool, here: bool = False, new_command: str = "new") -> str:
+    """The statistics as a few lines a player reads, for every front end.
+
+    ``own``: the asker's own statistics (``Your games``) or someone else's (``Bob's games``);
+    ``here``: the dailies counted are this server's only.
+    """
+    heading = "Your games" if own else f"{stats.display_name}'s games"
+    if stats.variants:
+        lines = [f"{heading}:", *(_variant_line(variant) for variant in stats.variants)]
+    else:
+        nothing = f"none finished yet: start one with {new_command}" if own else "none finished yet"
+        lines = [f"{heading}: {nothing}."]
+    daily = stats.daily
+    if daily.played:
+        lines.append(
+            f"Daily challenges{' here' if here else ''}: {daily.played} played, {daily.won} won; "
+            f"streak {_days(daily.current_streak)}, best {_days(daily.best_streak)}."
+        )
+    return "\n".join(lines)
+
+
+def _variant_line(variant: VariantStats) -> str:
+    line = (
+        f"{variant.title}: {variant.games} game{_s(variant.games)}, {variant.wins} won "
+        f"({variant.win_rate:.0%}); streak {variant.current_streak}, best {variant.best_streak}; "
+        f"average score {variant.average_score:.1f}/{DECK}"
+    )
+    fastest = variant.fastest_win
+    if fastest is not None:
+        line += f"; fastest win {duration(fastest.seconds)} in {fastest.moves} move{_s(fastest.moves)}"
+    return line + "."
+
+
+def _heights(game: GateGame) -> tuple[int, ...]:
+    return tuple(0 if top is None else top.rank for top in game.foundations)
+
+
+def _days(count: int) -> str:
+    return f"{count} day{_s(count)}"
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def _title(variant: str) -> str:
+    try:
+        return Game.variant_class(variant).title
+    except RulesError:
+        return variant

@@ -1,0 +1,232 @@
+"""Statistics on a real database (SQLite file and PostgreSQL), from games played through the real service."""
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from gatebot.rules import Game
+from gatebot.service import Actor, GameService, ReplyKind
+from gatebot.service.attempts import AttemptRules
+from gatebot.service.stats import DailyStats, FastestWin, PlayerStats, Statistics, VariantStats, daily_stats, stats_text
+from gatebot.store import Challenge, Database, GameRecord, GameStatus
+from tests.lines import LOST_DEAL_10, WIN_DEAL_1
+
+ALICE = Actor("discord", "1180000000000000001", "Alice", guild_id=11, channel_id=42)
+BOB = Actor("discord", "1180000000000000002", "Bob", guild_id=11, channel_id=42)
+HERE, ELSEWHERE = 11, 22
+
+
+def engine_score(deal: int, line: list[str]) -> int:
+    """The score the rules engine itself gives a line: what the stored score must be."""
+    game = Game.new("gate", deal=deal)
+    game.play_line(" ".join(line))
+    return game.score
+
+
+async def win(service: GameService, actor: Actor, **new: object) -> int:
+    dealt = await service.new_game(actor, deal=1, **new)
+    assert dealt.kind is ReplyKind.BOARD, dealt.message
+    reply = await service.play(actor, " ".join(WIN_DEAL_1))
+    assert reply.status is GameStatus.WON
+    return dealt.game_id
+
+
+async def lose(service: GameService, actor: Actor) -> int:
+    dealt = await service.new_game(actor, deal=10)
+    reply = await service.play(actor, " ".join(LOST_DEAL_10))
+    assert reply.status is GameStatus.LOST
+    return dealt.game_id
+
+
+async def resign(service: GameService, actor: Actor, line: str = "3f", **new: object) -> int:
+    dealt = await service.new_game(actor, **{"deal": 1, **new})
+    assert dealt.kind is ReplyKind.BOARD, dealt.message
+    if line:
+        await service.play(actor, line)
+    reply = await service.resign(actor)
+    assert reply.status is GameStatus.RESIGNED
+    return dealt.game_id
+
+
+async def set_times(db: Database, game_id: int, **values: datetime) -> None:
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).where(GameRecord.id == game_id).values(**values))
+
+
+async def finished_at(db: Database, game_id: int) -> datetime:
+    async with db.sessions() as session:
+        return await session.scalar(select(GameRecord.finished_at).where(GameRecord.id == game_id))
+
+
+async def test_someone_who_never_played_has_no_statistics(db: Database) -> None:
+    stats = Statistics(db)
+    assert await stats.player("discord", "404") is None
+    assert await stats.latest_result("discord", "404") is None
+
+
+async def test_a_game_in_progress_counts_for_nothing(db: Database) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    found = await Statistics(db).player(ALICE.platform, ALICE.user_id)
+    assert found is not None and found.display_name == "Alice"
+    assert (found.variants, found.games, found.daily) == ((), 0, DailyStats())
+    assert await Statistics(db).latest_result(ALICE.platform, ALICE.user_id) is None
+
+
+async def test_counts_win_rate_streaks_and_average_score_per_variant(db: Database) -> None:
+    service = GameService(db)
+    await win(service, ALICE)
+    await win(service, ALICE)
+    await lose(service, ALICE)
+    await win(service, ALICE)
+    await resign(service, ALICE, "3f 45")
+    await win(service, ALICE)
+    await resign(service, ALICE, "", variant="little-gate")
+    await service.new_game(ALICE, deal=2)  # in progress: not counted
+    abandoned = await service.new_game(ALICE, deal=3, confirm=True)  # deal 2 abandoned with score 0
+    assert abandoned.kind is ReplyKind.BOARD
+    await win(service, BOB)  # someone else's games stay theirs
+
+    found = await Statistics(db).player(ALICE.platform, ALICE.user_id)
+    assert found is not None
+    gate, little = found.variants
+    assert (gate.variant, gate.title, little.variant, little.title) == ("gate", "Gate", "little-gate", "Little Gate")
+    # won, won, lost, won, resigned, won, abandoned
+    assert (gate.games, gate.wins) == (7, 4)
+    assert gate.win_rate == pytest.approx(4 / 7)
+    assert (gate.best_streak, gate.current_streak) == (2, 0)
+    lost_score = engine_score(10, LOST_DEAL_10)
+    resigned_score = engine_score(1, ["3f", "45"])
+    assert gate.average_score == pytest.approx((52 * 4 + lost_score + resigned_score + 0) / 7)
+    assert (little.games, little.wins, little.best_streak, little.average_score) == (1, 0, 0, 0)
+    assert little.fastest_win is None
+    assert found.games == 8
+
+
+async def test_streaks_follow_the_order_games_finished_in(db: Database) -> None:
+    service = GameService(db)
+    won = await win(service, ALICE)
+    lost = await lose(service, ALICE)
+    before = await Statistics(db).player(ALICE.platform, ALICE.user_id)
+    assert (before.variants[0].current_streak, before.variants[0].best_streak) == (0, 1)
+    # The win now finished after the loss: the streak stands.
+    await set_times(db, won, finished_at=await finished_at(db, lost) + timedelta(minutes=1))
+    after = await Statistics(db).player(ALICE.platform, ALICE.user_id)
+    assert (after.variants[0].current_streak, after.variants[0].best_streak) == (1, 1)
+
+
+async def test_the_fastest_win_is_the_shortest_from_deal_to_last_card(db: Database) -> None:
+    service = GameService(db)
+    slow = await win(service, ALICE)
+    await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f d")
+    await service.undo(ALICE)
+    await service.play(ALICE, " ".join(WIN_DEAL_1[1:]))  # 2 + 112 moves, one undo
+    async with db.sessions() as session:
+        quick = await session.scalar(select(GameRecord.id).order_by(GameRecord.id.desc()))
+    await lose(service, ALICE)
+    for game_id, seconds in ((slow, 300), (quick, 90)):
+        end = await finished_at(db, game_id)
+        await set_times(db, game_id, started_at=end - timedelta(seconds=seconds))
+    [gate] = (await Statistics(db).player(ALICE.platform, ALICE.user_id)).variants
+    assert gate.fastest_win == FastestWin(pytest.approx(90.0), len(WIN_DEAL_1) + 1)
+
+
+async def add_daily(db: Database, guild_id: int, day: date, *, kind: str = "daily") -> AttemptRules:
+    now = datetime.now(UTC)
+    challenge = Challenge(
+        guild_id=guild_id, kind=kind, name=f"Daily {day}", variant="gate", deal=1,
+        day=day if kind == "daily" else None, opens_at=now, closes_at=now + timedelta(days=1),
+    )
+    async with db.sessions() as session, session.begin():
+        session.add(challenge)
+    return AttemptRules.of(challenge)
+
+
+async def test_daily_participation_counts_days_won_in_a_row(db: Database) -> None:
+    service = GameService(db)
+    march = {n: date(2024, 3, n) for n in range(1, 10)}
+    # Here: 1 won, 2 missed, 3 won, 4 won, 5 lost, 6 won. Elsewhere: 5 won. A custom challenge won too.
+    for day, won in ((1, True), (3, True), (4, True), (5, False), (6, True)):
+        attempt = await add_daily(db, HERE, march[day])
+        if won:
+            await win(service, ALICE, attempt=attempt)
+        else:
+            await resign(service, ALICE, attempt=attempt)
+    await win(service, ALICE, attempt=await add_daily(db, ELSEWHERE, march[5]))
+    await win(service, ALICE, attempt=await add_daily(db, HERE, march[8], kind="custom"))
+    await win(service, BOB, attempt=await add_daily(db, HERE, march[7]))  # Bob's day, not Alice's
+
+    def on(day: int) -> Statistics:
+        return Statistics(db, clock=lambda: datetime(2024, 3, day, 18, tzinfo=UTC))
+
+    here = (await on(7).player(ALICE.platform, ALICE.user_id, guild_id=HERE)).daily
+    assert here == DailyStats(played=5, won=4, current_streak=1, best_streak=2)
+    everywhere = (await on(7).player(ALICE.platform, ALICE.user_id)).daily
+    assert everywhere == DailyStats(played=6, won=5, current_streak=4, best_streak=4)
+    assert (await on(6).player(ALICE.platform, ALICE.user_id)).daily.current_streak == 4
+    # A day missed since the last one won: the streak is over, the best stays.
+    later = (await on(8).player(ALICE.platform, ALICE.user_id)).daily
+    assert (later.current_streak, later.best_streak) == (0, 4)
+    [gate] = (await on(7).player(ALICE.platform, ALICE.user_id)).variants
+    assert (gate.games, gate.wins) == (7, 6)  # challenge attempts are games too
+
+
+def test_a_lost_day_after_the_last_win_ends_the_current_streak() -> None:
+    days = [(date(2024, 3, 1), True), (date(2024, 3, 2), True), (date(2024, 3, 3), False)]
+    assert daily_stats(days, date(2024, 3, 3)) == DailyStats(3, 2, 0, 2)
+    assert daily_stats(days[:2], date(2024, 3, 3)) == DailyStats(2, 2, 2, 2)
+    assert daily_stats([], date(2024, 3, 3)) == DailyStats()
+
+
+def test_the_statistics_in_words() -> None:
+    gate = VariantStats("gate", "Gate", 7, 4, 0, 2, 33.57, FastestWin(372.0, 114))
+    stats = PlayerStats("Bob", (gate,), DailyStats(5, 4, 1, 2))
+    mine, theirs = stats_text(stats, own=True, here=True), stats_text(stats, own=False)
+    assert mine.splitlines() == [
+        "Your games:",
+        "Gate: 7 games, 4 won (57%); streak 0, best 2; average score 33.6/52; fastest win 6:12 in 114 moves.",
+        "Daily challenges here: 5 played, 4 won; streak 1 day, best 2 days.",
+    ]
+    assert theirs.startswith("Bob's games:\n") and "Daily challenges: 5 played" in theirs
+    nobody = PlayerStats("Bob", (), DailyStats())
+    own = stats_text(nobody, own=True, new_command="/gate new")
+    assert own == "Your games: none finished yet: start one with /gate new."
+    assert stats_text(nobody, own=False) == "Bob's games: none finished yet."
+
+
+async def test_the_latest_result_is_the_game_that_finished_last(db: Database) -> None:
+    service = GameService(db)
+    lost = await lose(service, ALICE)
+    won = await win(service, ALICE)
+    await service.new_game(ALICE, deal=5)  # in progress: not a result
+    await service.play(ALICE, "d")
+    card = await Statistics(db).latest_result(ALICE.platform, ALICE.user_id)
+    assert card is not None
+    assert (card.title, card.deal, card.won, card.score, card.moves, card.undos, card.hints) == (
+        "Gate", 1, True, 52, len(WIN_DEAL_1), 0, 0,
+    )
+    assert card.challenge is None and card.steps == len(WIN_DEAL_1)
+    assert sum(step is not None for row in card.ascents for step in row) == 52
+    assert card.seconds is not None and 0 <= card.seconds < 60
+    await set_times(db, lost, finished_at=await finished_at(db, won) + timedelta(seconds=1))
+    card = await Statistics(db).latest_result(ALICE.platform, ALICE.user_id)
+    assert (card.deal, card.won, card.score) == (10, False, engine_score(10, LOST_DEAL_10))
+    assert sum(step is not None for row in card.ascents for step in row) == card.score
+
+
+async def test_a_challenge_result_names_the_challenge(db: Database) -> None:
+    service = GameService(db)
+    attempt = await add_daily(db, HERE, date(2024, 3, 1))
+    await service.new_game(ALICE, deal=1, attempt=attempt)
+    await service.play(ALICE, "3f 45")
+    await service.undo(ALICE)
+    await service.resign(ALICE)
+    card = await Statistics(db).latest_result(ALICE.platform, ALICE.user_id)
+    assert (card.challenge, card.won, card.score, card.undos, card.moves, card.steps) == (
+        "Daily 2024-03-01", False, 1, 1, 2, 3,
+    )
+    assert [row.count(None) for row in card.ascents] == [13, 12, 13, 13]  # A♦ went up at step 0
+    assert card.ascents[1][0] == 0
