@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from gatebot.bot.actors import interaction_actor
+from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
+from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, Preferences, Reply
+from gatebot.service.stats import Statistics, stats_text
 
 if TYPE_CHECKING:
     from gatebot.bot.client import GateBot
@@ -31,8 +34,9 @@ STYLES = [
 class Games(commands.GroupCog, group_name="gate", group_description="Play the solitaire Gate"):
     """Slash commands for playing one's own game."""
 
-    def __init__(self, bot: GateBot) -> None:
+    def __init__(self, bot: GateBot, statistics: Statistics) -> None:
         self.bot = bot
+        self.statistics = statistics
         super().__init__()
 
     @property
@@ -131,6 +135,69 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
             f"Your boards are drawn as {chosen.board_style}, {layout} layout.", ephemeral=True
         )
 
+    @app_commands.command(description="Your statistics, or another player's (shown only to you)")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        whose = user or interaction.user
+        own = whose.id == interaction.user.id
+        found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
+        if found is None:
+            text = "You haven't played yet: start a game with /gate new." if own else (
+                f"{whose.display_name} hasn't played yet."
+            )
+        else:
+            named = replace(found, display_name=whose.display_name)
+            text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(description="Post a spoiler-free card of your last finished game here")
+    async def share(self, interaction: discord.Interaction) -> None:
+        card = await self.statistics.latest_result(PLATFORM, str(interaction.user.id))
+        if card is None:
+            await interaction.response.send_message(
+                "You have no finished game to share yet: finish one, then share it.", ephemeral=True
+            )
+            return
+        await interaction.response.send_message(render_card(card))
+
+    @app_commands.command(name="forget-me", description="Delete everything gatebot keeps about you (asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            "Delete everything I keep about you — your games, statistics, challenge results and board "
+            "settings? This can't be undone.",
+            view=ConfirmForget(self.bot, str(interaction.user.id)),
+            ephemeral=True,
+        )
+
+
+class ConfirmForget(discord.ui.View):
+    """Yes/no before a player's data is deleted; only the asker can answer."""
+
+    def __init__(self, bot: GateBot, user_id: str) -> None:
+        super().__init__(timeout=120)
+        self.bot, self.user_id = bot, user_id
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if str(interaction.user.id) == self.user_id:
+            return True
+        await interaction.response.send_message("Only the one who asked can answer this.", ephemeral=True)
+        return False
+
+    @discord.ui.button(label="Delete everything", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
+        self.stop()
+        forgotten = await self.bot.service.forget(interaction_actor(interaction))
+        text = (
+            "Done: your games, statistics, challenge results and board settings are deleted."
+            if forgotten else "I had nothing stored about you, so nothing was deleted."
+        )
+        await interaction.response.edit_message(content=text, view=None)
+
+    @discord.ui.button(label="Keep my data", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Nothing was deleted: your data is as it was.", view=None)
+
 
 class ConfirmNew(discord.ui.View):
     """Yes/no before a new game abandons the running one; only the asker can answer."""
@@ -164,4 +231,7 @@ class ConfirmNew(discord.ui.View):
 
 
 async def setup(bot: GateBot) -> None:
-    await bot.add_cog(Games(bot))
+    """Add the commands; the statistics read the service's database unless the bot brought its own."""
+    statistics = getattr(bot, "stats", None) or Statistics(bot.service.database)
+    bot.stats = statistics  # type: ignore[attr-defined]
+    await bot.add_cog(Games(bot, statistics))

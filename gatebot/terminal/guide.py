@@ -31,7 +31,9 @@ Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q
   hint (a good move and how the game looks after it; nothing is played),
   auto (every card that can safely go up; once the stock is out, finishes a game
   the solver can win), resign (end this game now; end when no win is left),
-  new (a new deal; new 617 for deal 617; new winnable for one proved winnable)
+  new (a new deal; new 617 for deal 617; new winnable for one proved winnable),
+  stats (your wins, streaks and best times), card (a spoiler-free card of your
+  last finished game, to share)
 Your game is saved after every move: quit, and gatebot play resumes it."""
 
 __all__ = ["HELP_TEXT", "rules_text"]

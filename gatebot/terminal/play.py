@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import TextIO
 
 from gatebot.render import render_text
+from gatebot.render.card import render_card
 from gatebot.rules import GateGame, describe_move
 from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.guide import HELP_TEXT, rules_text
@@ -25,7 +27,7 @@ _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
 _YES = frozenset({"yes", "y"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
-_TIP = "Type a move (d, 3f, w5, 37), or help, moves, hint, undo, new, resign, quit."
+_TIP = "Type a move (d, 3f, w5, 37), or help, moves, hint, undo, new, resign, stats, card, quit."
 _NO_GAME = "You have no game in progress: start one with new."
 
 
@@ -34,11 +36,14 @@ class TerminalGame:
 
     ``variant`` and ``options`` are what ``new`` deals when no game is on the board (one
     was set aside as unreadable); otherwise ``new`` deals the variant being played.
+    ``statistics`` answers ``stats`` and ``card`` (default: read from the service's database).
     """
 
     def __init__(self, service: GameService, actor: Actor, reader: LineReader, stdout: TextIO,
-                 screen: Screen, *, variant: str, options: tuple[str, ...]) -> None:
+                 screen: Screen, *, variant: str, options: tuple[str, ...],
+                 statistics: Statistics | None = None) -> None:
         self.service = service
+        self.statistics = statistics or Statistics(service.database)
         self.actor = actor
         self.reader = reader
         self.stdout = stdout
@@ -96,6 +101,10 @@ class TerminalGame:
                 return await self.answer(await self.service.act(self.actor, "end"))
             if command == "hint":
                 return await self.hint()
+            if command == "stats":
+                return await self.show_stats()
+            if command == "card":
+                return await self.show_card()
             if command == "auto":
                 return await self.answer(await self.service.auto(self.actor), before=self.game)
         return await self.answer(await self.service.play(self.actor, line), before=self.game)
@@ -119,6 +128,19 @@ class TerminalGame:
         """Say the hint for the game as it stands; nothing is played."""
         reply = await self.service.hint(self.actor)
         self.say(reply.message or "I have no hint for you right now.")
+        return True
+
+    async def show_stats(self) -> bool:
+        """Print the player's statistics: each variant's games, wins and streaks."""
+        found = await self.statistics.player(self.actor.platform, self.actor.user_id)
+        self.say("You haven't played yet." if found is None else stats_text(found, own=True))
+        return True
+
+    async def show_card(self) -> bool:
+        """Print the result card of the player's last finished game, as /gate share posts it."""
+        card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
+        self.say("You have no finished game yet: its card appears here once one ends." if card is None
+                 else render_card(card))
         return True
 
     async def new(self, args: list[str]) -> bool:
