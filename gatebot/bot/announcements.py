@@ -14,7 +14,7 @@ from datetime import datetime
 
 import discord
 
-from gatebot.rules import Game
+from gatebot.render.card import duration
 from gatebot.service.challenges import (
     ChallengeInfo,
     DailySettings,
@@ -23,7 +23,7 @@ from gatebot.service.challenges import (
     ServerStanding,
     Standing,
 )
-from gatebot.store import ChallengeKind, GameStatus, Rule
+from gatebot.store import ChallengeKind, GameStatus
 
 MESSAGE_LIMIT = 2000
 #: Longest player or challenge name shown (Discord's display names have at most 32 characters).
@@ -179,29 +179,12 @@ def daily_on_text(settings: DailySettings) -> str:
     )
 
 
-def rules_line(hints: Rule, undo: Rule) -> str:
-    """The two rules in a few words, as :attr:`ChallengeInfo.rules_line` says them."""
-    undo_words = "undo forbidden" if undo is Rule.FORBIDDEN else f"undo {undo} (never past a draw)"
-    return f"hints {hints}, {undo_words}"
-
-
 # -- small pieces ---------------------------------------------------------------------------
 
 
-def duration(seconds: float) -> str:
-    """A playing time: "4:07", "1:02:03"."""
-    whole = round(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
-
-
 def _daily_game(settings: DailySettings) -> str:
-    title = Game.variant_class(settings.variant).title
-    if settings.options:
-        title += f" ({', '.join(settings.options)})"
     winnable = ", a deal the solver proved winnable" if settings.winnable else ""
-    return f"{title}{winnable}, {rules_line(settings.hints, settings.undo)}"
+    return f"{settings.title}{winnable}, {settings.rules_line}"
 
 
 def _stamp(moment: datetime, style: str) -> str:

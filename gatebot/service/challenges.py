@@ -89,18 +89,14 @@ class ChallengeInfo:
 
     @property
     def title(self) -> str:
-        """The variant's name with its options: "Gate", "Little Gate (single-moves)"."""
-        title = Game.variant_class(self.variant).title
-        return f"{title} ({', '.join(self.options)})" if self.options else title
+        return variant_title(self.variant, self.options)
 
     def is_open(self, now: datetime) -> bool:
         return self.closed_at is None and self.opens_at <= now < self.closes_at
 
     @property
     def rules_line(self) -> str:
-        """The two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
-        undo = "undo forbidden" if self.undo is Rule.FORBIDDEN else f"undo {self.undo} (never past a draw)"
-        return f"hints {self.hints}, {undo}"
+        return rules_line(self.hints, self.undo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +189,26 @@ class DailySettings:
     hints: Rule
     undo: Rule
     enabled: bool
+
+    @property
+    def title(self) -> str:
+        return variant_title(self.variant, self.options)
+
+    @property
+    def rules_line(self) -> str:
+        return rules_line(self.hints, self.undo)
+
+
+def variant_title(variant: str, options: Sequence[str]) -> str:
+    """The variant's name with its options: "Gate", "Little Gate (single-moves)"."""
+    title = Game.variant_class(variant).title
+    return f"{title} ({', '.join(options)})" if options else title
+
+
+def rules_line(hints: Rule, undo: Rule) -> str:
+    """A challenge's two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
+    undo_words = "undo forbidden" if undo is Rule.FORBIDDEN else f"undo {undo} (never past a draw)"
+    return f"hints {hints}, {undo_words}"
 
 
 def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:

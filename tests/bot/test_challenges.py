@@ -199,7 +199,9 @@ async def test_a_second_attempt_is_refused_and_changes_nothing(gatebot: Callable
     again = await fake.click(fake.message(announcement.id), play_button(announcement))
     refused = await again.response()
     assert refused.ephemeral
-    assert refused.content == "You have already played Once: one attempt each. See /challenge leaderboard."
+    assert refused.content == (
+        "You have already played Once: one attempt each, so see its results with /challenge leaderboard."
+    )
     command = await fake.send_command("challenge play", {"challenge": (await run.challenges())[0].id})
     assert (await command.response()).content == refused.content
     assert [(game.id, game.status, game.version) for game in await run.games()] == before
