@@ -17,7 +17,12 @@ is out, Auto finishes a game I can prove won, and I offer End game when no win i
 · `35:2` two cards onto a free space · `l2`/`r2` a reserve's top · `7h` a card by name · `7h 8s` 7♥ onto 8♠ \
 · several at once: `d 3f w5`.
 `/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`, \
-`/gate settings` (text, emoji or image boards; compact for phones)."""
+`/gate settings` (text, emoji or image boards; compact for phones).
+**Challenges:** everyone in the server plays the same deal, once: `/challenge play` (or the Play button), \
+`/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge create`) or \
+switch on a daily one (`/challenge daily on`).
+**You:** `/gate stats` (yours or a member's), `/gate share` (a spoiler-free card of your last game), \
+`/gate forget-me` (deletes everything stored about you)."""
 
 
 def rules_for(game: GateGame | None) -> str:

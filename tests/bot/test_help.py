@@ -1,0 +1,58 @@
+"""The help text and the README name only slash commands the bot really has, and name them all."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from discord import app_commands
+
+from gatebot.bot.client import GateBot
+from gatebot.bot.help import HELP
+from gatebot.service import GameService
+from gatebot.settings import Settings
+from gatebot.store import Database
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+#: "/gate new", "/challenge daily on", "/gate forget-me": a group and one or two words.
+MENTION = re.compile(r"(?<![\w/])/(gate|challenge)((?: [a-z][a-z-]*){1,2})")
+
+
+async def registered_commands(tmp_path: Path) -> set[str]:
+    """Every slash command's full name (``challenge daily on``), from the bot's own command tree."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path}/help.db")
+    service = GameService(db)
+    bot = GateBot(Settings(token="x", database_url="sqlite://"), service)
+    try:
+        await bot.setup_hook()
+        names = set()
+        for command in bot.tree.walk_commands():
+            if isinstance(command, app_commands.Command):
+                names.add(command.qualified_name)
+        return names
+    finally:
+        service.close()
+        await db.dispose()
+
+
+def mentioned(text: str, known: set[str]) -> set[str]:
+    """The commands a text mentions: the longest known name at each mention, else the mention itself."""
+    found = set()
+    for group, words in MENTION.findall(text):
+        parts = [group, *words.split()]
+        names = [" ".join(parts[:n]) for n in range(len(parts), 1, -1)]
+        found.add(next((name for name in names if name in known), names[-1]))
+    return found
+
+
+async def test_the_help_names_only_real_commands(tmp_path: Path) -> None:
+    known = await registered_commands(tmp_path)
+    assert {"gate new", "challenge create", "challenge daily on", "gate forget-me"} <= known
+    assert mentioned(HELP, known) <= known
+
+
+async def test_the_readme_names_only_real_commands_and_every_one_of_them(tmp_path: Path) -> None:
+    known = await registered_commands(tmp_path)
+    named = mentioned(README.read_text(encoding="utf-8"), known)
+    assert named <= known, f"the README names commands the bot lacks: {sorted(named - known)}"
+    assert known <= named, f"the README never names: {sorted(known - named)}"
