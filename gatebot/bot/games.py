@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
+from gatebot.bot.views import ShareButton
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, Preferences, Reply
@@ -231,7 +232,11 @@ class ConfirmNew(discord.ui.View):
 
 
 async def setup(bot: GateBot) -> None:
-    """Add the commands; the statistics read the service's database unless the bot brought its own."""
+    """Add the commands and the Share result button (which works on boards from before a restart).
+
+    The statistics read the service's database unless the bot brought its own; the button finds them on ``bot.stats``.
+    """
     statistics = getattr(bot, "stats", None) or Statistics(bot.service.database)
     bot.stats = statistics  # type: ignore[attr-defined]
+    bot.add_dynamic_items(ShareButton)
     await bot.add_cog(Games(bot, statistics))

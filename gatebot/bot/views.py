@@ -4,6 +4,10 @@ They are dynamic items: the custom id carries the game id and the version the bo
 (``gate:draw:42:7``), so a press is understood after a restart of the bot, a press on
 someone else's board is recognised, and a press on an out-of-date board (a double click)
 changes nothing.
+
+Once the game is over its buttons stay, disabled, and one more appears: Share result
+(``gate:share:42``), which posts the game's spoiler-free result card in the channel when
+its player presses it.
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 from discord.ui import DynamicItem
 
-from gatebot.bot.errors import on_view_error
+from gatebot.bot.actors import PLATFORM
+from gatebot.bot.errors import on_view_error, reply_privately
+from gatebot.render.card import render_card
 from gatebot.rules import GateGame, Move, describe_move
 from gatebot.service import Reply
+from gatebot.service.stats import NoCard, Statistics
 from gatebot.store import GameStatus
 
 if TYPE_CHECKING:
@@ -30,6 +37,8 @@ BUTTONS = (
 )
 #: Shown only when the service offers it: the solver proved that no win is left.
 END_BUTTON = ("end", "End game", "🏁", discord.ButtonStyle.danger)
+#: Shown once the game has finished: the one button of the board still enabled.
+SHARE_BUTTON = ("Share result", "📤", discord.ButtonStyle.success)
 
 
 class Presses(Protocol):
@@ -42,8 +51,13 @@ def _table(interaction: discord.Interaction) -> Presses:
     return interaction.client.table  # type: ignore[attr-defined]
 
 
+def _statistics(interaction: discord.Interaction) -> Statistics:
+    return interaction.client.stats  # type: ignore[attr-defined]
+
+
 BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
+SHARE_ID = r"gate:share:(?P<game>\d+)"
 
 
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
@@ -108,8 +122,38 @@ class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
             await on_view_error(interaction, error, self)
 
 
+class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
+    """Share result, under a finished game's board: posts its result card here, for its player only."""
+
+    def __init__(self, game_id: int) -> None:
+        label, emoji, style = SHARE_BUTTON
+        super().__init__(
+            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:share:{game_id}"),
+            row=1,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+    ) -> ShareButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            card = await _statistics(interaction).card(self.game_id, PLATFORM, str(interaction.user.id))
+            await interaction.response.send_message(render_card(card))
+        except NoCard as refusal:
+            await reply_privately(interaction, str(refusal))
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
 def board_view(reply: Reply) -> discord.ui.View | None:
-    """The components for a board reply: live while the game is active, disabled once it ended."""
+    """The components for a board reply: live while the game is active, disabled once it ended.
+
+    A finished game's board also gets Share result (not one set aside as unreadable: it has no result).
+    """
     if reply.game_id is None or reply.version is None or reply.game is None:
         return None
     view = discord.ui.View(timeout=None)
@@ -121,6 +165,8 @@ def board_view(reply: Reply) -> discord.ui.View | None:
         view.add_item(BoardButton("end", reply.game_id, reply.version))
     if active and 0 < len(reply.moves) <= MAX_OPTIONS:
         view.add_item(MoveSelect(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
+    if reply.status is not None and reply.status.finished:
+        view.add_item(ShareButton(reply.game_id))
     return view
 
 

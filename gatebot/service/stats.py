@@ -85,6 +85,38 @@ class PlayerStats:
         return sum(variant.games for variant in self.variants)
 
 
+class NoCard(ValueError):
+    """Base class: a result card that can't be given; the message says why, in one sentence."""
+
+
+class GameGone(NoCard):
+    """No game has that id: it never existed, or its player had their data deleted."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__("That game is no longer stored, so there is no result to share.")
+        self.game_id = game_id
+
+
+class NotYourGame(NoCard):
+    """The game belongs to someone else: only its player shares its result."""
+
+    def __init__(self, game_id: int, owner: str) -> None:
+        super().__init__(f"Only {owner} can share their result.")
+        self.game_id, self.owner = game_id, owner
+
+
+class NoResultYet(NoCard):
+    """The game has no result: it is still in progress, or was set aside as unreadable."""
+
+    def __init__(self, game_id: int, status: GameStatus) -> None:
+        text = (
+            "That game isn't over yet: its result can be shared once it ends."
+            if status is GameStatus.ACTIVE else "That game has no result to share."
+        )
+        super().__init__(text)
+        self.game_id, self.status = game_id, status
+
+
 class Statistics:
     """Answers questions about players' finished games, from the games' database."""
 
@@ -135,6 +167,36 @@ class Statistics:
         except GameDamaged as error:
             log.warning("game %s can't be replayed for its result card: %s", record.id, error)
             return None
+
+    async def card(self, game_id: int, platform: str, user_id: str) -> ResultCard:
+        """The result card of the game ``game_id``, for its own player only.
+
+        Raises :class:`GameGone` if there is no such game, :class:`NotYourGame` if it is
+        someone else's, :class:`NoResultYet` if it hasn't finished, and :class:`NoCard` if
+        it can't be replayed; each a ``ValueError`` whose message is a sentence to show.
+        """
+        async with self._db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRecord, Challenge.name, Player.platform, Player.platform_user_id, Player.display_name)
+                    .join(Player, Player.id == GameRecord.player_id)
+                    .outerjoin(Challenge, Challenge.id == GameRecord.challenge_id)
+                    .where(GameRecord.id == game_id)
+                )
+            ).first()
+        if row is None:
+            raise GameGone(game_id)
+        record, challenge, owner_platform, owner_id, owner_name = row
+        if (owner_platform, owner_id) != (platform, user_id):
+            raise NotYourGame(game_id, owner_name)
+        status = GameStatus(record.status)
+        if not status.finished:
+            raise NoResultYet(game_id, status)
+        try:
+            return result_card(record, challenge)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed for its result card: %s", record.id, error)
+            raise NoCard("That game can't be replayed, so it has no result card.") from error
 
     async def _daily_stats(self, session: AsyncSession, player_id: int, guild_id: int | None) -> DailyStats:
         query = (

@@ -79,6 +79,15 @@ def button(message: StoredMessage, action: str) -> str:
     return next(cid for cid in custom_ids(message) if cid.startswith(f"gate:{action}:"))
 
 
+def finished_board(message: StoredMessage) -> list[str]:
+    """The enabled components of a finished game's board, after checking the rest are its disabled buttons."""
+    components = [c for row in message.components for c in row["components"]]
+    enabled = [c["custom_id"] for c in components if not c.get("disabled")]
+    disabled = [c["custom_id"].split(":")[1] for c in components if c.get("disabled")]
+    assert disabled == ["draw", "undo", "auto", "hint"]
+    return enabled
+
+
 def board_of(fake: FakeDiscord) -> StoredMessage:
     """The newest message with board buttons in #general."""
     return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
@@ -111,8 +120,7 @@ async def test_a_game_with_slash_commands(gatebot: Callable) -> None:
     end = await fake.send_command("gate resign")
     assert (await end.response()).ephemeral
     assert (await run.game_row()).status == "resigned"
-    assert all(c["disabled"] for row in fake.message(board.id).components for c in row["components"]
-               if c["type"] == 2)
+    assert finished_board(fake.message(board.id)) == [f"gate:share:{(await run.game_row()).id}"]
 
 
 async def test_a_mistyped_move_is_one_private_sentence_and_changes_nothing(gatebot: Callable) -> None:
@@ -260,7 +268,7 @@ async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
     await won(run)
     board = board_of(run.fake)
     assert "You won!" in board.content
-    assert all(c.get("disabled") for row in board.components for c in row["components"])
+    assert finished_board(board) == [f"gate:share:{(await run.game_row()).id}"]
 
 
 async def test_a_whole_game_won_with_typed_mentions(gatebot: Callable) -> None:

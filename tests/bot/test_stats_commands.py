@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from gatebot.render.card import NEVER, THIRDS
 from gatebot.store import GameRecord, Player
 from tests.bot import test_gatebot
-from tests.bot.test_gatebot import Running
+from tests.bot.test_gatebot import Running, board_of
 from tests.fake_discord import FakeUser, StoredMessage
 from tests.lines import WIN_DEAL_1
 
@@ -37,6 +37,26 @@ async def rows_of(run: Running, user: FakeUser) -> tuple[int, int]:
 
 def labelled(message: StoredMessage, label: str) -> str:
     return next(c["custom_id"] for row in message.components for c in row["components"] if c.get("label") == label)
+
+
+def share_button(board: StoredMessage) -> dict:
+    """The Share result button of a board (StopIteration if it has none)."""
+    return next(c for row in board.components for c in row["components"] if c.get("label") == "Share result")
+
+
+def public(run: Running) -> list[StoredMessage]:
+    """What everyone in #general sees."""
+    return [m for m in run.fake.messages(run.fake.channel) if not m.ephemeral]
+
+
+def check_card(content: str, header: str) -> list[str]:
+    """A result card: its header, four rows of thirteen squares, a line of counts, and no card anywhere."""
+    lines = content.splitlines()
+    assert lines[0] == header and len(lines) == 6
+    assert [len(line) for line in lines[1:5]] == [13] * 4
+    assert all(set(line) <= {*THIRDS, NEVER} for line in lines[1:5])
+    assert not any(suit in content for suit in "♣♦♥♠") and not any(rank in content for rank in ("A", "K", "Q", "J"))
+    return lines
 
 
 async def test_stats_are_private_and_count_a_finished_game(gatebot: Callable) -> None:
@@ -112,3 +132,75 @@ async def test_forget_me_cancelled_changes_nothing(gatebot: Callable) -> None:
     assert kept.type == 7 and "Nothing was deleted" in kept.content
     assert await rows_of(run, fake.user("alice")) == (1, 1)
     assert "1 won" in (await (await fake.send_command("gate stats")).response()).content
+
+
+async def test_the_share_button_posts_a_won_games_card_for_its_player_only(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    assert not any(cid.startswith("gate:share:") for cid in board.custom_ids()), "no result while it is played"
+    played = await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})
+    assert "You won!" in (await played.response()).content
+    board = fake.message(board.id)
+    share = share_button(board)
+    game_id = (await run.game_row()).id
+    assert share["custom_id"] == f"gate:share:{game_id}" and not share.get("disabled")
+    before, edits = public(run), len(board.history)
+    refused = await (await fake.click(board, share["custom_id"], user=fake.user("bob"))).response()
+    assert refused.type == 4 and refused.ephemeral
+    assert refused.content == "Only Alice can share their result."
+    assert public(run) == before, "nothing posted for bob"
+    pressed = await (await fake.click(board, share["custom_id"])).response()
+    assert pressed.type == 4 and not pressed.ephemeral, "a new public message, not an edit of the board"
+    lines = check_card(pressed.content, "Gate · deal 1 · won 52/52")
+    assert all(set(line) <= {*THIRDS} for line in lines[1:5])  # a win: every card went up
+    assert lines[5].startswith(f"{len(WIN_DEAL_1)} moves · no hints · no undos")
+    [posted] = [m for m in public(run) if m not in before]
+    assert posted.content == pressed.content and posted.id != board.id and not posted.components
+    assert len(fake.message(board.id).history) == edits, "the board is left as it was"
+    assert share_button(fake.message(board.id))["custom_id"] == share["custom_id"], "the board keeps its button"
+    command = await (await fake.send_command("gate share")).response()
+    assert command.content == pressed.content, "the same card as /gate share"
+
+
+async def test_a_resigned_games_board_shares_its_card(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    await (await fake.send_command("gate move", {"moves": "3f d"})).response()
+    await (await fake.send_command("gate resign")).response()
+    board = board_of(fake)
+    assert (await run.game_row()).status == "resigned"
+    pressed = await (await fake.click(board, share_button(board)["custom_id"])).response()
+    assert not pressed.ephemeral
+    lines = check_card(pressed.content, "Gate · deal 1 · 1/52")
+    assert sum(line.count(NEVER) for line in lines[1:5]) == 51  # only A♦ went up, and nothing names it
+    assert lines[5].startswith("2 moves")
+
+
+async def test_the_share_button_works_after_a_restart(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await win_deal_1(run)
+    board = board_of(fake)
+    await run.bot.close()
+    again: Running = await gatebot()
+    board = fake.message(board.id)
+    answer = await (await fake.click(board, share_button(board)["custom_id"])).response()
+    assert answer.type == 4 and not answer.ephemeral
+    check_card(answer.content, "Gate · deal 1 · won 52/52")
+    assert any(m.content == answer.content for m in public(again))
+
+
+async def test_the_share_button_of_a_forgotten_game_posts_nothing(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await win_deal_1(run)
+    board = board_of(fake)
+    question = await ask_to_forget(run)
+    await (await fake.click(question, labelled(question, "Delete everything"))).response()
+    before = public(run)
+    gone = await (await fake.click(fake.message(board.id), share_button(board)["custom_id"])).response()
+    assert gone.ephemeral and gone.content == "That game is no longer stored, so there is no result to share."
+    assert public(run) == before

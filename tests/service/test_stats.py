@@ -8,7 +8,19 @@ from sqlalchemy import select, update
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.attempts import AttemptRules
-from gatebot.service.stats import DailyStats, FastestWin, PlayerStats, Statistics, VariantStats, daily_stats, stats_text
+from gatebot.service.stats import (
+    DailyStats,
+    FastestWin,
+    GameGone,
+    NoCard,
+    NoResultYet,
+    NotYourGame,
+    PlayerStats,
+    Statistics,
+    VariantStats,
+    daily_stats,
+    stats_text,
+)
 from gatebot.store import Challenge, Database, GameRecord, GameStatus
 from tests.lines import LOST_DEAL_10, WIN_DEAL_1
 
@@ -230,3 +242,69 @@ async def test_a_challenge_result_names_the_challenge(db: Database) -> None:
     )
     assert [row.count(None) for row in card.ascents] == [13, 12, 13, 13]  # A♦ went up at step 0
     assert card.ascents[1][0] == 0
+
+
+async def test_a_games_card_is_the_one_its_latest_result_gives(db: Database) -> None:
+    service = GameService(db)
+    lost = await lose(service, ALICE)
+    won = await win(service, ALICE)
+    stats = Statistics(db)
+    latest = await stats.latest_result(ALICE.platform, ALICE.user_id)
+    assert latest is not None and latest.won
+    assert await stats.card(won, ALICE.platform, ALICE.user_id) == latest
+    older = await stats.card(lost, ALICE.platform, ALICE.user_id)  # any finished game, not just the latest
+    assert (older.deal, older.won, older.score) == (10, False, engine_score(10, LOST_DEAL_10))
+    assert older != latest
+
+
+async def test_a_challenge_games_card_names_the_challenge(db: Database) -> None:
+    service = GameService(db)
+    attempt = await add_daily(db, HERE, date(2024, 3, 1))
+    game_id = await resign(service, ALICE, attempt=attempt)
+    card = await Statistics(db).card(game_id, ALICE.platform, ALICE.user_id)
+    assert (card.challenge, card.score) == ("Daily 2024-03-01", 1)
+    assert card == await Statistics(db).latest_result(ALICE.platform, ALICE.user_id)
+
+
+async def test_only_its_player_gets_a_games_card(db: Database) -> None:
+    service = GameService(db)
+    game_id = await win(service, ALICE)
+    await win(service, BOB)  # Bob has finished games of his own
+    stats = Statistics(db)
+    with pytest.raises(NotYourGame, match=r"^Only Alice can share their result\.$") as refused:
+        await stats.card(game_id, BOB.platform, BOB.user_id)
+    assert refused.value.owner == "Alice"
+    with pytest.raises(NotYourGame):  # the same user id on another platform is someone else
+        await stats.card(game_id, "terminal", ALICE.user_id)
+
+
+async def test_a_game_in_progress_or_set_aside_has_no_card(db: Database) -> None:
+    service = GameService(db)
+    dealt = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    stats = Statistics(db)
+    with pytest.raises(NoResultYet, match="isn't over yet") as refused:
+        await stats.card(dealt.game_id, ALICE.platform, ALICE.user_id)
+    assert refused.value.status is GameStatus.ACTIVE
+    async with db.sessions() as session, session.begin():
+        await session.execute(
+            update(GameRecord).where(GameRecord.id == dealt.game_id).values(status=GameStatus.QUARANTINED)
+        )
+    with pytest.raises(NoResultYet, match=r"^That game has no result to share\.$"):
+        await stats.card(dealt.game_id, ALICE.platform, ALICE.user_id)
+
+
+async def test_a_game_that_is_gone_or_unreadable_has_no_card(db: Database) -> None:
+    service = GameService(db)
+    game_id = await win(service, ALICE)
+    stats = Statistics(db)
+    with pytest.raises(GameGone):
+        await stats.card(game_id + 1000, ALICE.platform, ALICE.user_id)
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).where(GameRecord.id == game_id).values(log="3f zz"))
+    with pytest.raises(NoCard, match="can't be replayed") as damaged:
+        await stats.card(game_id, ALICE.platform, ALICE.user_id)
+    assert type(damaged.value) is NoCard and isinstance(damaged.value, ValueError)
+    assert await service.forget(ALICE)
+    with pytest.raises(GameGone, match="no longer stored"):
+        await stats.card(game_id, ALICE.platform, ALICE.user_id)
