@@ -44,6 +44,16 @@ def opened_text(info: ChallengeInfo) -> str:
     )
 
 
+def scheduled_text(info: ChallengeInfo) -> str:
+    """The notice of a challenge made to open later; its announcement with Play comes when it opens."""
+    return _fit(
+        f"📅 **{_name(info.name, 100)}** (challenge {info.id}) opens {_stamp(info.opens_at, 'R')} "
+        f"({_stamp(info.opens_at, 'f')}) and runs until {_stamp(info.closes_at, 'f')}.\n"
+        f"{info.title} · {info.rules_line}\n"
+        "One attempt each: its announcement, with a Play button, is posted here when it opens."
+    )
+
+
 def retired_text(info: ChallengeInfo) -> str:
     """What an announcement becomes once its challenge closed: the Play button is gone."""
     when = info.closed_at or info.closes_at
@@ -138,10 +148,11 @@ def server_line(standing: ServerStanding) -> str:
 
 
 def listing_text(infos: Sequence[ChallengeInfo], now: datetime) -> str:
-    """The server's open challenges, then the recently closed ones."""
+    """The server's open challenges, then those to open later, then the recently closed ones."""
     running = [info for info in infos if info.is_open(now)]
+    upcoming = sorted((info for info in infos if info.is_upcoming(now)), key=lambda info: info.opens_at)
     closed = [info for info in infos if info.closed_at is not None]
-    if not running and not closed:
+    if not running and not upcoming and not closed:
         return "This server has no challenges yet: a member with Manage Server can make one with /challenge create."
     lines = ["**Open challenges**"]
     lines.extend(
@@ -151,6 +162,13 @@ def listing_text(infos: Sequence[ChallengeInfo], now: datetime) -> str:
     )
     if not running:
         lines.append("None right now.")
+    if upcoming:
+        lines.append("**To open later**")
+        lines.extend(
+            f"`{info.id}` **{_name(info.name, 60)}** — {info.title} · {info.rules_line} · "
+            f"opens {_stamp(info.opens_at, 'R')}, closes {_stamp(info.closes_at, 'R')}"
+            for info in upcoming
+        )
     if closed:
         lines.append("**Recently closed**")
         lines.extend(

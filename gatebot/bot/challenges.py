@@ -26,6 +26,7 @@ from gatebot.bot.announcements import (
     listing_text,
     opened_text,
     removed_text,
+    scheduled_text,
 )
 from gatebot.bot.challenge_views import (
     CHALLENGE,
@@ -100,7 +101,8 @@ class Challenges(
         name="What to call it (default: Challenge N)", variant="Gate or Little Gate",
         deal="Deal number (default: random; never shown while the challenge is open)",
         winnable="A deal the solver proved can be won", single_moves="Only top cards move, no runs",
-        hours=f"How long it runs, in hours (default {DEFAULT_HOURS})", hints="Whether hints may be used",
+        hours=f"How long it runs, in hours (default {DEFAULT_HOURS})",
+        starts_in="Open it this many hours from now (default: at once)", hints="Whether hints may be used",
         undo="Whether undo may be used",
     )
     @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
@@ -114,6 +116,7 @@ class Challenges(
         winnable: bool = False,
         single_moves: bool = False,
         hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS,
+        starts_in: app_commands.Range[int, 0, MAX_HOURS] = 0,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -125,21 +128,27 @@ class Challenges(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
                 name=name, variant=variant.value if variant else "gate",
                 options=("single-moves",) if single_moves else (), deal=deal, winnable=winnable, hours=hours,
-                hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
+                starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
+                undo=Rule(undo.value) if undo else Rule.ALLOWED,
             )
         except ChallengeError as error:
             if not winnable:
                 raise
             await interaction.edit_original_response(content=str(error))
             return
-        text, view = opened_text(info), play_view(info.id)
-        if winnable:
-            await interaction.edit_original_response(content=f"I found a winnable deal: {info.name} is open.")
-            sent: discord.Message = await interaction.followup.send(text, view=view, wait=True)
+        if starts_in:  # announced with its Play button by the scheduler once it opens
+            text, view = scheduled_text(info), None
         else:
-            await interaction.response.send_message(text, view=view)
+            text, view = opened_text(info), play_view(info.id)
+        if winnable:
+            state = "is set to open later" if starts_in else "is open"
+            await interaction.edit_original_response(content=f"I found a winnable deal: {info.name} {state}.")
+            sent: discord.Message = await interaction.followup.send(wait=True, **_message(text, view))
+        else:
+            await interaction.response.send_message(**_message(text, view))
             sent = await interaction.original_response()
-        await self.challenges.record_announcement(info.id, sent.channel.id, sent.id)
+        if not starts_in:
+            await self.challenges.record_announcement(info.id, sent.channel.id, sent.id)
 
     @app_commands.command(description="Close a challenge now and post its final standings")
     @app_commands.describe(challenge=CHALLENGE_OPTION)
@@ -152,6 +161,7 @@ class Challenges(
         view = page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
         await interaction.response.send_message(**_message(final_text(board), view))
         await self.bot.herald.retire(closed.challenge)
+        await self.bot.herald.end_boards(closed)
 
     @app_commands.command(
         name="forget-server", description="Delete this server's challenges and daily challenge (asks first)"
@@ -258,7 +268,7 @@ class Challenges(
         typed = str(current).strip().casefold()
         choices = []
         for info in await self.challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
-            state = "open" if info.is_open(now) else "closed"
+            state = "open" if info.is_open(now) else "to open" if info.is_upcoming(now) else "closed"
             label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
             if not typed or str(info.id).startswith(typed) or typed in label.casefold():
                 choices.append(app_commands.Choice(name=label[:100], value=info.id))

@@ -44,7 +44,7 @@ class GateBot(commands.AutoShardedBot):
         self.service = service
         self.table = Table(self, service)
         self.challenges = ChallengeService(service)
-        self.herald = Herald(self, self.challenges)
+        self.herald = Herald(self, self.challenges, self.table)
         self.scheduler = Scheduler(self.challenges, self.herald, every=tick_every)
 
     async def setup_hook(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,21 +21,27 @@ from gatebot.bot.announcements import final_text, opened_text, retired_text
 from gatebot.bot.challenge_views import CHALLENGE, page_view, play_view
 from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, ChallengeService, Happening
 
+if TYPE_CHECKING:
+    from gatebot.bot.table import Table
+
 log = logging.getLogger(__name__)
 
 
 class Herald:
     """Challenge messages in their channels, over the bot's REST connection."""
 
-    def __init__(self, client: discord.Client, challenges: ChallengeService) -> None:
+    def __init__(self, client: discord.Client, challenges: ChallengeService, table: Table | None = None) -> None:
+        """``table`` redraws the boards of attempts a closing ended (none are redrawn without it)."""
         self.client = client
         self.challenges = challenges
+        self.table = table
         #: One update of an announcement at a time, so the last edit shows the latest count.
         self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def announce(self, announcement: Announcement) -> None:
         """Post what the scheduler claimed: an opened challenge, or a closed one's standings."""
         info = announcement.challenge
+        await self.end_boards(announcement)
         if info.channel_id is None:
             log.info("challenge %s of server %s has no channel to be announced in", info.id, info.guild_id)
             return
@@ -67,6 +74,16 @@ class Herald:
             await channel.send(final_text(board), **({} if view is None else {"view": view}))
         finally:
             await self.retire(info)  # the Play button goes even if the standings could not be posted
+
+    async def end_boards(self, announcement: Announcement) -> None:
+        """Redraw the boards of the attempts a closing ended: they show the end and a Share button."""
+        if self.table is None:
+            return
+        for game_id in announcement.ended:
+            try:
+                await self.table.show_ended(game_id)
+            except discord.HTTPException as error:
+                log.info("could not redraw the board of game %s, ended by its challenge: %s", game_id, error)
 
     async def retire(self, info: ChallengeInfo, text: str | None = None) -> None:
         """Turn a closed (or removed) challenge's announcement into a notice without the Play button."""

@@ -206,6 +206,15 @@ class Table:
             else:
                 await interaction.response.send_message(text, ephemeral=True, **extra)
 
+    async def show_ended(self, game_id: int) -> None:
+        """Redraw the board of a game that ended without its player (its challenge closed), if it has one."""
+        found = await self.service.board_of(game_id)
+        if found is None:
+            return
+        owner, reply = found
+        channel_id, _ = await self.service.board_message(game_id)
+        await self._edit_board(channel_id, reply, await self._draw(owner, reply))
+
     # -- typed moves ----------------------------------------------------------------------
 
     async def typed(self, message: discord.Message, text: str) -> None:

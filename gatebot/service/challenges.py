@@ -6,11 +6,12 @@ rules for hints and undo (:mod:`gatebot.service.attempts`), played through the
 :class:`~gatebot.service.games.GameService` like any other game.
 
 Time passes in :meth:`ChallengeService.tick`, which a front end calls every so often (the
-bot every few seconds, and at once when it starts). It closes challenges whose time is up
-and opens each server's daily challenge for the day, and returns what must be announced.
-Both steps are claimed in the database before anything is announced -- a close by one
-conditional UPDATE, a daily by the unique (server, day) pair -- so however many processes
-tick, and however often the bot restarts, each is announced at most once.
+bot every few seconds, and at once when it starts). It closes challenges whose time is up,
+announces those made to open later once they open, and opens each server's daily challenge
+for the day, and returns what must be announced. Each step is claimed in the database
+before anything is announced -- a close or an opening by one conditional UPDATE, a daily by
+the unique (server, day) pair -- so however many processes tick, and however often the bot
+restarts, each is announced at most once.
 """
 
 from __future__ import annotations
@@ -94,6 +95,10 @@ class ChallengeInfo:
     def is_open(self, now: datetime) -> bool:
         return self.closed_at is None and self.opens_at <= now < self.closes_at
 
+    def is_upcoming(self, now: datetime) -> bool:
+        """Made to open later, and not open yet."""
+        return self.closed_at is None and now < self.opens_at
+
     @property
     def rules_line(self) -> str:
         return rules_line(self.hints, self.undo)
@@ -175,6 +180,8 @@ class Announcement:
     happening: Happening
     challenge: ChallengeInfo
     leaderboard: Leaderboard | None = None
+    #: The games its closing ended (attempts still running): their boards should show the end.
+    ended: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +263,16 @@ class ChallengeService:
         deal: int | None = None,
         winnable: bool = False,
         hours: int = DEFAULT_HOURS,
+        starts_in: int = 0,
         hints: Rule = Rule.ALLOWED,
         undo: Rule = Rule.ALLOWED,
     ) -> ChallengeInfo:
-        """Open a challenge in a server now, for ``hours``; the caller checks the asker may."""
+        """Make a challenge in a server, open for ``hours`` from now or ``starts_in`` hours from now.
+
+        One that opens now counts as announced (its maker announces it); one that opens
+        later is announced by the :meth:`tick` that finds it open. The caller checks the
+        asker may make challenges.
+        """
         try:
             cls = Game.variant_class(variant)
             chosen = cls.check_options(options)
@@ -271,6 +284,8 @@ class ChallengeService:
             raise ChallengeError("Choose a deal number or a winnable deal, not both.")
         if not 1 <= hours <= MAX_HOURS:
             raise ChallengeError(f"A challenge runs from 1 to {MAX_HOURS} hours, not {hours}.")
+        if not 0 <= starts_in <= MAX_HOURS:
+            raise ChallengeError(f"A challenge can open from now to {MAX_HOURS} hours ahead, not {starts_in}.")
         name = " ".join((name or "").split())
         if len(name) > 100:
             raise ChallengeError("A challenge's name has at most 100 characters.")
@@ -282,6 +297,7 @@ class ChallengeService:
                 )
         number = deal if deal is not None else self._rng.randint(1, MAX_DEAL)
         now = self.now()
+        opens_at = now + timedelta(hours=starts_in)
         async with self._db.writer(), self._db.sessions() as session, session.begin():
             if not name:
                 made = await session.scalar(
@@ -291,9 +307,9 @@ class ChallengeService:
                 name = f"Challenge {(made or 0) + 1}"
             row = Challenge(
                 guild_id=guild_id, kind=ChallengeKind.CUSTOM, name=name, variant=cls.name, options=" ".join(chosen),
-                deal=number, hints=hints, undo=undo, channel_id=channel_id, opens_at=now,
-                closes_at=now + timedelta(hours=hours), created_by=await _player_id(session, actor),
-                created_at=now,
+                deal=number, hints=hints, undo=undo, channel_id=channel_id, opens_at=opens_at,
+                closes_at=opens_at + timedelta(hours=hours), announced_at=now if not starts_in else None,
+                created_by=await _player_id(session, actor), created_at=now,
             )
             session.add(row)
             await session.flush()
@@ -344,8 +360,10 @@ class ChallengeService:
             return ChallengeInfo.of(row, await _attempt_count(session, row.id))
 
     async def listing(self, guild_id: int, *, closed: int = 5) -> list[ChallengeInfo]:
-        """The server's open challenges (closing soonest first), then its ``closed`` latest closed ones."""
-        now = self.now()
+        """The server's challenges not yet closed, closing soonest first, then its ``closed`` latest closed ones.
+
+        Those not yet closed include any made to open later.
+        """
         async with self._db.sessions() as session:
             rows = list(await session.scalars(
                 select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_(None))
@@ -355,8 +373,7 @@ class ChallengeService:
                 select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_not(None))
                 .order_by(Challenge.closed_at.desc(), Challenge.id.desc()).limit(closed)
             ))
-            infos = [ChallengeInfo.of(row, await _attempt_count(session, row.id)) for row in [*rows, *done]]
-        return [info for info in infos if info.closed_at is not None or info.opens_at <= now]
+            return [ChallengeInfo.of(row, await _attempt_count(session, row.id)) for row in [*rows, *done]]
 
     async def open_challenges(self, guild_id: int) -> list[ChallengeInfo]:
         now = self.now()
@@ -368,6 +385,11 @@ class ChallengeService:
             return await self.get(guild_id, challenge_id)
         found = await self.open_challenges(guild_id)
         if not found:
+            now = self.now()
+            upcoming = [info for info in await self.listing(guild_id, closed=0) if info.is_upcoming(now)]
+            if upcoming:
+                soonest = min(upcoming, key=lambda info: info.opens_at)
+                raise ChallengeError(f"No challenge is open yet: {soonest.name} opens {_when(soonest.opens_at, now)}.")
             raise ChallengeError("No challenge is open in this server right now: see /challenge list.")
         if len(found) > 1:
             names = ", ".join(f"{info.id} ({info.name})" for info in found[:5])
@@ -382,6 +404,8 @@ class ChallengeService:
         """Start the player's one attempt at a challenge as their game (asking first if one is running)."""
         info = await self._choose(guild_id, challenge_id)
         now = self.now()
+        if info.is_upcoming(now):
+            raise ChallengeError(f"{info.name} opens {_when(info.opens_at, now)}: come back then.")
         if not info.is_open(now):
             raise ChallengeError(f"{info.name} has closed: see its results with /challenge leaderboard.")
         rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at)
@@ -405,9 +429,10 @@ class ChallengeService:
             open_now = [info for info in shown if info.is_open(now)]
             if len(open_now) > 1:
                 return await self.leaderboard(guild_id, (await self._choose(guild_id, None)).id, page=page)
-            if not shown:
-                raise ChallengeError("This server has no challenges yet: make one with /challenge create.")
-            challenge_id = (open_now or shown)[0].id
+            ranked = open_now or [info for info in shown if info.closed_at is not None]
+            if not ranked:
+                raise ChallengeError("No challenge has been played in this server yet: see /challenge list.")
+            challenge_id = ranked[0].id
         info = await self.get(guild_id, challenge_id)
         async with self._db.sessions() as session:
             standings = await _standings(session, info, self.now())
@@ -515,6 +540,16 @@ class ChallengeService:
             closed = await self._close(challenge_id, now)
             if closed is not None:
                 announcements.append(closed)
+        async with self._db.sessions() as session:
+            opening = list(await session.scalars(
+                select(Challenge.id).where(
+                    Challenge.announced_at.is_(None), Challenge.closed_at.is_(None), Challenge.opens_at <= now
+                ).order_by(Challenge.opens_at, Challenge.id)
+            ))
+        for challenge_id in opening:
+            opened = await self._announce_opening(challenge_id, now)
+            if opened is not None:
+                announcements.append(opened)
         today = now.date()
         for schedule in schedules:
             opened = await self._open_daily(schedule, today)
@@ -535,7 +570,8 @@ class ChallengeService:
             options=schedule.options,
             deal=daily_deal(schedule.secret, day, schedule.variant, winnable=schedule.winnable),
             hints=schedule.hints, undo=schedule.undo, channel_id=schedule.channel_id, day=day,
-            opens_at=midnight(day), closes_at=midnight(day + timedelta(days=1)), created_at=self.now(),
+            opens_at=midnight(day), closes_at=midnight(day + timedelta(days=1)), announced_at=self.now(),
+            created_at=self.now(),
         )
         try:
             async with self._db.writer(), self._db.sessions() as session, session.begin():
@@ -545,6 +581,22 @@ class ChallengeService:
             return None
         log.info("opened %s (challenge %s) in server %s", row.name, row.id, row.guild_id)
         return Announcement(Happening.OPENED, ChallengeInfo.of(row))
+
+    async def _announce_opening(self, challenge_id: int, now: datetime) -> Announcement | None:
+        """Claim the announcement of a challenge made to open later, now open; None if claimed already."""
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            claimed = await session.execute(
+                update(Challenge).where(Challenge.id == challenge_id, Challenge.announced_at.is_(None))
+                .values(announced_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                return None
+            row = await session.get(Challenge, challenge_id)
+            assert row is not None
+            info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
+        log.info("opened %s (challenge %s) in server %s", info.name, info.id, info.guild_id)
+        return Announcement(Happening.OPENED, info)
 
     async def _close(self, challenge_id: int, now: datetime) -> Announcement | None:
         """Claim the closing of a challenge; stop its attempts; None if someone closed it first."""
@@ -556,11 +608,19 @@ class ChallengeService:
             )
             if claimed.rowcount != 1:
                 return None
-            await session.execute(
-                update(GameRecord.__table__)
-                .where(GameRecord.challenge_id == challenge_id, GameRecord.status == GameStatus.ACTIVE)
-                .values(status=GameStatus.EXPIRED, finished_at=now, updated_at=now, version=GameRecord.version + 1)
-            )
+            ended = tuple(await session.scalars(
+                select(GameRecord.id).where(
+                    GameRecord.challenge_id == challenge_id, GameRecord.status == GameStatus.ACTIVE
+                )
+            ))
+            if ended:
+                await session.execute(
+                    update(GameRecord.__table__)
+                    .where(GameRecord.id.in_(ended), GameRecord.status == GameStatus.ACTIVE)
+                    .values(
+                        status=GameStatus.EXPIRED, finished_at=now, updated_at=now, version=GameRecord.version + 1
+                    )
+                )
         self._games.forget_attempts(challenge_id)
         async with self._db.sessions() as session:
             row = await session.get(Challenge, challenge_id)
@@ -569,7 +629,7 @@ class ChallengeService:
             standings = await _standings(session, info, now)
         log.info("closed %s (challenge %s) in server %s with %d attempts", info.name, info.id, info.guild_id,
                  len(standings))
-        return Announcement(Happening.CLOSED, info, _page(info, standings, 0))
+        return Announcement(Happening.CLOSED, info, _page(info, standings, 0), ended)
 
 
 def _earlier(column: Any, now: datetime) -> Any:

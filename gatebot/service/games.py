@@ -526,6 +526,27 @@ class GameService:
 
         return await self._run(actor, work)
 
+    async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
+        """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
+
+        A challenge's closing ends the attempts still running; their boards are redrawn from
+        this. None when the game is gone or can't be replayed.
+        """
+        async with self._db.sessions() as session:
+            record = await session.get(GameRecord, game_id)
+            if record is None or record.status == GameStatus.QUARANTINED:
+                return None
+            owner = await session.get(Player, record.player_id)
+            rules = await self._attempt_rules(session, record)
+        try:
+            game = replay(record)
+        except GameDamaged:
+            return None
+        assert owner is not None
+        message = rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED else None
+        actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
+        return actor, self._board(record, game, message=message)
+
     async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows a game's board, so it can be edited in place.
 
@@ -1092,12 +1113,12 @@ class GameService:
 
 
 async def _in_open_challenge(session: AsyncSession, game: GateGame, now: datetime) -> bool:
-    """Whether an open challenge plays this deal (in any server)."""
+    """Whether a challenge open now or still to open plays this deal (in any server)."""
     found = await session.scalar(
         select(Challenge.id)
         .where(
             Challenge.deal == game.deal, Challenge.variant == game.name, Challenge.closed_at.is_(None),
-            Challenge.opens_at <= now, Challenge.closes_at > now,
+            Challenge.closes_at > now,
         )
         .limit(1)
     )

@@ -171,8 +171,9 @@ class Challenge(Base):
 
     A daily challenge has its ``day``: one per server per day, so the scheduler of any
     process that opens it twice gets an integrity error instead of a second challenge.
-    ``closed_at`` is set once, by whoever closes it first (the scheduler, or an admin's
-    ``end``); only that closer posts the standings.
+    ``announced_at`` and ``closed_at`` are each set once, by whoever announces its opening or
+    closes it first (the scheduler, the command that made it, or an admin's ``end``); only
+    that one posts the announcement, or the standings.
     """
 
     __tablename__ = "challenges"
@@ -193,6 +194,7 @@ class Challenge(Base):
     day: Mapped[date | None] = mapped_column(Date)
     opens_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     closes_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    announced_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

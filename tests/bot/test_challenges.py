@@ -458,3 +458,44 @@ async def test_forget_server_asks_then_deletes_the_servers_challenges(gatebot: C
     assert attempts == 1 and (await run.games())[0].challenge_id is None, "bob keeps his game"
     await fake.wait_for(lambda: not fake.message(open_one.id).custom_ids() or None, what="the Play button removed")
     assert "was removed" in fake.message(open_one.id).content
+
+
+async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_end_with_it(
+    gatebot: Callable, clock: Clock
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    made = await fake.send_command("challenge create", {"name": "Later", "deal": 1, "starts_in": 2, "hours": 1})
+    notice = await made.response()
+    assert notice.type == 4 and not notice.ephemeral
+    assert "📅 **Later** (challenge 1) opens <t:" in notice.content and "deal 1" not in notice.content
+    assert made.original is not None and not made.original.custom_ids(), "no Play button before it opens"
+    [row] = await run.challenges()
+    assert row.announcement_id is None
+    early = await (await fake.send_command("challenge play", user=bob)).response()
+    assert early.ephemeral and early.content == "No challenge is open yet: Later opens in 2 hours."
+    assert await run.bot.scheduler.run_once() == []
+
+    clock.now += timedelta(hours=2)
+    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.OPENED]
+    [announcement] = posts(fake, fake.channel)
+    assert "**Later** is open!" in announcement.content
+    await recorded(run, announcement)
+    pressed = await fake.click(announcement, play_button(announcement), user=bob)
+    assert (await pressed.response()).type == 4
+    board = pressed.original
+    assert board is not None and any(cid.startswith("gate:draw:") for cid in board.custom_ids())
+    assert (await (await fake.send_command("gate move", {"moves": "3f"}, user=bob)).response()).ephemeral
+
+    clock.now += timedelta(hours=1)
+    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.CLOSED]
+    ended = await fake.wait_for(
+        lambda: fake.message(board.id) if "has closed" in fake.message(board.id).content else None,
+        what="Bob's board redrawn when the challenge closed",
+    )
+    assert "Later has closed, so your attempt ended with a score of 1." in ended.content
+    enabled = [c["custom_id"] for r in ended.components for c in r["components"] if not c.get("disabled")]
+    assert enabled == [f"gate:share:{(await run.games())[-1].id}"]
+    late = await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
+    assert late.ephemeral and late.content == "Later has closed, so your attempt ended with a score of 1."

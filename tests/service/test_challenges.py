@@ -990,3 +990,81 @@ async def test_an_expired_attempt_counts_as_played_and_breaks_a_streak(
     assert [(s.name, s.played, s.wins, s.best_streak) for s in board.standings] == [
         ("Bob", 3, 2, 1), ("Carol", 1, 0, 0),
     ]
+
+
+# -- challenges made to open later ------------------------------------------------------------
+
+
+async def test_a_challenge_made_to_open_later_is_announced_once_when_it_opens(
+    challenges: ChallengeService, games: GameService, clock: Clock
+) -> None:
+    later = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, name="Weekend", deal=77, starts_in=5,
+                                    hours=2)
+    assert later.opens_at == START + timedelta(hours=5) and later.closes_at == START + timedelta(hours=7)
+    assert later.is_upcoming(clock()) and not later.is_open(clock())
+    assert [info.id for info in await challenges.listing(GUILD)] == [later.id]
+    assert await challenges.open_challenges(GUILD) == []
+    with pytest.raises(ChallengeError) as early:
+        await challenges.play(BOB, GUILD, later.id)
+    assert str(early.value) == "Weekend opens in 5 hours: come back then." and one_sentence(str(early.value))
+    with pytest.raises(ChallengeError) as unnamed:
+        await challenges.play(BOB, GUILD)
+    assert str(unnamed.value) == "No challenge is open yet: Weekend opens in 5 hours."
+    refused = await games.new_game(BOB, deal=77)  # nobody practises it before it opens
+    assert refused.kind is ReplyKind.ERROR and "challenge" in refused.message
+    assert await challenges.tick() == []
+
+    clock.advance(hours=5)
+    [opened] = await challenges.tick()
+    assert opened.happening is Happening.OPENED and opened.challenge.id == later.id
+    assert await challenges.tick() == []
+    assert await ChallengeService(GameService(games.database, clock=clock)).tick() == []  # another process
+    assert (await challenges.play(BOB, GUILD)).ok
+
+
+async def test_a_challenge_opened_at_once_is_never_announced_by_the_tick(
+    challenges: ChallengeService, clock: Clock
+) -> None:
+    await challenges.create(ALICE, GUILD, channel_id=CHANNEL)  # its maker announces it
+    clock.advance(minutes=1)
+    assert await challenges.tick() == []
+
+
+async def test_a_challenge_that_opened_and_closed_while_nobody_ticked_is_only_closed(
+    challenges: ChallengeService, clock: Clock
+) -> None:
+    made = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, starts_in=1, hours=1)
+    clock.advance(hours=3)
+    assert [(a.happening, a.challenge.id) for a in await challenges.tick()] == [(Happening.CLOSED, made.id)]
+    assert await challenges.tick() == []
+
+
+async def test_starts_in_out_of_range_is_refused(challenges: ChallengeService) -> None:
+    for hours in (-1, MAX_HOURS + 1):
+        with pytest.raises(ChallengeError) as refused:
+            await challenges.create(ALICE, GUILD, channel_id=CHANNEL, starts_in=hours)
+        assert str(hours) in str(refused.value) and one_sentence(str(refused.value))
+    assert await challenges.listing(GUILD) == []
+
+
+# -- the boards of attempts a closing ends ------------------------------------------------------
+
+
+async def test_a_closing_names_the_games_it_ended_and_their_boards_show_the_end(
+    challenges: ChallengeService, games: GameService, clock: Clock
+) -> None:
+    made = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, deal=1, hours=1)
+    alices = await challenges.play(ALICE, GUILD)
+    bobs = await challenges.play(BOB, GUILD)
+    await games.play(ALICE, "3f")
+    await games.resign(BOB)
+    clock.advance(hours=1)
+    [closed] = await challenges.tick()
+    assert closed.happening is Happening.CLOSED and closed.ended == (alices.game_id,)  # Bob's had ended
+    owner, board = await games.board_of(alices.game_id)
+    assert (owner.platform, owner.user_id, owner.display_name) == ("discord", ALICE.user_id, "Alice")
+    assert board.status is GameStatus.EXPIRED and board.game.score == 1 and board.actions == ()
+    assert board.message == f"{made.name} has closed, so your attempt ended with a score of 1."
+    _, resigned = await games.board_of(bobs.game_id)
+    assert resigned.status is GameStatus.RESIGNED and resigned.message is None
+    assert await games.board_of(10**9) is None

@@ -42,6 +42,7 @@ def upgrade() -> None:
         sa.Column("day", sa.Date(), nullable=True),
         sa.Column("opens_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("closes_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("announced_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_by", sa.Integer(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
