@@ -81,7 +81,8 @@ async def add_attempts(db: Database, challenge_id: int, player_ids: list[int], r
             "player_id": player_id, "variant": "gate", "options": "", "deal": 1, "log": "", "position": "",
             "status": GameStatus.WON if won else GameStatus.LOST, "score": 52 if won else rng.randint(5, 51),
             "move_count": rng.randint(60, 200), "undo_count": rng.randint(0, 5), "hint_count": rng.randint(0, 3),
-            "started_at": started, "updated_at": started, "finished_at": started + timedelta(seconds=rng.randint(60, 1800)),
+            "started_at": started, "updated_at": started,
+            "finished_at": started + timedelta(seconds=rng.randint(60, 1800)),
             "challenge_id": challenge_id, "version": 1,
         })
     async with db.engine.begin() as connection:

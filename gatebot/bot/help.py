@@ -21,8 +21,8 @@ is out, Auto finishes a game I can prove won, and I offer End game when no win i
 **Challenges:** everyone in the server plays the same deal, once: `/challenge play` (or the Play button), \
 `/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge create`) or \
 switch on a daily one (`/challenge daily on`).
-**You:** `/gate stats` (yours or a member's), `/gate share` (a spoiler-free card of your last game), \
-`/gate forget-me` (deletes everything stored about you)."""
+**You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
+(a spoiler-free card of your game), `/gate forget-me` (deletes everything stored about you)."""
 
 
 def rules_for(game: GateGame | None) -> str:
