@@ -3,16 +3,30 @@
 ``fake`` is a fresh :class:`FakeDiscord` per test; ``start_bot(bot)`` points discord.py at it,
 starts ``bot`` in a task and returns once ``on_ready`` has fired; teardown closes the bot (and
 re-raises anything its task died of), restores discord.py's URLs, then stops the fake.
+
+``gatebot`` starts the real gatebot on a SQLite file against ``fake`` (``await gatebot()``;
+call it again to "restart" it on the same database). It goes by real time unless a module
+overrides the ``clock`` fixture with a :class:`~tests.bot.gatebots.Clock`, and takes extra
+:class:`GameService` options from ``service_options``. Its challenge scheduler ticks once at
+start (awaited) and then only when a test calls ``bot.scheduler.run_once()``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 
+from gatebot.bot.client import GateBot
+from gatebot.service import GameService
+from gatebot.settings import Settings
+from gatebot.store import Database
+from gatebot.store.migrate import ensure_schema
+from tests.bot.gatebots import Clock, Running
 from tests.bot.running import BotT, StartBot, run_until_ready
 from tests.fake_discord import FakeDiscord, use_base_url
 
@@ -44,3 +58,48 @@ async def start_bot(fake: FakeDiscord) -> AsyncIterator[StartBot[discord.Client]
                 await task
         finally:
             restore()
+
+
+@pytest.fixture
+def clock() -> Clock | None:
+    """The service's clock: None for real time (modules about time override this)."""
+    return None
+
+
+@pytest.fixture
+def service_options() -> dict[str, Any]:
+    """Extra options for the game service of ``gatebot`` (modules may override this)."""
+    return {}
+
+
+@pytest.fixture
+async def gatebot(
+    fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
+    service_options: dict[str, Any],
+) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
+    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
+    databases: list[Database] = []
+    services: list[GameService] = []
+
+    async def start() -> Running:
+        db = Database(url)
+        databases.append(db)
+        await ensure_schema(db)
+        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
+        timing = {} if clock is None else {"clock": clock}
+        # The wording as in run.py.
+        service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
+                              **timing, **service_options)
+        services.append(service)
+        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05)
+        await start_bot(bot)
+        await fake.wait_for_commands(fake.guild)
+        await bot.scheduler.started()
+        return Running(bot, db, fake)
+
+    yield start
+    for service in services:
+        service.close()
+    for db in databases:
+        await db.dispose()

@@ -3,53 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
-import discord
 import pytest
 from sqlalchemy import func, select
 
-from gatebot.bot.client import GateBot
 from gatebot.bot.schedule import Scheduler
 from gatebot.rules import Game
-from gatebot.service import GameService
 from gatebot.service.challenges import Announcement, Happening
-from gatebot.settings import Settings
-from gatebot.store import Challenge, DailySchedule, GameRecord, Player
-from gatebot.store.database import Database
-from gatebot.store.migrate import ensure_schema
-from tests.bot.running import StartBot
+from gatebot.store import DailySchedule, GameRecord, Player
+from tests.bot.gatebots import Clock, Running
 from tests.fake_discord import FakeChannel, FakeDiscord, StoredMessage
 from tests.lines import WIN_DEAL_1
-
-
-class Clock:
-    """The time the service goes by: set ``now`` to make time pass."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class Running:
-    bot: GateBot
-    db: Database
-    fake: FakeDiscord
-
-    async def challenges(self) -> list[Challenge]:
-        async with self.db.sessions() as session:
-            return list(await session.scalars(select(Challenge).order_by(Challenge.id)))
-
-    async def games(self) -> list[GameRecord]:
-        async with self.db.sessions() as session:
-            return list(await session.scalars(select(GameRecord).order_by(GameRecord.id)))
 
 
 @pytest.fixture
@@ -58,36 +26,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def gatebot(
-    fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock
-) -> AsyncIterator[Callable]:
-    """``await gatebot()`` starts a gatebot on the shared database and clock; call again to 'restart' it.
-
-    The scheduler ticks once at start (awaited here) and then only when a test calls ``run_once``.
-    """
-    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
-    databases: list[Database] = []
-    services: list[GameService] = []
-
-    async def start() -> Running:
-        db = Database(url)
-        databases.append(db)
-        await ensure_schema(db)
-        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
-        service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish", clock=clock,
-                              hint_seconds=0.3)
-        services.append(service)
-        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05)
-        await start_bot(bot)
-        await fake.wait_for_commands(fake.guild)
-        await bot.scheduler.started()
-        return Running(bot, db, fake)
-
-    yield start
-    for service in services:
-        service.close()
-    for db in databases:
-        await db.dispose()
+def service_options() -> dict[str, Any]:
+    return {"hint_seconds": 0.3}
 
 
 def play_button(message: StoredMessage) -> str:

@@ -4,71 +4,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 
-import discord
-import pytest
-from sqlalchemy import select
-
-from gatebot.bot.client import GateBot
 from gatebot.rules import Game
-from gatebot.service import GameService
-from gatebot.settings import Settings
 from gatebot.solver import Verdict, solve
 from gatebot.solver.deals import winnable_deals
-from gatebot.store import Database, GameRecord
-from gatebot.store.migrate import ensure_schema
-from tests.bot.running import StartBot
+from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 BUTTON = re.compile(r"gate:(draw|undo|auto):(\d+):(\d+)")
-
-
-@dataclass
-class Running:
-    bot: GateBot
-    db: Database
-    fake: FakeDiscord
-
-    async def game_row(self) -> GameRecord:
-        async with self.db.sessions() as session:
-            return (await session.scalars(select(GameRecord).order_by(GameRecord.id.desc()))).first()
-
-    async def position(self) -> Game:
-        row = await self.game_row()
-        return Game.from_text(row.position)
-
-
-StartGatebot = Callable[[], "Running"]
-
-
-@pytest.fixture
-async def gatebot(fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path) -> AsyncIterator[Callable]:
-    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
-    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
-    databases: list[Database] = []
-    services: list[GameService] = []
-
-    async def start() -> Running:
-        db = Database(url)
-        databases.append(db)
-        await ensure_schema(db)
-        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
-        service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish")  # as in run.py
-        services.append(service)
-        bot = GateBot(settings, service, guild_ready_timeout=0.05)
-        await start_bot(bot)
-        await fake.wait_for_commands(fake.guild)
-        return Running(bot, db, fake)
-
-    yield start
-    for service in services:
-        service.close()
-    for db in databases:
-        await db.dispose()
 
 
 def custom_ids(message: StoredMessage) -> list[str]:

@@ -8,13 +8,10 @@ from sqlalchemy import func, select
 
 from gatebot.render.card import NEVER, THIRDS
 from gatebot.store import GameRecord, Player
-from tests.bot import test_gatebot
-from tests.bot.test_gatebot import Running, board_of
+from tests.bot.gatebots import Running
+from tests.bot.test_gatebot import board_of
 from tests.fake_discord import FakeUser, StoredMessage
 from tests.lines import WIN_DEAL_1
-
-#: The end-to-end fixture of test_gatebot: a real gatebot on a SQLite file, over the fake Discord.
-gatebot = test_gatebot.gatebot
 
 
 async def win_deal_1(run: Running, user: FakeUser | None = None) -> None:

@@ -1,0 +1,49 @@
+"""A running gatebot for end-to-end tests: the bot, its database and the fake Discord it talks to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from gatebot.bot.client import GateBot
+from gatebot.rules import Game
+from gatebot.store import Challenge, Database, GameRecord
+from tests.fake_discord import FakeDiscord
+
+
+class Clock:
+    """The time the service goes by: set ``now`` to make time pass."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class Running:
+    """One started gatebot (the ``gatebot`` fixture makes them) and what it stored."""
+
+    bot: GateBot
+    db: Database
+    fake: FakeDiscord
+
+    async def game_row(self) -> GameRecord:
+        """The newest game."""
+        async with self.db.sessions() as session:
+            return (await session.scalars(select(GameRecord).order_by(GameRecord.id.desc()))).first()
+
+    async def position(self) -> Game:
+        """The newest game's stored position."""
+        return Game.from_text((await self.game_row()).position)
+
+    async def games(self) -> list[GameRecord]:
+        async with self.db.sessions() as session:
+            return list(await session.scalars(select(GameRecord).order_by(GameRecord.id)))
+
+    async def challenges(self) -> list[Challenge]:
+        async with self.db.sessions() as session:
+            return list(await session.scalars(select(Challenge).order_by(Challenge.id)))
