@@ -15,6 +15,7 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.announcements import leaderboard_text, server_board_text
 from gatebot.bot.errors import on_view_error, reply_privately
+from gatebot.bot.questions import Question
 from gatebot.service import Actor, Reply
 from gatebot.service.challenges import ChallengeError, ChallengeService
 
@@ -156,18 +157,12 @@ async def start_attempt(interaction: discord.Interaction, challenge_id: int | No
         await bot.herald.count_players(guild_id, challenge_id)
 
 
-class ConfirmPlay(discord.ui.View):
-    """Yes/no before an attempt abandons the running game; only the asker can answer."""
+class ConfirmPlay(Question):
+    """Yes/no before an attempt abandons the running game."""
 
     def __init__(self, user_id: str, challenge_id: int | None) -> None:
-        super().__init__(timeout=120)
-        self.user_id, self.challenge_id = user_id, challenge_id
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return str(interaction.user.id) == self.user_id
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
-        await on_view_error(interaction, error, item)
+        super().__init__(user_id)
+        self.challenge_id = challenge_id
 
     @discord.ui.button(label="Start my attempt", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmPlay]) -> None:

@@ -38,7 +38,7 @@ from gatebot.bot.challenge_views import (
     server_board_page,
     start_attempt,
 )
-from gatebot.bot.errors import on_view_error
+from gatebot.bot.questions import Question
 from gatebot.rules import MAX_DEAL
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
 from gatebot.store import Rule
@@ -283,18 +283,12 @@ class Challenges(
             log.info("switched the daily challenge of server %s off: the bot was removed from it", guild.id)
 
 
-class ConfirmForgetServer(discord.ui.View):
-    """Yes/no before a server's challenges are deleted; only the asker can answer."""
+class ConfirmForgetServer(Question):
+    """Yes/no before a server's challenges are deleted."""
 
     def __init__(self, bot: GateBot, user_id: str, guild_id: int) -> None:
-        super().__init__(timeout=120)
-        self.bot, self.user_id, self.guild_id = bot, user_id, guild_id
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return str(interaction.user.id) == self.user_id
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
-        await on_view_error(interaction, error, item)
+        super().__init__(user_id)
+        self.bot, self.guild_id = bot, guild_id
 
     @discord.ui.button(label="Delete the challenges", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
+from gatebot.bot.questions import Question
 from gatebot.bot.views import ShareButton
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
@@ -171,18 +172,12 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         )
 
 
-class ConfirmForget(discord.ui.View):
-    """Yes/no before a player's data is deleted; only the asker can answer."""
+class ConfirmForget(Question):
+    """Yes/no before a player's data is deleted."""
 
     def __init__(self, bot: GateBot, user_id: str) -> None:
-        super().__init__(timeout=120)
-        self.bot, self.user_id = bot, user_id
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if str(interaction.user.id) == self.user_id:
-            return True
-        await interaction.response.send_message("Only the one who asked can answer this.", ephemeral=True)
-        return False
+        super().__init__(user_id)
+        self.bot = bot
 
     @discord.ui.button(label="Delete everything", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
@@ -200,19 +195,16 @@ class ConfirmForget(discord.ui.View):
         await interaction.response.edit_message(content="Nothing was deleted: your data is as it was.", view=None)
 
 
-class ConfirmNew(discord.ui.View):
-    """Yes/no before a new game abandons the running one; only the asker can answer."""
+class ConfirmNew(Question):
+    """Yes/no before a new game abandons the running one."""
 
     def __init__(
         self, bot: GateBot, user_id: str, variant: str, deal: int | None, options: tuple[str, ...],
         winnable: bool = False,
     ) -> None:
-        super().__init__(timeout=120)
-        self.bot, self.user_id, self.variant, self.deal, self.options = bot, user_id, variant, deal, options
+        super().__init__(user_id)
+        self.bot, self.variant, self.deal, self.options = bot, variant, deal, options
         self.winnable = winnable
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return str(interaction.user.id) == self.user_id
 
     @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
