@@ -92,10 +92,14 @@ class _Recent(Generic[K, V]):
         self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
 
     def get(self, key: K) -> V | None:
+        return self.lookup(key)[1]
+
+    def lookup(self, key: K) -> tuple[bool, V | None]:
+        """Whether ``key`` has a fresh answer, and the answer (which may itself be None)."""
         item = self._items.get(key)
         if item is None or time.monotonic() - item[0] > self._ttl:
-            return None
-        return item[1]
+            return False, None
+        return True, item[1]
 
     def put(self, key: K, value: V) -> None:
         self._items[key] = (time.monotonic(), value)
@@ -415,7 +419,7 @@ class GameService:
         nothing_safe = safe.kind is ReplyKind.ERROR and game is not None
         if not (safe.ok or nothing_safe) or game is None or safe.status is not GameStatus.ACTIVE:
             return safe
-        attempt = None if safe.game_id is None else self._attempts.get(safe.game_id)
+        attempt = None if safe.game_id is None else await self._attempt_of(safe.game_id)
         if attempt is not None and not attempt.hints_allowed:
             return safe  # finishing with the solver would be a hint
         if game.stock_count or safe.game_id is None:
@@ -458,7 +462,7 @@ class GameService:
             seen = await self._look(actor, game_id, expected_version)
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
                 return seen
-            attempt = self._attempts.get(seen.game_id)
+            attempt = await self._attempt_of(seen.game_id)
             if attempt is not None and not attempt.hints_allowed:
                 return replace(seen, kind=ReplyKind.ERROR, message=attempt.no_hints())
             game = seen.game
@@ -491,7 +495,7 @@ class GameService:
         game = reply.game
         if (
             not reply.ok or game is None or reply.status is not GameStatus.ACTIVE
-            or game.stock_count or "end" in reply.actions or not self._may_think(reply.game_id)
+            or game.stock_count or "end" in reply.actions or not await self._may_think(reply.game_id)
         ):
             return None
         found = await self._solution(game.to_text())
@@ -627,10 +631,19 @@ class GameService:
 
         return await self._run(actor, work)
 
-    def _may_think(self, game_id: int | None) -> bool:
+    async def _may_think(self, game_id: int | None) -> bool:
         """Whether the solver may help with this game: not in a challenge that forbids hints."""
-        attempt = None if game_id is None else self._attempts.get(game_id)
+        attempt = None if game_id is None else await self._attempt_of(game_id)
         return attempt is None or attempt.hints_allowed
+
+    async def _attempt_of(self, game_id: int) -> AttemptRules | None:
+        """A game's challenge rules by its id, from memory or else from the database (None outside challenges)."""
+        known, rules = self._attempts.lookup(game_id)
+        if known:
+            return rules
+        async with self._db.sessions() as session:
+            record = await session.get(GameRecord, game_id)
+            return None if record is None else await self._attempt_rules(session, record)
 
     async def _charge_hint(self, game_id: int) -> None:
         """Count one hint on a game whatever its state (the solver finished it for the player)."""
@@ -829,6 +842,7 @@ class GameService:
     async def _attempt_rules(self, session: AsyncSession, record: GameRecord) -> AttemptRules | None:
         """The challenge rules of a game (None outside challenges), remembered per game."""
         if record.challenge_id is None:
+            self._attempts.put(record.id, None)
             return None
         rules = self._attempts.get(record.id)
         if rules is None or rules.challenge_id != record.challenge_id:

@@ -406,6 +406,28 @@ async def test_forbidden_hints_are_refused_and_not_counted(
     assert solver.calls == []
 
 
+async def test_forbidden_hints_stay_forbidden_when_the_service_has_forgotten_the_attempt(
+    db: Database, challenges: ChallengeService, clock: Clock, solver: Recording, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gatebot.service.games
+
+    monkeypatch.setattr(gatebot.service.games, "_KNOWN_GAMES", 2)  # a busy process: memory holds two games
+    games = GameService(db, clock=clock, solver=solver)
+    busy = ChallengeService(games)
+    await challenges.create(ALICE, GUILD, channel_id=None, deal=1, hints=Rule.FORBIDDEN)
+    start = await busy.play(BOB, GUILD)
+    await games.play(BOB, " ".join(NO_WIN_DEAL_1[:-1]))
+    for number, name in ((3, "Carol"), (4, "Dave"), (5, "Eve")):  # three more games push Bob's out
+        assert (await games.new_game(member(number, name), deal=number)).ok
+    last = await games.play(BOB, NO_WIN_DEAL_1[-1])  # the quick path: Bob's game is still in hand
+    assert last.ok and last.game.stock_count == 0
+    assert await games.end_offer(last) is None  # the solver would prove it lost: advice
+    assert (await games.hint(BOB)).kind is ReplyKind.ERROR
+    assert "end" not in (await games.auto(BOB)).actions
+    assert (await stored(db, start.game_id)).hint_count == 0
+    assert solver.calls == []
+
+
 @pytest.mark.parametrize("rule", [Rule.ALLOWED, Rule.COUNTED])
 async def test_allowed_and_counted_hints_work(
     db: Database, challenges: ChallengeService, games: GameService, rule: Rule
