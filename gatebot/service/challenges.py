@@ -373,7 +373,16 @@ class ChallengeService:
                 select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_not(None))
                 .order_by(Challenge.closed_at.desc(), Challenge.id.desc()).limit(closed)
             ))
-            return [ChallengeInfo.of(row, await _attempt_count(session, row.id)) for row in [*rows, *done]]
+            shown = [*rows, *done]
+            counts: dict[int, int] = {}
+            if shown:
+                found = await session.execute(
+                    select(GameRecord.challenge_id, func.count())
+                    .where(GameRecord.challenge_id.in_([row.id for row in shown]))
+                    .group_by(GameRecord.challenge_id)
+                )
+                counts = {challenge_id: count for challenge_id, count in found if challenge_id is not None}
+            return [ChallengeInfo.of(row, counts.get(row.id, 0)) for row in shown]
 
     async def open_challenges(self, guild_id: int) -> list[ChallengeInfo]:
         now = self.now()
