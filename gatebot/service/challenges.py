@@ -670,24 +670,22 @@ async def _standings(session: AsyncSession, info: ChallengeInfo, now: datetime) 
         .join(Player, Player.id == games.player_id)
         .where(games.challenge_id == info.id, games.status != GameStatus.QUARANTINED)
     )).all()
-    unranked = []
+    scored = []
     for name, user_id, status, score, moves, hints, undos, started_at, finished_at in rows:
         seconds = max(0.0, ((finished_at or now) - started_at).total_seconds())
-        extra = penalty(info.hints, info.undo, hints, undos)
-        unranked.append(
-            Standing(0, name, user_id, GameStatus(status), score, moves, moves + extra, seconds, hints, undos)
-        )
-    unranked.sort(key=lambda standing: (*_tie_key(standing), standing.seconds, standing.name.casefold()))
-    ranked: list[Standing] = []
-    for index, standing in enumerate(unranked):
-        tied = ranked and _tie_key(ranked[-1]) == _tie_key(standing)
-        ranked.append(replace(standing, rank=ranked[-1].rank if tied else index + 1))
-    return ranked
-
-
-def _tie_key(standing: Standing) -> tuple[int, int, int, int]:
-    """What the ranking compares: won, cards up, fewer counted moves, less time (to the second)."""
-    return (0 if standing.won else 1, -standing.score, standing.ranked_moves, round(standing.seconds))
+        ranked_moves = moves + penalty(info.hints, info.undo, hints, undos)
+        # What the ranking compares: won, cards up, fewer counted moves, less time (to the second).
+        tie = (0 if status == GameStatus.WON else 1, -score, ranked_moves, round(seconds))
+        fields = (name, user_id, GameStatus(status), score, moves, ranked_moves, seconds, hints, undos)
+        scored.append((tie, seconds, name.casefold(), fields))
+    scored.sort(key=lambda entry: entry[:3])
+    standings: list[Standing] = []
+    rank, previous = 0, None
+    for place, (tie, _, _, fields) in enumerate(scored, start=1):
+        if tie != previous:  # equal results share the better place: 1, 2, 2, 4
+            rank, previous = place, tie
+        standings.append(Standing(rank, *fields))
+    return standings
 
 
 def _page(info: ChallengeInfo, standings: Sequence[Standing], page: int, *, size: int = PAGE_SIZE) -> Leaderboard:
