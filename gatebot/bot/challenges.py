@@ -224,6 +224,14 @@ class Challenges(
         undo: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        me = channel.guild.me if isinstance(channel, discord.TextChannel) else None
+        if me is not None:
+            allowed = channel.permissions_for(me)
+            if not (allowed.view_channel and allowed.send_messages):
+                raise ChallengeError(
+                    f"I can't post in {channel.mention}: let me see it and send messages there, "
+                    "or choose another channel."
+                )
         settings = await self.challenges.set_daily(
             interaction.guild_id, channel.id, variant=variant.value if variant else "gate", winnable=winnable,
             hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,

@@ -16,7 +16,7 @@ from gatebot.rules import Game
 from gatebot.service.challenges import Announcement, Happening
 from gatebot.store import DailySchedule, GameRecord, Player
 from tests.bot.gatebots import Clock, Running
-from tests.fake_discord import FakeChannel, FakeDiscord, StoredMessage
+from tests.fake_discord import FakeChannel, FakeDiscord, Overwrite, Permission, StoredMessage
 from tests.lines import WIN_DEAL_1
 
 
@@ -439,3 +439,19 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
     assert enabled == [f"gate:share:{(await run.games())[-1].id}"]
     late = await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
     assert late.ephemeral and late.content == "Later has closed, so your attempt ended with a score of 1."
+
+
+async def test_the_daily_challenge_needs_a_channel_the_bot_can_post_in(gatebot: Callable, fake: FakeDiscord) -> None:
+    games = fake.guild.channel("games")
+    bot_role = next(role for role in fake.guild.roles if role.bot_id == fake.bot.id)
+    games.overwrites.append(Overwrite(id=bot_role.id, type=0, deny=Permission.SEND_MESSAGES))
+    run: Running = await gatebot()  # the bot learns the channel's overwrites as it connects
+    refused = await (await fake.send_command("challenge daily on", {"channel": games})).response()
+    assert refused.ephemeral
+    assert refused.content == (
+        f"I can't post in <#{games.id}>: let me see it and send messages there, or choose another channel."
+    )
+    async with run.db.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(DailySchedule)) == 0
+    allowed = await (await fake.send_command("challenge daily on", {"channel": fake.channel})).response()
+    assert allowed.ephemeral and allowed.content.startswith("The daily challenge is on")
