@@ -46,6 +46,12 @@ class AttemptRules:
     def no_hints(self) -> str:
         return f"Hints are off in {self.name}: this attempt is all your own work."
 
+    def hint_counted(self) -> str:
+        return f"In {self.name} each hint adds a move to your count for the ranking."
+
+    def finish_counted(self) -> str:
+        return f"In {self.name} the solver's finish counts as one hint."
+
     def no_undo(self) -> str:
         return f"Undo is off in {self.name}: every move stands."
 

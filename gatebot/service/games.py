@@ -444,6 +444,7 @@ class GameService:
             return done
         if attempt is not None and attempt.hints is Rule.COUNTED and done.game_id is not None:
             await self._charge_hint(done.game_id)
+            done = replace(done, message=_join(done.message, attempt.finish_counted()))
         return replace(done, played=safe.played + done.played)
 
     async def hint(
@@ -476,7 +477,10 @@ class GameService:
             self._hints.put(known, found)
             if not await self._count_hint(seen.game_id, seen.version, visible):
                 continue  # the game changed while the hint was worked out: look again
-            reply = replace(seen, kind=ReplyKind.HINT, message=hint_message(game, found, self._end_prompt),
+            message = hint_message(game, found, self._end_prompt)
+            if attempt is not None and attempt.hints is Rule.COUNTED:
+                message = f"{message} {attempt.hint_counted()}"
+            reply = replace(seen, kind=ReplyKind.HINT, message=message,
                             suggestion=None if found.move is None else str(found.move))
             if found.outlook is Outlook.LOST and not game.stock_count and game.has_legal_move():
                 self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))

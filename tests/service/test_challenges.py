@@ -438,6 +438,8 @@ async def test_allowed_and_counted_hints_work(
     await games.play(BOB, "3f")
     asked = await games.hint(BOB)
     assert asked.kind is ReplyKind.HINT and asked.suggestion is not None
+    told = "each hint adds a move to your count for the ranking" in asked.message
+    assert told is (rule is Rule.COUNTED)
     assert (await stored(db, start.game_id)).hint_count == 1
     [standing] = (await challenges.leaderboard(GUILD)).standings
     assert (standing.moves, standing.hints) == (1, 1)
@@ -535,6 +537,8 @@ async def test_auto_finishes_with_the_solver_when_hints_are_allowed(
     before = await games.play(BOB, " ".join(NEEDS_SOLVER_DEAL_1))
     auto = await games.auto(BOB)
     assert auto.status is GameStatus.WON and auto.played and before.game.score < 52
+    assert auto.message.startswith("You won!")
+    assert ("the solver's finish counts as one hint" in auto.message) is bool(charged)
     assert solve_text in solver.calls
     record = await stored(db, start.game_id)
     assert (record.status, record.hint_count) == ("won", charged)
