@@ -228,7 +228,7 @@ async def setup(bot: GateBot) -> None:
 
     The statistics read the service's database unless the bot brought its own; the button finds them on ``bot.stats``.
     """
-    statistics = getattr(bot, "stats", None) or Statistics(bot.service.database)
+    statistics = getattr(bot, "stats", None) or Statistics(bot.service.database, clock=bot.service.now)
     bot.stats = statistics  # type: ignore[attr-defined]
     bot.add_dynamic_items(ShareButton)
     await bot.add_cog(Games(bot, statistics))

@@ -43,7 +43,7 @@ class TerminalGame:
                  screen: Screen, *, variant: str, options: tuple[str, ...],
                  statistics: Statistics | None = None) -> None:
         self.service = service
-        self.statistics = statistics or Statistics(service.database)
+        self.statistics = statistics or Statistics(service.database, clock=service.now)
         self.actor = actor
         self.reader = reader
         self.stdout = stdout
