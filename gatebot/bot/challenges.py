@@ -38,6 +38,7 @@ from gatebot.bot.challenge_views import (
     server_board_page,
     start_attempt,
 )
+from gatebot.bot.games import VARIANTS
 from gatebot.bot.questions import Question
 from gatebot.rules import MAX_DEAL
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
@@ -49,10 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-VARIANTS = [
-    app_commands.Choice(name="Gate", value="gate"),
-    app_commands.Choice(name="Little Gate", value="little-gate"),
-]
 RULES = [
     app_commands.Choice(name="Allowed", value=Rule.ALLOWED.value),
     app_commands.Choice(name="Counted (each use adds a move in the ranking)", value=Rule.COUNTED.value),
