@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.rules import MAX_DEAL, Game, RulesError
+from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, penalty
 from gatebot.service.games import GameService
 from gatebot.service.replies import Actor, Reply
@@ -279,7 +280,7 @@ class ChallengeService:
             if deal is not None:
                 cls.new(deal=deal, options=chosen)
         except (RulesError, ValueError) as error:
-            raise ChallengeError(_sentence(str(error))) from None
+            raise ChallengeError(sentence(str(error))) from None
         if deal is not None and winnable:
             raise ChallengeError("Choose a deal number or a winnable deal, not both.")
         if not 1 <= hours <= MAX_HOURS:
@@ -501,7 +502,7 @@ class ChallengeService:
             cls = Game.variant_class(variant)
             chosen = cls.check_options(options)
         except (RulesError, ValueError) as error:
-            raise ChallengeError(_sentence(str(error))) from None
+            raise ChallengeError(sentence(str(error))) from None
         if winnable and (chosen or not winnable_deals(cls.name)):
             raise ChallengeError(f"A winnable daily challenge needs {cls.title} without options.")
         async with self._db.writer(), self._db.sessions() as session, session.begin():
@@ -717,11 +718,6 @@ def _when(moment: datetime, now: datetime) -> str:
         return f"in {round(hours)} hours"
     minutes = max(1, round(left.total_seconds() / 60))
     return f"in {minutes} minute{'s' if minutes != 1 else ''}"
-
-
-def _sentence(text: str) -> str:
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 __all__ = [

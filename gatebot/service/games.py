@@ -33,7 +33,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
-from gatebot.service.advice import hint_message, no_win_message
+from gatebot.service.advice import hint_message, no_win_message, sentence
 from gatebot.service.attempts import AttemptRules
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Thinker, ThinkingFailed
@@ -286,7 +286,7 @@ class GameService:
             if deal is not None:
                 cls.new(deal=deal, options=chosen_options)  # checks the number before any work
         except (RulesError, ValueError) as error:
-            return Reply(ReplyKind.ERROR, _sentence(str(error)))
+            return Reply(ReplyKind.ERROR, sentence(str(error)))
         if winnable:
             if not confirm:
                 running = await self._running_game(actor)
@@ -305,7 +305,7 @@ class GameService:
         try:
             game = cls.new(deal=number, options=chosen_options)
         except (RulesError, ValueError) as error:
-            return Reply(ReplyKind.ERROR, _sentence(str(error)))
+            return Reply(ReplyKind.ERROR, sentence(str(error)))
         assert isinstance(game, GateGame)
 
         async def work(session: AsyncSession) -> Reply:
@@ -1145,7 +1145,7 @@ async def _in_open_challenge(session: AsyncSession, game: GateGame, now: datetim
 
 def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
     result = game.play_line(text)
-    error = None if result.error is None else _sentence(str(result.error))
+    error = None if result.error is None else sentence(str(result.error))
     return [str(move) for move in result.played], error
 
 
@@ -1230,11 +1230,6 @@ def _title(record: GameRecord) -> str:
         return Game.variant_class(record.variant).title
     except RulesError:
         return record.variant
-
-
-def _sentence(text: str) -> str:
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _join(first: str | None, second: str) -> str:
