@@ -58,11 +58,33 @@ class AttemptRules:
     def undo_stops(self) -> str:
         return f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
 
+    def began(self, now: datetime) -> str:
+        rules = rules_line(self.hints, self.undo)
+        return f"Your attempt at {self.name} has begun: {rules}, closes {when(self.closes_at, now)}."
+
     def has_closed(self, score: int) -> str:
         return f"{self.name} has closed, so your attempt ended with a score of {score}."
 
     def played_already(self) -> str:
         return f"You have already played {self.name}: one attempt each, so see its results with /challenge leaderboard."
+
+
+def rules_line(hints: Rule, undo: Rule) -> str:
+    """A challenge's two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
+    undo_words = "undo forbidden" if undo is Rule.FORBIDDEN else f"undo {undo} (never past a draw)"
+    return f"hints {hints}, {undo_words}"
+
+
+def when(moment: datetime, now: datetime) -> str:
+    """A closing time in words: "in 3 hours", "in 25 minutes"."""
+    left = moment - now
+    hours = left.total_seconds() / 3600
+    if hours >= 48:
+        return f"in {round(hours / 24)} days"
+    if hours >= 1.5:
+        return f"in {round(hours)} hours"
+    minutes = max(1, round(left.total_seconds() / 60))
+    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def penalty(rules_hints: str, rules_undo: str, hints: int, undos: int) -> int:

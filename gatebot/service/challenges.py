@@ -23,7 +23,7 @@ import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.rules import MAX_DEAL, Game, RulesError
 from gatebot.service.advice import sentence
-from gatebot.service.attempts import AttemptRules, penalty
+from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
 from gatebot.service.games import GameService
 from gatebot.service.replies import Actor, Reply
 from gatebot.solver.deals import winnable_deals
@@ -211,12 +211,6 @@ def variant_title(variant: str, options: Sequence[str]) -> str:
     """The variant's name with its options: "Gate", "Little Gate (single-moves)"."""
     title = Game.variant_class(variant).title
     return f"{title} ({', '.join(options)})" if options else title
-
-
-def rules_line(hints: Rule, undo: Rule) -> str:
-    """A challenge's two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
-    undo_words = "undo forbidden" if undo is Rule.FORBIDDEN else f"undo {undo} (never past a draw)"
-    return f"hints {hints}, {undo_words}"
 
 
 def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:
@@ -399,7 +393,7 @@ class ChallengeService:
             upcoming = [info for info in await self.listing(guild_id, closed=0) if info.is_upcoming(now)]
             if upcoming:
                 soonest = min(upcoming, key=lambda info: info.opens_at)
-                raise ChallengeError(f"No challenge is open yet: {soonest.name} opens {_when(soonest.opens_at, now)}.")
+                raise ChallengeError(f"No challenge is open yet: {soonest.name} opens {when(soonest.opens_at, now)}.")
             raise ChallengeError("No challenge is open in this server right now: see /challenge list.")
         if len(found) > 1:
             names = ", ".join(f"{info.id} ({info.name})" for info in found[:5])
@@ -415,19 +409,13 @@ class ChallengeService:
         info = await self._choose(guild_id, challenge_id)
         now = self.now()
         if info.is_upcoming(now):
-            raise ChallengeError(f"{info.name} opens {_when(info.opens_at, now)}: come back then.")
+            raise ChallengeError(f"{info.name} opens {when(info.opens_at, now)}: come back then.")
         if not info.is_open(now):
             raise ChallengeError(f"{info.name} has closed: see its results with /challenge leaderboard.")
         rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at)
-        reply = await self._games.new_game(
+        return await self._games.new_game(
             actor, info.variant, deal=info.deal, options=info.options, confirm=confirm, attempt=rules
         )
-        if not reply.ok:
-            return reply
-        started = f"Your attempt at {info.name} has begun: {info.rules_line}, closes {_when(info.closes_at, now)}."
-        message = reply.message or ""
-        abandoned = message[message.index("Your previous game"):] if "Your previous game" in message else ""
-        return replace(reply, message=f"{started} {abandoned}".strip())
 
     # -- ranking --------------------------------------------------------------------------
 
@@ -706,18 +694,6 @@ def _best_streak(results: Sequence[str]) -> int:
 def _settings(row: DailySchedule) -> DailySettings:
     return DailySettings(row.guild_id, row.channel_id, row.variant, tuple(row.options.split()), row.winnable,
                          Rule(row.hints), Rule(row.undo), row.enabled)
-
-
-def _when(moment: datetime, now: datetime) -> str:
-    """A closing time in words: "in 3 hours", "in 25 minutes"."""
-    left = moment - now
-    hours = left.total_seconds() / 3600
-    if hours >= 48:
-        return f"in {round(hours / 24)} days"
-    if hours >= 1.5:
-        return f"in {round(hours)} hours"
-    minutes = max(1, round(left.total_seconds() / 60))
-    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
 
 
 __all__ = [

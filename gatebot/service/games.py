@@ -348,7 +348,8 @@ class GameService:
             self._attempts.put(record.id, attempt)
             self._remember(record, game)
             self._note_current(actor, record, game)
-            return self._board(record, game.copy(), message=_dealt(game, abandoned=current))
+            first = f"Dealt {game.title} deal {game.deal}." if attempt is None else attempt.began(self._clock())
+            return self._board(record, game.copy(), message=_dealt(first, abandoned=current))
 
         return await self._run(actor, work)
 
@@ -1218,8 +1219,8 @@ def _outcome_message(status: GameStatus, message: str | None, move_count: int, s
     return message
 
 
-def _dealt(game: GateGame, abandoned: GameRecord | None) -> str:
-    first = f"Dealt {game.title} deal {game.deal}."
+def _dealt(first: str, abandoned: GameRecord | None) -> str:
+    """The line under a new board: what was dealt, and which game was abandoned for it."""
     if abandoned is None:
         return first
     return f"{first} Your previous game (deal {abandoned.deal}) was abandoned with a score of {abandoned.score}."
