@@ -4,6 +4,7 @@
 >>> game.play("3 > f")  # doctest: +SKIP
 """
 
+from gatebot.rules.canfield import CanfieldGame
 from gatebot.rules.cards import Card, Suit
 from gatebot.rules.deal import MAX_DEAL
 from gatebot.rules.errors import (
@@ -23,6 +24,7 @@ __all__ = [
     "DRAW",
     "MAX_DEAL",
     "AmbiguousMove",
+    "CanfieldGame",
     "Card",
     "Game",
     "GateGame",

@@ -3,11 +3,12 @@
 A card may go up *safely* when no card could still want to be built on it: it is an Ace or
 a Two, or both cards one rank lower of the other colour are already on their foundations.
 Playing such a card never costs a win, so it needs no search and no peeking at the stock.
+That is Gate's rule (:func:`is_safe_up`); each variant answers through ``Game.is_safe_up``.
 """
 
 from __future__ import annotations
 
-from gatebot.rules.gate import GateGame
+from gatebot.rules.game import Game
 from gatebot.rules.move import FOUNDATION, Move
 
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, for C D H S
@@ -22,16 +23,15 @@ def is_safe_up(card: int, foundation_counts: list[int]) -> bool:
     return foundation_counts[first] >= rank - 1 and foundation_counts[second] >= rank - 1
 
 
-def safe_move(game: GateGame) -> Move | None:
-    """One legal foundation move that is safe now, or None."""
-    counts = [0 if top is None else top.rank for top in game.foundations]
+def safe_move(game: Game) -> Move | None:
+    """One legal foundation move that is safe now (the game's :meth:`Game.is_safe_up` says), or None."""
     for move in game.legal_moves():
-        if move.target == FOUNDATION and is_safe_up(game.moved_card(move), counts):
+        if move.target == FOUNDATION and game.is_safe_up(move):
             return move
     return None
 
 
-def autoplay(game: GateGame) -> list[Move]:
+def autoplay(game: Game) -> list[Move]:
     """Play every safe foundation move, one after another, until none is left; return them."""
     played = []
     while (move := safe_move(game)) is not None:

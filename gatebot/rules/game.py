@@ -227,6 +227,14 @@ class Game(ABC):
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for messages that explain why it can't move."""
 
+    def why_buried_card_stays(self, card: int) -> str:
+        """Why a card with cards on it in a column has no move, when a player names it alone."""
+        return f"{self.whereabouts(card)}, and they aren't a run that moves with it"
+
+    def is_safe_up(self, move: Move) -> bool:
+        """Whether a legal foundation move can never cost a win, so Auto may play it (none, unless a variant says)."""
+        return False
+
     # -- the end ------------------------------------------------------------------------
 
     def has_legal_move(self) -> bool:

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar, Self
 
+from gatebot.rules.autoplay import is_safe_up
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RED, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError
 from gatebot.rules.game import Game
-from gatebot.rules.move import DRAW, Move
+from gatebot.rules.move import DRAW, FOUNDATION, Move
 from gatebot.rules.position import parse_pile_line
 
 SINGLE_MOVES = "single-moves"
@@ -641,6 +642,10 @@ class GateGame(Game):
 
     def pile_label(self, name: str) -> str:
         return self._pile_label(self._sources[name])
+
+    def is_safe_up(self, move: Move) -> bool:
+        """Whether a legal foundation move can never cost a win (:func:`gatebot.rules.autoplay.is_safe_up`)."""
+        return move.target == FOUNDATION and is_safe_up(self.moved_card(move), self._foundations)
 
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for a message that explains why it can't move."""

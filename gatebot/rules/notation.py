@@ -220,7 +220,7 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
         pile, above = place
         if target is None:
             if above and pile.isdigit():
-                return f"{game.whereabouts(source.card)}, and they aren't a run that moves with it"
+                return game.why_buried_card_stays(source.card)
             if above:
                 return f"{game.whereabouts(source.card)}, so it can't move yet"
             return f"{CARD_PRETTY[source.card]} has nowhere to go right now"
@@ -258,4 +258,4 @@ def describe_move(game: Game, move: Move) -> str:
         return f"{what} from {where} to the foundation"
     top = game.top_card(move.target)
     onto = "the free space" if top is None else CARD_PRETTY[top]
-    return f"{what} from {where} onto {onto} in column {move.target}"
+    return f"{what} from {where} onto {onto} in {game.pile_label(move.target)}"

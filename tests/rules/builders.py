@@ -1,4 +1,4 @@
-"""Build Gate positions for tests from just the piles a test cares about.
+"""Build Gate (and Canfield) positions for tests from just the piles a test cares about.
 
 Every card a test does not place goes to the end of the stock (or, with ``rest="waste"``,
 under the waste), so the position always holds the 52 cards exactly once, as the position
@@ -56,3 +56,49 @@ def position(
 
 def moves(game: Game) -> set[str]:
     return {str(move) for move in game.legal_moves()}
+
+
+def canfield(
+    *,
+    options: str = "",
+    reserve: str = "",
+    foundations: str = "- - - -",
+    base: str = "A",
+    piles: dict[int, str] | None = None,
+    waste: str = "",
+    stock: str = "",
+    rest: str = "stock",
+    passes: str = "1",
+    hidden_stock: bool = False,
+) -> Game:
+    """A Canfield game in the given position (docs/canfield.md); unnamed cards follow ``stock``.
+
+    ``foundations`` gives each suit's top card, read from the base rank ``base``; ``passes``
+    is the ``P:`` line (``"2"``, ``"1 idle"``); with ``rest="waste"`` the unnamed cards go
+    under the waste instead.
+    """
+    piles = piles or {}
+    used: set[str] = set()
+    for pile in (reserve, waste, stock, *piles.values()):
+        used.update(pile.split())
+    start = RANKS.index(base)
+    for suit, top in zip("CDHS", foundations.split(), strict=True):
+        if top != "-":
+            count = (RANKS.index(top[0]) - start) % 13 + 1
+            used.update(RANKS[(start + k) % 13] + suit for k in range(count))
+    leftover = " ".join(card for card in ALL_CARDS if card not in used)
+    if rest == "stock":
+        stock = f"{stock} {leftover}"
+    else:
+        waste = f"{leftover} {waste}"
+    lines = [
+        f"canfield {options}".rstrip(),
+        f"R: {reserve}".rstrip(),
+        f"F: {foundations}",
+        f"B: {base}",
+        *(f"{i}: {piles.get(i, '')}".rstrip() for i in range(1, 5)),
+        f"W: {waste}".rstrip(),
+        (f"S: ?{len(stock.split())}" if hidden_stock and stock.split() else f"S: {stock}".rstrip()),
+        f"P: {passes}",
+    ]
+    return Game.from_text("\n".join(lines))

@@ -1,0 +1,780 @@
+"""Canfield: a reserve of 13, foundations from a dealt base rank, four tableau piles, the stock in threes.
+
+``docs/canfield.md`` is the contract: the deal layout, the notation and the position text.
+The engine keeps Gate's shape (:mod:`gatebot.rules.gate`): plain lists of card indices, moves
+applied in place and recorded for undo, moves interned so generating them allocates little.
+
+Two facts of the rules are kept as invariants, checked when a position is read: every tableau
+pile is a properly built run (cards only ever join a pile by fitting its top), and a tableau
+pile is never empty while the reserve holds a card (the reserve fills it at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Self
+
+from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RANK_LETTERS, RED, Card
+from gatebot.rules.deal import shuffled_deck
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant
+from gatebot.rules.game import Game
+from gatebot.rules.move import DRAW, FOUNDATION, Move
+from gatebot.rules.position import parse_pile_line
+
+DRAW_ONE = "draw-one"
+PASSES_1 = "passes-1"
+PASSES_2 = "passes-2"
+PARTIAL_MOVES = "partial-moves"
+RESERVE_SIZE = 13
+PILE_COUNT = 4
+#: Passes through the stock turning one card at a time, unless passes-1 or passes-2 says fewer.
+DRAW_ONE_PASSES = 3
+#: The word on the ``P:`` line of a pass in which no card could move at any point so far.
+IDLE = "idle"
+
+#: ``KEY[c]`` identifies what a card is as a building block: its rank and colour.
+KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
+#: ``TAKES[t]`` is the ``KEY`` of the cards that go on ``t``: one rank lower (an Ace takes a
+#: King), the other colour.
+TAKES: tuple[int, ...] = tuple((((c >> 2) - 1) % 13) * 2 + (not RED[c]) for c in range(52))
+_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, for C D H S
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_PILE_NAMES = tuple(str(i + 1) for i in range(PILE_COUNT))
+_SOURCES = frozenset((*_PILE_NAMES, "r", "w"))
+_TARGETS = frozenset((*_PILE_NAMES, FOUNDATION))
+_PLAIN = {(s, t): Move(s, t) for s in _SOURCES for t in _TARGETS if s != t}
+_HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
+_IDLE_PASS = (
+    "No card could move during this whole pass through the stock, so the next pass would show "
+    "the same cards: the game is over"
+)
+
+# Undo records: (kind, source, target, count, card, filled, offered before the move).
+_TURN, _REDEAL, _CARD = 0, 1, 2
+
+
+def _rank_name(rank: int) -> str:
+    return "10" if rank == 9 else RANK_LETTERS[rank]
+
+
+@dataclass(frozen=True, slots=True)
+class RawCanfield:
+    """A Canfield position as card indices, for search code that keeps its own copy.
+
+    ``base`` is the base rank (0 for Ace … 12 for King); ``foundations`` are card counts per
+    suit (C D H S); ``stock`` lists the next card to turn *last*; the other piles are bottom
+    to top. ``passes_left`` is how many more times the waste may be turned over (None: no limit).
+    """
+
+    base: int
+    reserve: tuple[int, ...]
+    foundations: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+    waste: tuple[int, ...]
+    stock: tuple[int, ...]
+    draw: int
+    passes_left: int | None
+    partial_moves: bool
+
+
+class CanfieldGame(Game):
+    """Canfield: 13 in the reserve, one base card up, four tableau piles, the rest the stock."""
+
+    name = "canfield"
+    title = "Canfield"
+    known_options = (DRAW_ONE, PASSES_1, PASSES_2, PARTIAL_MOVES)
+
+    __slots__ = (
+        "_base",
+        "_draw",
+        "_foundations",
+        "_history",
+        "_moves",
+        "_offered",
+        "_partial",
+        "_pass",
+        "_pass_limit",
+        "_piles",
+        "_reserve",
+        "_stock",
+        "_stock_hidden",
+        "_waste",
+        "deal",
+        "options",
+    )
+
+    def __init__(self, options: tuple[str, ...] = (), deal: int | None = None) -> None:
+        self.deal = deal
+        self.options = options
+        self._draw = 1 if DRAW_ONE in options else 3
+        self._pass_limit: int | None = None
+        if DRAW_ONE in options:
+            self._pass_limit = 1 if PASSES_1 in options else 2 if PASSES_2 in options else DRAW_ONE_PASSES
+        self._partial = PARTIAL_MOVES in options
+        self._base = 0
+        self._reserve: list[int] = []
+        self._foundations: list[int] = [0, 0, 0, 0]
+        self._piles: list[list[int]] = [[] for _ in range(PILE_COUNT)]
+        self._waste: list[int] = []
+        self._stock: list[int] = []  # next card to turn last, so a turn is a pop()
+        self._stock_hidden = False
+        self._pass = 1
+        self._offered = True  # a card could move at some point of this pass
+        self._history: list[tuple[int, str, str, int, int, bool, bool]] = []
+        self._moves: list[Move] = []
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def check_options(cls, options: Iterable[str]) -> tuple[str, ...]:
+        """Validate option names, and that passes-1 or passes-2 comes alone and with draw-one."""
+        chosen = super().check_options(options)
+        if PASSES_1 in chosen and PASSES_2 in chosen:
+            raise UnknownVariant("Canfield takes one of passes-1 and passes-2, not both")
+        if (PASSES_1 in chosen or PASSES_2 in chosen) and DRAW_ONE not in chosen:
+            raise UnknownVariant(
+                "passes-1 and passes-2 go with draw-one: turning three at a time, the passes are unlimited"
+            )
+        return chosen
+
+    @classmethod
+    def _new(cls, deal: int, options: tuple[str, ...]) -> Self:
+        cards = shuffled_deck(deal)
+        game = cls(options, deal)
+        game._reserve = cards[:RESERVE_SIZE]
+        base_card = cards[RESERVE_SIZE]
+        game._base = base_card >> 2
+        game._foundations[base_card & 3] = 1
+        first_pile = RESERVE_SIZE + 1
+        game._piles = [[card] for card in cards[first_pile : first_pile + PILE_COUNT]]
+        game._stock = cards[first_pile + PILE_COUNT :][::-1]
+        game._offered = game._has_card_move()
+        return game
+
+    @classmethod
+    def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
+        labels = ["R", "F", "B", *_PILE_NAMES, "W", "S", "P"]
+        if len(lines) != len(labels):
+            expected = ", ".join(label + ":" for label in labels)
+            raise PositionError(
+                f"A {cls.title} position has {len(labels) + 1} lines (the variant, then {expected}); "
+                f"this one has {len(lines) + 1}"
+            )
+        game = cls(options)
+        seen: dict[int, str] = {}
+
+        def claim(cards: list[int], label: str) -> list[int]:
+            for card in cards:
+                if card in seen:
+                    raise PositionError(
+                        f"Line {label}: {CARD_TEXT[card]} is already on line {seen[card]}: each card appears once"
+                    )
+                seen[card] = label
+            return cards
+
+        numbered = {label: (line, number) for number, (line, label) in enumerate(zip(lines, labels, strict=True), 2)}
+        game._base = _parse_base(*numbered["B"])
+        parsed = {
+            label: parse_pile_line(line, label, number)
+            for label, (line, number) in numbered.items()
+            if label not in ("B", "P")
+        }
+        game._reserve = claim(parsed["R"].cards, "R")
+        foundation = parsed["F"]
+        if foundation.hidden is not None or len(foundation.slots) != 4:
+            raise PositionError("Line F: give four foundation tops in suit order C D H S, - for empty")
+        for suit, top in enumerate(foundation.slots):
+            if top is None:
+                continue
+            if top & 3 != suit:
+                raise PositionError(
+                    f"Line F: {CARD_TEXT[top]} is in the {_SUIT_NAMES[suit]} place; "
+                    "foundations are listed in the order C D H S"
+                )
+            count = ((top >> 2) - game._base) % 13 + 1
+            claim([((game._base + k) % 13) * 4 + suit for k in range(count)], "F")
+            game._foundations[suit] = count
+        for i, label in enumerate(_PILE_NAMES):
+            pile = claim(parsed[label].cards, label)
+            for lower, upper in pairwise(pile):
+                if TAKES[lower] != KEY[upper]:
+                    raise PositionError(
+                        f"Line {label}: {CARD_TEXT[upper]} can't lie on {CARD_TEXT[lower]}: "
+                        "tableau piles are built down in alternating colours"
+                    )
+            if not pile and game._reserve:
+                raise PositionError(
+                    f"Line {label}: the pile is empty while the reserve holds cards, "
+                    "but the reserve fills an emptied pile at once"
+                )
+            game._piles[i] = pile
+        game._waste = claim(parsed["W"].cards, "W")
+        stock = parsed["S"]
+        if stock.hidden is None:
+            game._stock = claim(stock.cards, "S")[::-1]
+        else:
+            missing = sorted(set(range(52)).difference(seen))
+            if len(missing) != stock.hidden:
+                raise PositionError(
+                    f"Line S: the stock is said to hold {stock.hidden} unseen cards, "
+                    f"but {len(missing)} cards are missing from the other lines"
+                )
+            game._stock = claim(missing, "S")
+            game._stock_hidden = bool(missing)
+        if len(seen) != 52:
+            missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
+            raise PositionError(
+                f"The position is missing {52 - len(seen)} cards ({missing_text}): each card appears "
+                "once, and cards not on the table belong on the S: line"
+            )
+        game._pass, idle = _parse_pass(*numbered["P"])
+        if game._pass_limit is not None and game._pass > game._pass_limit:
+            allowed = "one pass" if game._pass_limit == 1 else f"{game._pass_limit} passes"
+            raise PositionError(f"Line P: pass {game._pass}, but this game allows {allowed} through the stock")
+        if idle and game._has_card_move():
+            raise PositionError(
+                f"Line P: says no card could move this pass ({IDLE}), but a card can move in this position"
+            )
+        game._offered = not idle
+        return game
+
+    def copy(self) -> Self:
+        other = type(self)(self.options, self.deal)
+        other._base = self._base
+        other._reserve = self._reserve[:]
+        other._foundations = self._foundations[:]
+        other._piles = [pile[:] for pile in self._piles]
+        other._waste = self._waste[:]
+        other._stock = self._stock[:]
+        other._stock_hidden = self._stock_hidden
+        other._pass = self._pass
+        other._offered = self._offered
+        other._history = self._history[:]
+        other._moves = self._moves[:]
+        return other
+
+    # -- reading the position -----------------------------------------------------------
+
+    def to_text(self, *, hide_stock: bool = False) -> str:
+        """The position text; ``hide_stock`` writes ``S: ?n`` only in the first pass (see the docs)."""
+
+        def pile(label: str, cards: list[int]) -> str:
+            return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)
+
+        lines = [
+            " ".join((self.name, *self.options)),
+            pile("R", self._reserve),
+            "F: " + " ".join(
+                CARD_TEXT[self._foundation_top(suit)] if count else "-"
+                for suit, count in enumerate(self._foundations)
+            ),
+            f"B: {RANK_LETTERS[self._base]}",
+            *(pile(name, cards) for name, cards in zip(_PILE_NAMES, self._piles, strict=True)),
+            pile("W", self._waste),
+        ]
+        if self._stock and (self._stock_hidden or (hide_stock and self._pass == 1)):
+            lines.append(f"S: ?{len(self._stock)}")
+        else:
+            lines.append(pile("S", self._stock[::-1]))
+        lines.append(f"P: {self._pass}" + ("" if self._offered else f" {IDLE}"))
+        return "\n".join(lines)
+
+    def _foundation_top(self, suit: int) -> int:
+        return ((self._base + self._foundations[suit] - 1) % 13) * 4 + suit
+
+    @property
+    def base_rank(self) -> int:
+        """The rank every foundation starts from, 1 (Ace) to 13 (King)."""
+        return self._base + 1
+
+    @property
+    def reserve(self) -> tuple[Card, ...]:
+        """The reserve, bottom to top (only the top card is face up in play)."""
+        return tuple(CARDS[c] for c in self._reserve)
+
+    @property
+    def foundations(self) -> tuple[Card | None, ...]:
+        """The top card of each foundation in suit order C D H S (None when empty)."""
+        return tuple(CARDS[self._foundation_top(s)] if n else None for s, n in enumerate(self._foundations))
+
+    @property
+    def foundation_counts(self) -> tuple[int, ...]:
+        """How many cards each foundation holds, in suit order C D H S."""
+        return tuple(self._foundations)
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """The four tableau piles, bottom to top; an empty one is a space."""
+        return tuple(tuple(CARDS[c] for c in pile) for pile in self._piles)
+
+    @property
+    def waste(self) -> tuple[Card, ...]:
+        """The waste, bottom to top."""
+        return tuple(CARDS[c] for c in self._waste)
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def stock_known(self) -> bool:
+        """False for a position read from ``S: ?n``, whose stock order is unknown."""
+        return not self._stock_hidden
+
+    @property
+    def draw_count(self) -> int:
+        """How many cards a turn of the stock takes: 3, or 1 with draw-one."""
+        return self._draw
+
+    @property
+    def pass_number(self) -> int:
+        """Which pass through the stock this is, from 1."""
+        return self._pass
+
+    @property
+    def passes_left(self) -> int | None:
+        """How many more times the waste may be turned over (None: as often as you like)."""
+        return None if self._pass_limit is None else self._pass_limit - self._pass
+
+    @property
+    def pass_idle(self) -> bool:
+        """True while no card could move at any point of this pass through the stock."""
+        return not self._offered
+
+    def raw(self) -> RawCanfield:
+        """The position as card indices (a copy), for search code."""
+        return RawCanfield(
+            self._base,
+            tuple(self._reserve),
+            tuple(self._foundations),
+            tuple(tuple(pile) for pile in self._piles),
+            tuple(self._waste),
+            tuple(self._stock),
+            self._draw,
+            self.passes_left,
+            self._partial,
+        )
+
+    @property
+    def score(self) -> int:
+        return sum(self._foundations)
+
+    @property
+    def is_won(self) -> bool:
+        return sum(self._foundations) == 52
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    # -- legal moves --------------------------------------------------------------------
+
+    def _fits_up(self, card: int) -> bool:
+        count = self._foundations[card & 3]
+        return count < 13 and card >> 2 == (self._base + count) % 13
+
+    def _run_length(self, pile: list[int]) -> int:
+        """How many cards at the top of ``pile`` form a properly built run."""
+        depth = 1 if pile else 0
+        while depth < len(pile) and TAKES[pile[-depth - 1]] == KEY[pile[-depth]]:
+            depth += 1
+        return depth
+
+    def _depths(self, pile: list[int], top: int) -> list[int]:
+        """The numbers of cards from the top of tableau ``pile`` that may move onto card ``top``."""
+        wanted = TAKES[top]
+        if not self._partial:
+            return [len(pile)] if KEY[pile[0]] == wanted else []
+        return [d for d in range(1, self._run_length(pile) + 1) if KEY[pile[-d]] == wanted]
+
+    def _card_moves(self) -> list[Move]:
+        """Every legal move but the turn of the stock, foundation plays first."""
+        up: list[Move] = []
+        out: list[Move] = []
+        piles = self._piles
+        for source, pile in (("r", self._reserve), ("w", self._waste)):
+            if not pile:
+                continue
+            card = pile[-1]
+            if self._fits_up(card):
+                up.append(_PLAIN[source, FOUNDATION])
+            for name, target in zip(_PILE_NAMES, piles, strict=True):
+                if target:
+                    if TAKES[target[-1]] == KEY[card]:
+                        out.append(_PLAIN[source, name])
+                elif source == "w" and not self._reserve:
+                    out.append(_PLAIN[source, name])
+        for source, pile in zip(_PILE_NAMES, piles, strict=True):
+            if not pile:
+                continue
+            if self._fits_up(pile[-1]):
+                up.append(_PLAIN[source, FOUNDATION])
+            for name, target in zip(_PILE_NAMES, piles, strict=True):
+                if name == source or not target:
+                    continue
+                depths = self._depths(pile, target[-1])
+                if len(depths) == 1:
+                    out.append(_PLAIN[source, name])
+                else:
+                    out.extend(Move(source, name, depth) for depth in depths)
+        up.extend(out)
+        return up
+
+    def _has_card_move(self) -> bool:
+        return bool(self._card_moves())
+
+    def _can_turn_over(self) -> bool:
+        """Whether ``d`` with the stock out would turn the waste over for another pass."""
+        more = self._pass_limit is None or self._pass < self._pass_limit
+        return bool(self._waste) and more and self._offered
+
+    def legal_moves(self) -> list[Move]:
+        moves = self._card_moves()
+        if self._stock or self._can_turn_over():
+            moves.append(DRAW)
+        return moves
+
+    def has_legal_move(self) -> bool:
+        return bool(self._stock) or self._can_turn_over() or self._has_card_move()
+
+    # -- checking a move ----------------------------------------------------------------
+
+    def validate(self, move: Move) -> Move:
+        if move.is_draw:
+            return self._validate_turn()
+        source, target = move.source, move.target
+        self.check_pile(source, as_target=False)
+        self.check_pile(target, as_target=True)
+        if source == target:
+            raise IllegalMove(f"Cards can't move from pile {source} onto itself")
+        pile = self._source_pile(source)
+        if not pile:
+            if source.isdigit():
+                raise IllegalMove(f"Pile {source} is empty: it is a space, with nothing to move")
+            raise IllegalMove(f"{self.pile_label(source).capitalize()} is empty")
+        if move.count is not None and move.count < 1:
+            raise IllegalMove("A move takes at least one card")
+        if target == FOUNDATION:
+            if move.count not in (None, 1):
+                raise IllegalMove("Cards go to a foundation one at a time")
+            if not self._fits_up(pile[-1]):
+                raise IllegalMove(self._why_not_up(pile[-1]))
+            return _PLAIN[source, FOUNDATION]
+        destination = self._piles[int(target) - 1]
+        if not source.isdigit():
+            if move.count not in (None, 1):
+                raise IllegalMove(f"Only the top card of {self.pile_label(source)} moves")
+            if not destination:
+                if source != "w":
+                    raise IllegalMove("A space takes only the top card of the waste")
+                return _PLAIN[source, target]
+            if TAKES[destination[-1]] != KEY[pile[-1]]:
+                raise IllegalMove(self._why_not_on(pile[-1], destination[-1]))
+            return _PLAIN[source, target]
+        if not destination:
+            raise IllegalMove("A space takes only the top card of the waste, not cards from a tableau pile")
+        return self._validate_pile_move(move, pile, destination[-1])
+
+    def _validate_turn(self) -> Move:
+        if self._stock:
+            if self._stock_hidden:
+                raise IllegalMove(_HIDDEN_STOCK)
+            return DRAW
+        if not self._waste:
+            raise IllegalMove("The stock and the waste are both empty: there is nothing left to turn")
+        if self._pass_limit is not None and self._pass >= self._pass_limit:
+            if self._pass_limit == 1:
+                raise IllegalMove("The stock is out and this game has one pass: the waste can't be turned over")
+            raise IllegalMove(
+                f"The stock is out after the last of {self._pass_limit} passes: the waste can't be turned over again"
+            )
+        if not self._offered:
+            raise IllegalMove(_IDLE_PASS)
+        return DRAW
+
+    def _validate_pile_move(self, move: Move, pile: list[int], top: int) -> Move:
+        source, target = move.source, move.target
+        if not self._partial:
+            if move.count not in (None, len(pile)):
+                raise IllegalMove(
+                    f"A tableau pile moves only as a whole: pile {source} holds {len(pile)} "
+                    f"{'card' if len(pile) == 1 else 'cards'} (part of one moves with the partial-moves option)"
+                )
+            if KEY[pile[0]] != TAKES[top]:
+                reason = self._why_not_on(pile[0], top)
+                if len(pile) > 1:
+                    reason = f"Pile {source} moves only as a whole, so its bottom card must fit: {reason}"
+                raise IllegalMove(reason)
+            return _PLAIN[source, target]
+        run = self._run_length(pile)
+        if move.count is not None and move.count > run:
+            if move.count > len(pile):
+                raise IllegalMove(f"Pile {source} holds only {len(pile)} {'card' if len(pile) == 1 else 'cards'}")
+            raise IllegalMove(
+                f"Only the top {run} cards of pile {source} move together: "
+                f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"
+            )
+        depths = self._depths(pile, top)
+        if move.count is not None:
+            if move.count not in depths:
+                raise IllegalMove(self._why_not_on(pile[-move.count], top))
+            return _PLAIN[source, target] if len(depths) == 1 else Move(source, target, move.count)
+        if len(depths) == 1:
+            return _PLAIN[source, target]
+        if depths:
+            choices = tuple(str(Move(source, target, depth)) for depth in depths)
+            raise AmbiguousMove(
+                f"Move how many cards from pile {source} onto {CARD_PRETTY[top]}? "
+                f"Choose {', '.join(choices[:-1])} or {choices[-1]}",
+                choices,
+            )
+        if run == 1:
+            raise IllegalMove(self._why_not_on(pile[-1], top))
+        colour = "black" if RED[top] else "red"
+        wanted = _rank_name(((top >> 2) - 1) % 13)
+        raise IllegalMove(
+            f"No card of the top {run} of pile {source} fits on {CARD_PRETTY[top]}: it takes a {colour} {wanted}"
+        )
+
+    def _why_not_up(self, card: int) -> str:
+        suit = card & 3
+        count = self._foundations[suit]
+        if count == 0:
+            start = self._base * 4 + suit
+            return (
+                f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[suit]} foundation starts with "
+                f"{CARD_PRETTY[start]} (every foundation starts at the base rank, {_rank_name(self._base)})"
+            )
+        top = self._foundation_top(suit)
+        following = (((top >> 2) + 1) % 13) * 4 + suit
+        return (
+            f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[suit]} foundation is at "
+            f"{CARD_PRETTY[top]} and needs {CARD_PRETTY[following]} next"
+        )
+
+    @staticmethod
+    def _why_not_on(card: int, top: int) -> str:
+        if (card >> 2) == ((top >> 2) - 1) % 13:
+            return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: build down in alternating colours"
+        colour = "black" if RED[top] else "red"
+        wanted = _rank_name(((top >> 2) - 1) % 13)
+        wrap = " (an Ace takes a King)" if top < 4 else ""
+        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: it takes a {colour} {wanted}{wrap}"
+
+    def check_pile(self, name: str, *, as_target: bool) -> None:
+        """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
+        if name in (_TARGETS if as_target else _SOURCES):
+            return
+        if name.isdigit():
+            raise IllegalMove(f"Pile {name} doesn't exist: {self.title} has tableau piles 1–{PILE_COUNT}")
+        if as_target and name in ("l", "r"):
+            raise IllegalMove("Nothing moves onto the reserve")
+        if name == "l":
+            raise IllegalMove(f"{self.title} has one reserve: call it r")
+        if as_target and name == "w":
+            raise IllegalMove("Nothing moves onto the waste: it only takes cards from the stock")
+        if not as_target and name == FOUNDATION:
+            raise IllegalMove("Cards never leave a foundation")
+        if not name:
+            raise IllegalMove("Say where the card goes: a pile 1–4, or f for its foundation")
+        raise IllegalMove(f"{self.title} has no pile called {name!r}")
+
+    # -- playing ------------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        offered = self._offered
+        if move.is_draw:
+            if self._stock:
+                if self._stock_hidden:
+                    raise IllegalMove(_HIDDEN_STOCK)
+                count = min(self._draw, len(self._stock))
+                for _ in range(count):
+                    self._waste.append(self._stock.pop())
+                self._history.append((_TURN, "", "", count, -1, False, offered))
+                if not offered:
+                    self._offered = self._has_card_move()
+            else:
+                self._stock = self._waste[::-1]
+                self._waste = []
+                self._pass += 1
+                self._history.append((_REDEAL, "", "", 0, -1, False, offered))
+                self._offered = self._has_card_move()
+            self._moves.append(move)
+            return
+        source, target = move.source, move.target
+        pile = self._source_pile(source)
+        if target == FOUNDATION:
+            count = 1
+            card = pile.pop()
+            self._foundations[card & 3] += 1
+        else:
+            destination = self._piles[int(target) - 1]
+            if not source.isdigit():
+                count = 1
+            elif move.count is not None:
+                count = move.count
+            elif not self._partial:
+                count = len(pile)
+            else:
+                wanted = TAKES[destination[-1]]
+                count = 1
+                while KEY[pile[-count]] != wanted:
+                    count += 1
+            card = pile[-count]
+            destination.extend(pile[-count:])
+            del pile[-count:]
+        filled = not pile and source.isdigit() and bool(self._reserve)
+        if filled:
+            pile.append(self._reserve.pop())
+        self._history.append((_CARD, source, target, count, card, filled, offered))
+        self._offered = True
+        self._moves.append(move)
+
+    def undo(self) -> Move:
+        if not self._history:
+            raise IllegalMove("There is no move to take back")
+        kind, source, target, count, card, filled, offered = self._history.pop()
+        move = self._moves.pop()
+        self._offered = offered
+        if kind == _TURN:
+            for _ in range(count):
+                self._stock.append(self._waste.pop())
+        elif kind == _REDEAL:
+            self._waste = self._stock[::-1]
+            self._stock = []
+            self._pass -= 1
+        else:
+            pile = self._source_pile(source)
+            if filled:
+                self._reserve.append(pile.pop())
+            if target == FOUNDATION:
+                self._foundations[card & 3] -= 1
+                pile.append(card)
+            else:
+                destination = self._piles[int(target) - 1]
+                pile.extend(destination[-count:])
+                del destination[-count:]
+        return move
+
+    @property
+    def last_move_showed_stock(self) -> bool:
+        """Whether the last move turned up stock cards never seen before (a turn in the first pass).
+
+        Taking such a move back would hide cards the player has already seen. From the
+        second pass on, the stock is the turned-over waste, every card of it seen already.
+        """
+        return bool(self._history) and self._history[-1][0] == _TURN and self._pass == 1
+
+    # -- helpers for the move language and Auto -----------------------------------------
+
+    def _source_pile(self, name: str) -> list[int]:
+        if name == "r":
+            return self._reserve
+        if name == "w":
+            return self._waste
+        return self._piles[int(name) - 1]
+
+    def locate(self, card: int) -> tuple[str, int] | None:
+        """Where a visible card is: (pile name, cards above it); None if on a foundation or in the stock."""
+        for name, pile in (*zip(_PILE_NAMES, self._piles, strict=True), ("r", self._reserve), ("w", self._waste)):
+            if card in pile:
+                return name, len(pile) - 1 - pile.index(card)
+        return None
+
+    def top_card(self, pile: str) -> int | None:
+        """The top card of a tableau pile, the reserve or the waste (None when empty or no such pile)."""
+        if pile not in _SOURCES:
+            return None
+        cards = self._source_pile(pile)
+        return cards[-1] if cards else None
+
+    def moved_card(self, move: Move) -> int:
+        """The deepest card a legal, canonical move carries (the card that lands on the target).
+
+        For ``d`` it is the first card the turn takes: the next stock card, or with the stock
+        out the bottom card of the waste, which turning over makes the next to come.
+        """
+        if move.is_draw:
+            return self._stock[-1] if self._stock else self._waste[0]
+        pile = self._source_pile(move.source)
+        if move.target == FOUNDATION or not move.source.isdigit():
+            return pile[-1]
+        if move.count is not None:
+            return pile[-move.count]
+        destination = self._piles[int(move.target) - 1]
+        return pile[-self._depths(pile, destination[-1])[0]]
+
+    def pile_label(self, name: str) -> str:
+        if name == "r":
+            return "the reserve"
+        if name == "w":
+            return "the waste"
+        return f"pile {name}"
+
+    def whereabouts(self, card: int) -> str:
+        """Where a card is, in words, for a message that explains why it can't move."""
+        pretty = CARD_PRETTY[card]
+        if ((card >> 2) - self._base) % 13 < self._foundations[card & 3]:
+            return f"{pretty} is already on its foundation"
+        place = self.locate(card)
+        if place is None:
+            return f"{pretty} hasn't been turned up from the stock yet"
+        pile, above = place
+        label = self.pile_label(pile)
+        if above == 0:
+            return f"{pretty} is on top of {label}"
+        return f"{pretty} is in {label} under {above} {'card' if above == 1 else 'cards'}"
+
+    def why_buried_card_stays(self, card: int) -> str:
+        """Why a card with cards on it in a tableau pile has no move, when a player names it alone."""
+        where = self.whereabouts(card)
+        if self._partial:
+            return f"{where}, and no pile takes it with the cards on it right now"
+        place = self.locate(card)
+        assert place is not None
+        bottom = self._source_pile(place[0])[0]
+        if bottom == card:
+            return f"{where}: its pile moves only as a whole, and no pile takes {CARD_PRETTY[card]} right now"
+        return f"{where}: a pile moves only as a whole, from its bottom card, {CARD_PRETTY[bottom]}"
+
+    def is_safe_up(self, move: Move) -> bool:
+        """Whether a legal foundation move can never cost a win, so Auto may play it.
+
+        Safe when both cards that could ever be built on it (the other colour, one rank
+        lower, a King under an Ace) are up already. Never a waste card when turning three at
+        a time: taking one changes which cards the later turns of the waste show.
+        """
+        if move.target != FOUNDATION or (move.source == "w" and self._draw > 1):
+            return False
+        card = self.moved_card(move)
+        needed = ((card >> 2) - self._base) % 13 or 13  # cards up in a suit when the rank below is up
+        first, second = _OTHER_COLOUR[card & 3]
+        return self._foundations[first] >= needed and self._foundations[second] >= needed
+
+
+def _parse_base(line: str, number: int) -> int:
+    head, colon, rest = line.partition(":")
+    if not colon or head.strip().upper() != "B":
+        raise PositionError(f"Line {number} should start with B: but reads {line!r}")
+    word = rest.strip().upper()
+    word = "T" if word == "10" else word
+    if len(word) != 1 or word not in RANK_LETTERS:
+        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {rest.strip()!r}")
+    return RANK_LETTERS.index(word)
+
+
+def _parse_pass(line: str, number: int) -> tuple[int, bool]:
+    head, colon, rest = line.partition(":")
+    if not colon or head.strip().upper() != "P":
+        raise PositionError(f"Line {number} should start with P: but reads {line!r}")
+    words = rest.split()
+    if not 1 <= len(words) <= 2 or not words[0].isdecimal() or int(words[0]) < 1 or (
+        len(words) == 2 and words[1].lower() != IDLE
+    ):
+        raise PositionError(
+            f"Line P: give the pass number, from 1, then {IDLE!r} if no card could move this pass so far "
+            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {rest.strip()!r}"
+        )
+    return int(words[0]), len(words) == 2
