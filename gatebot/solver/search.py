@@ -34,7 +34,7 @@ Step = tuple[int, int, int]
 SLICE = 1_000
 
 
-def _luby(i: int) -> int:
+def luby(i: int) -> int:
     """The i-th term (from 1) of the Luby sequence."""
     k = 1
     while (1 << k) - 1 < i:
@@ -337,7 +337,7 @@ class Search:
         self._root_length = len(self.path)
         attempt = 0
         while True:
-            self._node_limit = min(limit, self.nodes + SLICE * _luby(attempt + 1))
+            self._node_limit = min(limit, self.nodes + SLICE * luby(attempt + 1))
             self._shuffle = random.Random(attempt).shuffle if attempt else None
             try:
                 return self._dfs(-1)

@@ -9,7 +9,7 @@ import pytest
 
 from gatebot.rules import Game, GateGame
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver.search import DEFAULT_DOMINANCES, NO_DOMINANCES, OutOfBudget, Search, _luby
+from gatebot.solver.search import DEFAULT_DOMINANCES, NO_DOMINANCES, OutOfBudget, Search, luby
 from gatebot.solver.solve import to_move
 from tests.lines import STOCK_OUT_DEAL_1, WIN_DEAL_1
 from tests.render.playouts import random_playout
@@ -304,6 +304,6 @@ def luby_by_definition(i: int) -> int:
     return luby_by_definition(i - (1 << (k - 1)) + 1)
 
 
-def test_the_restart_schedule_is_the_luby_sequence():
-    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-    assert [_luby(i) for i in range(1, 300)] == [luby_by_definition(i) for i in range(1, 300)]
+def test_the_restart_schedule_is_theluby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 300)] == [luby_by_definition(i) for i in range(1, 300)]

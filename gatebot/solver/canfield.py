@@ -1,0 +1,347 @@
+"""A thoughtful Canfield solver: whether a deal can be won with every card known, the stock's order too.
+
+Depth-first search over positions held as tuples, with a table of positions already searched
+to the end. Tableau piles are interchangeable, so a position's key lists them sorted. Cards go
+to the foundations first, then reserve and waste cards onto the tableau, then whole piles
+onto piles, then turning the stock, then turning the waste over for a new pass.
+
+One pruning rule, switchable for checking: a card whose foundation move can't hurt goes up at
+once and is the only move tried. A card is safe when every card that could ever be built on it
+in the tableau (the two of the other colour one rank lower) is already on the foundations, and
+it comes from the reserve or a tableau pile (not the waste: with three cards turned at a time,
+taking a waste card changes which cards the later turns show).
+
+This module knows the rules of Canfield as :mod:`gatebot.rules.canfield` plays them; the tests
+replay every winning line through that engine.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gatebot.rules.canfield import CanfieldGame
+from gatebot.solver.search import luby
+
+RANKS = 13
+#: Whether a card (index ``(rank - 1) * 4 + suit``, suits C D H S) is red.
+RED = tuple(card % 4 in (1, 2) for card in range(52))
+RANK = tuple(card // 4 for card in range(52))
+SUIT = tuple(card % 4 for card in range(52))
+UNLIMITED = -1
+
+
+class Verdict(enum.Enum):
+    WINNABLE = "winnable"
+    LOST = "lost"
+    UNRESOLVED = "unresolved"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A Canfield position as plain card indices (tops last).
+
+    ``foundations`` counts the cards on each suit's foundation; ``passes`` is how many more
+    times the waste may be turned over (``UNLIMITED`` for no limit).
+    """
+
+    base: int
+    reserve: tuple[int, ...]
+    foundations: tuple[int, int, int, int]
+    piles: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]  # the next card to turn is last
+    waste: tuple[int, ...]
+    draw: int = 3
+    passes: int = UNLIMITED
+    partial: bool = False
+
+    @property
+    def won(self) -> bool:
+        return sum(self.foundations) == 52
+
+
+#: A move: ("f", source) to a foundation, ("t", source, pile) onto a pile, ("p", pile, pile, count),
+#: ("d",) turn the stock, ("n",) turn the waste over. Sources: "r", "w" or a pile index. The
+#: search itself plays the talon by macro moves ("W", turns, target): turn the stock (or the
+#: waste over) ``turns`` times, then play the waste's top card to "f" or onto a pile.
+Step = tuple
+
+
+class OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    verdict: Verdict
+    line: tuple[Step, ...]
+    nodes: int
+    seconds: float
+
+
+def fits_pile(card: int, top: int) -> bool:
+    """Whether ``card`` builds on ``top``: one rank lower, the other colour, an Ace taking a King."""
+    return RANK[card] == (RANK[top] - 1) % RANKS and RED[card] != RED[top]
+
+
+def fits_foundation(position: Position, card: int) -> bool:
+    count = position.foundations[SUIT[card]]
+    return count < RANKS and RANK[card] == (position.base + count) % RANKS
+
+
+def play(position: Position, step: Step) -> Position:
+    """The position after ``step`` (which must be legal), emptied piles filled from the reserve."""
+    reserve, foundations, piles = list(position.reserve), list(position.foundations), [list(p) for p in position.piles]
+    stock, waste = list(position.stock), list(position.waste)
+    passes = position.passes
+    kind = step[0]
+    if kind == "W":
+        _, turns, target = step
+        talon = position
+        for _ in range(turns):
+            talon = play(talon, ("d",) if talon.stock else ("n",))
+        return play(talon, ("f", "w") if target == "f" else ("t", "w", target))
+    if kind == "d":
+        for _ in range(min(position.draw, len(stock))):
+            waste.append(stock.pop())
+    elif kind == "n":
+        stock, waste = waste[::-1], []
+        if passes != UNLIMITED:
+            passes -= 1
+    elif kind == "p":
+        _, source, target, count = step
+        moved = piles[source][-count:]
+        del piles[source][-count:]
+        piles[target].extend(moved)
+    else:
+        source = step[1]
+        if source == "r":
+            card = reserve.pop()
+        elif source == "w":
+            card = waste.pop()
+        else:
+            card = piles[source].pop()
+        if kind == "f":
+            foundations[SUIT[card]] += 1
+        else:
+            piles[step[2]].append(card)
+    for pile in piles:
+        if not pile and reserve:
+            pile.append(reserve.pop())
+    return Position(position.base, tuple(reserve), tuple(foundations), tuple(tuple(p) for p in piles),
+                    tuple(stock), tuple(waste), position.draw, passes, position.partial)
+
+
+def _safe(position: Position, card: int) -> bool:
+    """Whether putting ``card`` up can't hurt: both cards that could build on it are up already."""
+    below = (RANK[card] - 1) % RANKS
+    relative = (below - position.base) % RANKS  # how many of a suit must be up for ``below`` to be up
+    return all(position.foundations[suit] > relative for suit in range(4) if (suit in (1, 2)) != RED[card])
+
+
+def talon_tops(position: Position) -> list[tuple[int, int]]:
+    """Each waste top the talon can show by turning, as (turns needed, card), nearest first.
+
+    Turning goes on through the stock and, when it is out, over the waste again (while passes
+    remain) until it comes back to a state it has shown: with unlimited passes that is a cycle.
+    """
+    shown: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    stock, waste, passes = position.stock, position.waste, position.passes
+    turns = 0
+    while (len(stock), len(waste)) not in seen:
+        seen.add((len(stock), len(waste)))
+        if waste:
+            shown.append((turns, waste[-1]))
+        if stock:
+            taken = min(position.draw, len(stock))
+            stock, waste = stock[:-taken], waste + stock[-taken:][::-1]  # turned one by one
+        elif waste and passes != 0:
+            stock, waste = waste[::-1], ()
+            passes = passes - 1 if passes != UNLIMITED else UNLIMITED
+        else:
+            break
+        turns += 1
+    return shown
+
+
+def moves(position: Position, *, safe: bool = True) -> list[Step]:
+    """The legal moves, most promising first (only the safe one, when there is one and ``safe``)."""
+    ups: list[Step] = []
+    sources: list[tuple[str | int, int]] = []
+    if position.reserve:
+        sources.append(("r", position.reserve[-1]))
+    for index, pile in enumerate(position.piles):
+        if pile:
+            sources.append((index, pile[-1]))
+    for source, card in sources:
+        if fits_foundation(position, card):
+            if safe and source != "w" and _safe(position, card):
+                return [("f", source)]
+            ups.append(("f", source))
+    result = ups
+    talon = talon_tops(position)
+    for turns, card in talon:
+        if fits_foundation(position, card):
+            result.append(("W", turns, "f"))
+    for source, pile in enumerate(position.piles):  # moving a pile brings out a reserve card
+        if not pile:
+            continue
+        counts = _run_lengths(pile) if position.partial else [len(pile)]
+        for count in counts:
+            bottom = pile[-count]
+            for target, other in enumerate(position.piles):
+                if target != source and other and fits_pile(bottom, other[-1]):
+                    result.append(("p", source, target, count))
+    if position.reserve:
+        card = position.reserve[-1]
+        for index, pile in enumerate(position.piles):
+            if pile and fits_pile(card, pile[-1]):
+                result.append(("t", "r", index))
+    for turns, card in talon:
+        for index, pile in enumerate(position.piles):
+            if (pile and fits_pile(card, pile[-1])) or (not pile and not position.reserve):
+                result.append(("W", turns, index))
+    return result
+
+
+def _run_lengths(pile: tuple[int, ...]) -> list[int]:
+    """The lengths of the properly built runs that end at the pile's top, longest first."""
+    length = 1
+    while length < len(pile) and fits_pile(pile[-length], pile[-length - 1]):
+        length += 1
+    return list(range(length, 0, -1))
+
+
+def _key(position: Position) -> tuple:
+    """What makes two positions the same to the search.
+
+    Piles are interchangeable, so they are sorted. With unlimited passes every talon state
+    that the start of a pass leads back to is as good as that start (turning costs nothing),
+    so all of them share the key of the talon's card order.
+    """
+    stock, waste = position.stock, position.waste
+    if position.passes == UNLIMITED and (not stock or len(waste) % position.draw == 0):
+        talon: tuple = ("cycle", waste + stock[::-1])
+    else:
+        talon = (stock, waste, position.passes)
+    return (len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon)
+
+
+#: Restarts follow the Luby sequence in units of this many nodes, each with a new move order.
+SLICE = 2_000
+
+
+class Search:
+    """Depth-first search with restarts; ``line`` holds the winning moves once won.
+
+    Each restart searches with a budget from the Luby sequence and its own shuffle of each
+    position's moves after the first (the best-ordered move always comes first). Positions
+    searched to the end without a win are kept across restarts: they are lost.
+    """
+
+    def __init__(self, *, max_nodes: int, max_seconds: float, safe: bool = True, seed: int = 0) -> None:
+        self.max_nodes, self.max_seconds, self.safe = max_nodes, max_seconds, safe
+        self.nodes = 0
+        self.line: list[Step] = []
+        self._lost: set[tuple] = set()
+        self._random = random.Random(seed)
+
+    def run(self, start: Position) -> bool:
+        deadline = time.perf_counter() + self.max_seconds
+        attempt = 0
+        while True:
+            attempt += 1
+            budget = min(self.max_nodes - self.nodes, luby(attempt) * SLICE)
+            shuffle = attempt > 1
+            try:
+                return self._search(start, self.nodes + budget, deadline, shuffle)
+            except _SliceSpent:
+                if self.nodes >= self.max_nodes or time.perf_counter() > deadline:
+                    raise OutOfBudget from None
+
+    def _moves(self, position: Position, shuffle: bool) -> list[Step]:
+        found = moves(position, safe=self.safe)
+        if shuffle and len(found) > 2:
+            rest = found[1:]
+            self._random.shuffle(rest)
+            found[1:] = rest
+        return found
+
+    def _search(self, start: Position, limit: int, deadline: float, shuffle: bool) -> bool:
+        seen = {_key(start)}
+        stack: list[tuple[Position, tuple, Iterator[Step]]] = [(start, _key(start), iter(self._moves(start, shuffle)))]
+        path: list[Step] = []
+        while stack:
+            position, key, options = stack[-1]
+            step = next(options, None)
+            if step is None:
+                stack.pop()
+                self._lost.add(key)
+                if path:
+                    path.pop()
+                continue
+            after = play(position, step)
+            after_key = _key(after)
+            if after_key in seen or after_key in self._lost:
+                continue
+            seen.add(after_key)
+            self.nodes += 1
+            if self.nodes & 255 == 0 and (self.nodes >= limit or time.perf_counter() > deadline):
+                raise _SliceSpent
+            path.append(step)
+            if after.won:
+                self.line = path
+                return True
+            stack.append((after, after_key, iter(self._moves(after, shuffle))))
+        return False
+
+
+class _SliceSpent(Exception):
+    pass
+
+
+def solve(start: Position, *, max_nodes: int = 2_000_000, max_seconds: float = 10.0, safe: bool = True) -> Result:
+    """Decide ``start``: a winning line, a proof of loss, or unresolved within the budget."""
+    search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe)
+    began = time.perf_counter()
+    try:
+        won = search.run(start)
+    except OutOfBudget:
+        return Result(Verdict.UNRESOLVED, (), search.nodes, time.perf_counter() - began)
+    verdict = Verdict.WINNABLE if won else Verdict.LOST
+    return Result(verdict, tuple(search.line), search.nodes, time.perf_counter() - began)
+
+
+def position_of(game: CanfieldGame) -> Position:
+    """The search's position for a Canfield game whose stock is known."""
+    raw = game.raw()
+    passes = UNLIMITED if raw.passes_left is None else raw.passes_left
+    return Position(raw.base, raw.reserve, tuple(raw.foundations), raw.piles, raw.stock, raw.waste,  # type: ignore[arg-type]
+                    raw.draw, passes, raw.partial_moves)
+
+
+def tokens(line: tuple[Step, ...]) -> list[str]:
+    """The search's moves in Canfield's move notation (a talon move becomes its turns, then the play)."""
+    names = "1234"
+    out: list[str] = []
+    for step in line:
+        kind = step[0]
+        if kind == "W":
+            _, turns, target = step
+            out.extend(["d"] * turns)
+            out.append("wf" if target == "f" else f"w{names[target]}")
+        elif kind in ("d", "n"):
+            out.append("d")
+        elif kind == "f":
+            source = step[1]
+            out.append(f"{source if isinstance(source, str) else names[source]}f")
+        elif kind == "t":
+            out.append(f"{step[1]}{names[step[2]]}")
+        else:
+            _, source, target, _count = step  # one run length fits but for runs of 27 cards or more
+            out.append(f"{names[source]}{names[target]}")
+    return out
