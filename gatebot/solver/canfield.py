@@ -18,10 +18,11 @@ replay every winning line through that engine.
 from __future__ import annotations
 
 import enum
+import gc
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.search import luby
@@ -87,6 +88,13 @@ def fits_pile(card: int, top: int) -> bool:
     return RANK[card] == (RANK[top] - 1) % RANKS and RED[card] != RED[top]
 
 
+#: For each card, the two cards that build on it: one rank lower, the other colour (an Ace takes a King).
+BUILDS_ON = tuple(
+    tuple(other for other in range(52) if RANK[other] == (RANK[card] - 1) % RANKS and RED[other] != RED[card])
+    for card in range(52)
+)
+
+
 def fits_foundation(position: Position, card: int) -> bool:
     count = position.foundations[SUIT[card]]
     return count < RANKS and RANK[card] == (position.base + count) % RANKS
@@ -94,16 +102,15 @@ def fits_foundation(position: Position, card: int) -> bool:
 
 def play(position: Position, step: Step) -> Position:
     """The position after ``step`` (which must be legal), emptied piles filled from the reserve."""
-    reserve, foundations, piles = list(position.reserve), list(position.foundations), [list(p) for p in position.piles]
-    stock, waste = list(position.stock), list(position.waste)
-    passes = position.passes
     kind = step[0]
     if kind == "W":
         _, turns, target = step
-        talon = position
-        for _ in range(turns):
-            talon = play(talon, ("d",) if talon.stock else ("n",))
-        return play(talon, ("f", "w") if target == "f" else ("t", "w", target))
+        stock, waste, passes = turn(position, turns)
+        return play(replace(position, stock=stock, waste=waste, passes=passes),
+                    ("f", "w") if target == "f" else ("t", "w", target))
+    reserve, foundations, piles = list(position.reserve), list(position.foundations), [list(p) for p in position.piles]
+    stock, waste = list(position.stock), list(position.waste)
+    passes = position.passes
     if kind == "d":
         for _ in range(min(position.draw, len(stock))):
             waste.append(stock.pop())
@@ -140,6 +147,22 @@ def _safe(position: Position, card: int) -> bool:
     below = (RANK[card] - 1) % RANKS
     relative = (below - position.base) % RANKS  # how many of a suit must be up for ``below`` to be up
     return all(position.foundations[suit] > relative for suit in range(4) if (suit in (1, 2)) != RED[card])
+
+
+def turn(position: Position, turns: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """The stock, waste and passes left after turning the talon ``turns`` times.
+
+    A turn takes cards from the stock or, once it is out, turns the waste over.
+    """
+    stock, waste, passes = position.stock, position.waste, position.passes
+    for _ in range(turns):
+        if stock:
+            taken = min(position.draw, len(stock))
+            stock, waste = stock[:-taken], waste + stock[-taken:][::-1]  # turned one by one
+        else:
+            stock, waste = waste[::-1], ()
+            passes = passes - 1 if passes != UNLIMITED else UNLIMITED
+    return stock, waste, passes
 
 
 def talon_tops(position: Position) -> list[tuple[int, int]]:
@@ -184,6 +207,13 @@ def moves(position: Position, *, safe: bool = True) -> list[Step]:
             ups.append(("f", source))
     result = ups
     talon = talon_tops(position)
+    #: The pile each card would build on: the two cards one rank lower in the other colour.
+    takers: dict[int, list[int]] = {}
+    for index, pile in enumerate(position.piles):
+        if pile:
+            for card in BUILDS_ON[pile[-1]]:
+                takers.setdefault(card, []).append(index)
+    spaces = [index for index, pile in enumerate(position.piles) if not pile] if not position.reserve else []
     for turns, card in talon:
         if fits_foundation(position, card):
             result.append(("W", turns, "f"))
@@ -197,14 +227,10 @@ def moves(position: Position, *, safe: bool = True) -> list[Step]:
                 if target != source and other and fits_pile(bottom, other[-1]):
                     result.append(("p", source, target, count))
     if position.reserve:
-        card = position.reserve[-1]
-        for index, pile in enumerate(position.piles):
-            if pile and fits_pile(card, pile[-1]):
-                result.append(("t", "r", index))
+        result.extend(("t", "r", index) for index in takers.get(position.reserve[-1], ()))
     for turns, card in talon:
-        for index, pile in enumerate(position.piles):
-            if (pile and fits_pile(card, pile[-1])) or (not pile and not position.reserve):
-                result.append(("W", turns, index))
+        result.extend(("W", turns, index) for index in takers.get(card, ()))
+        result.extend(("W", turns, index) for index in spaces)
     return result
 
 
@@ -216,7 +242,7 @@ def _run_lengths(pile: tuple[int, ...]) -> list[int]:
     return list(range(length, 0, -1))
 
 
-def _key(position: Position) -> tuple:
+def _key(position: Position) -> int:
     """What makes two positions the same to the search.
 
     Piles are interchangeable, so they are sorted. With unlimited passes every talon state
@@ -228,7 +254,8 @@ def _key(position: Position) -> tuple:
         talon: tuple = ("cycle", waste + stock[::-1])
     else:
         talon = (stock, waste, position.passes)
-    return (len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon)
+    # Kept as its hash: millions of keys fit in memory, and a clash (odds about n²/2⁶⁴) is negligible.
+    return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
 
 
 #: Restarts follow the Luby sequence in units of this many nodes, each with a new move order.
@@ -247,7 +274,7 @@ class Search:
         self.max_nodes, self.max_seconds, self.safe = max_nodes, max_seconds, safe
         self.nodes = 0
         self.line: list[Step] = []
-        self._lost: set[tuple] = set()
+        self._lost: set[int] = set()
         self._random = random.Random(seed)
 
     def run(self, start: Position) -> bool:
@@ -273,7 +300,7 @@ class Search:
 
     def _search(self, start: Position, limit: int, deadline: float, shuffle: bool) -> bool:
         seen = {_key(start)}
-        stack: list[tuple[Position, tuple, Iterator[Step]]] = [(start, _key(start), iter(self._moves(start, shuffle)))]
+        stack: list[tuple[Position, int, Iterator[Step]]] = [(start, _key(start), iter(self._moves(start, shuffle)))]
         path: list[Step] = []
         while stack:
             position, key, options = stack[-1]
@@ -308,10 +335,15 @@ def solve(start: Position, *, max_nodes: int = 2_000_000, max_seconds: float = 1
     """Decide ``start``: a winning line, a proof of loss, or unresolved within the budget."""
     search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe)
     began = time.perf_counter()
+    collecting = gc.isenabled()
+    gc.disable()  # the search makes only acyclic tuples; scanning millions of them costs more than it frees
     try:
         won = search.run(start)
     except OutOfBudget:
         return Result(Verdict.UNRESOLVED, (), search.nodes, time.perf_counter() - began)
+    finally:
+        if collecting:
+            gc.enable()
     verdict = Verdict.WINNABLE if won else Verdict.LOST
     return Result(verdict, tuple(search.line), search.nodes, time.perf_counter() - began)
 
