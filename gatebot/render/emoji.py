@@ -1,76 +1,67 @@
 """The board as a Discord message: emoji cards and Discord markdown, readable on any theme.
 
-A card is two glyphs glued by a word joiner (so Discord never wraps a card in half): a rank
-tile (``🇰``, ``🔟``, ``7️⃣`` — Discord draws all of them as equal blue squares, so every
-rank takes the same width and stands out on the dark and the light theme alike) and a suit.
-Red suits are the red emoji ``♥️ ♦️``. Black suits are the outlined text symbols ``♤ ♧``,
-not the emoji ``♠️ ♣️``: Discord draws those near-black, which all but vanishes on its dark
-theme (players have reported clubs and spades they could not tell apart there), while a
-text symbol takes the theme's text colour — white on dark, black on light.
+Cards are drawn as :mod:`gatebot.render.emoji_rows` describes: a rank tile and a suit glued
+by a word joiner, red suits as red emoji, black suits as outlined symbols that stay visible
+on Discord's dark theme.
 
 The layout follows the text board: one pile a row, each row starting with the name players
 type for the pile (``L``, ``R``, ``F``, ``1``-``8``, ``W``, ``S``) in a code span, the
 reserves bottom to top with the top card in brackets, foundations, columns, the waste's top
 with the count under it, and only the stock's size. Rows wrap onto indented lines within a
 width measured in :func:`display_width` units; the compact board fits a phone.
+:func:`render_emoji` draws any variant: Gate here, Canfield in :mod:`gatebot.render.canfield_emoji`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from gatebot.render.text import header_facts, stock_words
-from gatebot.rules import Card, GateGame, Suit, Termination
-
-#: Widest line of the normal (desktop) and compact (phone) board, in :func:`display_width` units.
-NORMAL_EMOJI_WIDTH = 80
-COMPACT_EMOJI_WIDTH = 40
-#: At most this many cards on one line, so a long pile wraps into even rows.
-NORMAL_CARDS_PER_LINE = 10
-COMPACT_CARDS_PER_LINE = 5
-
-#: Rank tiles, ace to king: regional-indicator letters and keycap digits.
-RANK_EMOJI: tuple[str, ...] = (
-    "🇦", *(f"{digit}\ufe0f\u20e3" for digit in "23456789"), "🔟", "🇯", "🇶", "🇰",
+from gatebot.render.canfield_emoji import render_canfield_emoji
+from gatebot.render.emoji_rows import (
+    BLANK_TILE,
+    COMPACT_CARDS_PER_LINE,
+    COMPACT_EMOJI_WIDTH,
+    JOIN,
+    NORMAL_CARDS_PER_LINE,
+    NORMAL_EMOJI_WIDTH,
+    RANK_EMOJI,
+    SUIT_EMOJI,
+    bold_title,
+    display_width,
+    emoji_card,
+    ending_lines,
+    flow,
+    header_lines,
 )
-#: Suit glyphs in suit order C D H S: red emoji for red suits, theme-coloured symbols for black.
-SUIT_EMOJI: tuple[str, ...] = ("♧", "♦\ufe0f", "♥\ufe0f", "♤")
-#: The tile standing in for a missing card (an empty foundation, a free space).
-BLANK_TILE = "🟦"
+from gatebot.render.text import header_facts, stock_words
+from gatebot.rules import CanfieldGame, Card, Game, GateGame, Suit
 
-_JOIN = "\u2060"  # word joiner: no line break between a card's rank and suit
-_GAP = "\u2002"  # en space between cards: wider than the gap inside a card, and a break point
-_INDENT = "\u2003\u2002"  # continuation lines start under the first card, past the label
-_ZERO_WIDTH = re.compile("[\ufe0f\u20e3\u2060*`_]")
-_EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2665\u2666]")  # drawn about three characters wide
-_SYMBOLS = re.compile("[\u2664\u2667\u2003]")  # ♤ ♧ and the em space: about two
-
-
-def emoji_card(card: Card) -> str:
-    """One card as its rank tile and suit glyph, joined so they never wrap apart."""
-    return RANK_EMOJI[card.rank - 1] + _JOIN + SUIT_EMOJI[card.suit]
-
-
-def display_width(text: str) -> int:
-    """Roughly how wide ``text`` is drawn in a Discord message, in average-character units.
-
-    An emoji (rank tile, red suit, blank tile) counts 3, a black suit symbol 2, an en space
-    1 and an em space 2; markdown markers, variation selectors, keycap marks and the word
-    joiner count nothing. Forty units is about a phone's line.
-    """
-    plain = len(_ZERO_WIDTH.sub("", text))
-    # A keycap's digit is plain ASCII (1 so far) and becomes a whole emoji with its mark.
-    return plain + 2 * len(_EMOJI.findall(text)) + len(_SYMBOLS.findall(text)) + 2 * text.count("\u20e3")
+__all__ = [
+    "BLANK_TILE",
+    "COMPACT_CARDS_PER_LINE",
+    "COMPACT_EMOJI_WIDTH",
+    "NORMAL_CARDS_PER_LINE",
+    "NORMAL_EMOJI_WIDTH",
+    "RANK_EMOJI",
+    "SUIT_EMOJI",
+    "display_width",
+    "emoji_card",
+    "render_emoji",
+]
 
 
-def render_emoji(game: GateGame, *, compact: bool = False) -> str:
-    """Draw ``game`` for a Discord message: header, reserves, foundations, columns, waste, stock.
+def render_emoji(game: Game, *, compact: bool = False) -> str:
+    """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
     stay within :data:`NORMAL_EMOJI_WIDTH` units and ten cards, or with ``compact``
-    :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own.
+    :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own. Gate
+    shows reserves, foundations, columns, waste and stock; Canfield its own table.
     """
+    if isinstance(game, CanfieldGame):
+        return render_canfield_emoji(game, compact=compact)
+    if not isinstance(game, GateGame):
+        raise TypeError(f"There is no emoji board for {game.title} yet")
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
     left, right = game.reserves
@@ -80,10 +71,10 @@ def render_emoji(game: GateGame, *, compact: bool = False) -> str:
         piles.append((str(number), [emoji_card(card) for card in column] or [f"{BLANK_TILE} *free space*"]))
     piles += [("", []), ("W", _waste(game.waste)), ("S", [_stock(game)])]
 
-    lines = [*_header(game, width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), header_facts(game), width, compact=compact), ""]
     for label, cells in piles:
-        lines.extend(_flow(cells, width, per_line, first=f"`{label}` ") if label else [""])
-    lines.extend(_ending(game, width))
+        lines.extend(flow(cells, width, per_line, first=f"`{label}` ") if label else [""])
+    lines.extend(ending_lines(game, width))
     return "\n".join(lines)
 
 
@@ -96,7 +87,7 @@ def _reserve(cards: Sequence[Card]) -> list[str]:
 
 def _foundation(top: Card | None, suit: Suit) -> str:
     """A foundation's top card, or a blank tile beside the suit it is waiting for."""
-    return emoji_card(top) if top is not None else BLANK_TILE + _JOIN + SUIT_EMOJI[suit]
+    return emoji_card(top) if top is not None else BLANK_TILE + JOIN + SUIT_EMOJI[suit]
 
 
 def _waste(cards: Sequence[Card]) -> list[str]:
@@ -109,52 +100,3 @@ def _waste(cards: Sequence[Card]) -> list[str]:
 
 def _stock(game: GateGame) -> str:
     return stock_words(game, italic="*", bold="**", code="`")
-
-
-def _header(game: GateGame, width: int, *, compact: bool) -> list[str]:
-    """Title (bold), deal, moves played and score: one line, or the title over the rest."""
-    title = f"**{game.title}**" + (f" ({', '.join(game.options)})" if game.options else "")
-    facts = header_facts(game)
-    one_line = f"{title} · {' · '.join(facts)}"
-    if not compact and display_width(one_line) <= width:
-        return [one_line]
-    return [*_flow(title.split(" "), width, sep=" ", indent=""), *_flow(facts, width, sep=" · ", indent="")]
-
-
-def _ending(game: GateGame, width: int) -> list[str]:
-    """The result once the game is over: won, or stuck with no move left."""
-    outcome = game.outcome()
-    if outcome is None:
-        return []
-    if outcome.termination is Termination.WON:
-        text = f"🏆 **Won!** Every card is home. Score {outcome.score}/52."
-    else:
-        text = f"**Game over:** no move left. Score {outcome.score}/52."
-    return ["", *_flow(text.split(" "), width, sep=" ", indent="")]
-
-
-def _flow(
-    cells: list[str], width: int, per_line: int = 0, *, first: str = "", sep: str = _GAP, indent: str = _INDENT
-) -> list[str]:
-    """Lay ``cells`` out after ``first`` (a pile's label) left to right, wrapping as needed.
-
-    A new line, starting with ``indent``, begins when the next cell would pass ``width``
-    units or ``per_line`` cells.
-    """
-    lines: list[str] = []
-    line = first
-    used = display_width(first) + (1 if first else 0)  # a code span is padded on both sides
-    on_line = 0
-    for cell in cells:
-        size = display_width(cell)
-        if on_line and (used + display_width(sep) + size > width or on_line == per_line):
-            lines.append(line)
-            line, used, on_line = indent, display_width(indent), 0
-        if on_line:
-            line += sep
-            used += display_width(sep)
-        line += cell
-        used += size
-        on_line += 1
-    lines.append(line)
-    return lines

@@ -4,7 +4,8 @@
 same position. It takes tens of milliseconds of CPU, so the bot must call it off the event
 loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine.
 
-The geometry lives in :mod:`gatebot.render.image_layout` and the card pictures in
+The geometry lives in :mod:`gatebot.render.image_layout` (Gate's board, and the choice of
+layout by variant) and :mod:`gatebot.render.canfield_layout`, the card pictures in
 :mod:`gatebot.render.image_cards`; this module pastes them together and encodes the PNG.
 """
 
@@ -17,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
 from gatebot.render.image_layout import Box, Layout, Metrics, SlotKind, font, layout_board
-from gatebot.rules import GateGame
+from gatebot.rules import Game
 
 FELT_CENTRE = (40, 118, 66)
 FELT_EDGE = (20, 78, 42)
@@ -34,8 +35,10 @@ TEXT_COLOURS = {
 _SLOT_NOTES = {SlotKind.FREE: "free", SlotKind.EMPTY: "empty", SlotKind.FOUNDATION: ""}
 
 
-def render_png(game: GateGame, *, scale: float = 1.0) -> bytes:
-    """Draw ``game`` as a PNG, about ``1140 * scale`` px wide; deterministic and side-effect free.
+def render_png(game: Game, *, scale: float = 1.0) -> bytes:
+    """Draw ``game`` as a PNG, deterministic and side-effect free.
+
+    A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``.
 
     Call it through ``asyncio.to_thread`` from async code: it is CPU work that would
     otherwise stall the bot's event loop.
@@ -53,7 +56,7 @@ def draw_board(layout: Layout) -> Image.Image:
     for badge in layout.badges:
         _badge(draw, badge.text, badge.box, m)
     for place in layout.slots:
-        sprite = slot(m, place.suit, _SLOT_NOTES[place.kind])
+        sprite = slot(m, place.suit, _SLOT_NOTES[place.kind] if place.note is None else place.note)
         image.paste(sprite, place.box[:2], sprite)
     for stack in layout.stacks:
         sprite = card_back(m) if stack.face_down else blank_card(m)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from gatebot.render.image_layout import Metrics, centre_pip_y, font
+from gatebot.render.image_geometry import Metrics, centre_pip_y, font
 from gatebot.rules import Card, Suit
 
 SUPERSAMPLE = 4

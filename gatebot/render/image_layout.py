@@ -1,4 +1,4 @@
-"""Where everything goes on the PNG board: pure geometry, shared by the drawing code and tests.
+"""Where everything goes on Gate's PNG board: pure geometry, shared by the drawing code and tests.
 
 The board is laid out like the table: a header line; a top row with the stock and waste at
 the left and the four foundations at the right; below it the two reserves standing as
@@ -7,189 +7,69 @@ each card's corner index shows and the last card is shown whole. Every pile carr
 with the name players type for it. All sizes scale with ``scale`` (1.0 gives a board about
 1140 px wide, which Discord shrinks to ~400 px on a phone, so corner indices are large).
 
-Nothing here draws: :func:`layout_board` returns boxes, and :func:`pip_centre` /
-:func:`corner_pip_centre` say where a card's suit pips are, so tests can look for a card's
-colour exactly where it is drawn.
+:func:`layout_board` lays out any variant (Canfield in :mod:`gatebot.render.canfield_layout`);
+the pieces a layout is made of are in :mod:`gatebot.render.image_geometry`, and re-exported here.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
-from enum import Enum
+from gatebot.render.canfield_layout import layout_canfield
+from gatebot.render.image_geometry import (
+    LONGEST_UNSQUEEZED,
+    MAX_SCALE,
+    MIN_SCALE,
+    Badge,
+    Box,
+    CardSpot,
+    Layout,
+    Metrics,
+    Slot,
+    SlotKind,
+    Stack,
+    Text,
+    badge,
+    card_box,
+    centre_pip_y,
+    corner_pip_centre,
+    fan_step,
+    font,
+    header_texts,
+    pip_centre,
+)
+from gatebot.rules import CanfieldGame, Game, GateGame, Suit
 
-from PIL import ImageFont
+__all__ = [
+    "LONGEST_UNSQUEEZED",
+    "MAX_SCALE",
+    "MIN_SCALE",
+    "Badge",
+    "Box",
+    "CardSpot",
+    "Layout",
+    "Metrics",
+    "Slot",
+    "SlotKind",
+    "Stack",
+    "Text",
+    "centre_pip_y",
+    "corner_pip_centre",
+    "fan_step",
+    "font",
+    "layout_board",
+    "pip_centre",
+]
 
-from gatebot.rules import Card, GateGame, Suit, Termination
 
-#: Piles longer than this are squeezed (a smaller fan step) so the board never grows taller.
-LONGEST_UNSQUEEZED = 13
-#: The scales a board may be drawn at: smaller is unreadable, larger wastes memory.
-MIN_SCALE, MAX_SCALE = 0.25, 4.0
+def layout_board(game: Game, scale: float = 1.0) -> Layout:
+    """Lay out ``game`` at ``scale``: every card, slot, badge and text with its box.
 
-Box = tuple[int, int, int, int]
-"""Left, top, right, bottom in pixels (right and bottom exclusive)."""
-
-
-_fonts = threading.local()
-
-
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled font at ``size`` px: nothing is read from disk or the network.
-
-    Each thread keeps its own fonts (a FreeType face must not be used by two threads at
-    once, which matters once boards are drawn in worker threads without a GIL).
+    Gate and Little Gate are laid out here, Canfield by
+    :func:`~gatebot.render.canfield_layout.layout_canfield`.
     """
-    cache: dict[int, ImageFont.FreeTypeFont] = _fonts.__dict__.setdefault("by_size", {})
-    if size not in cache:
-        cache[size] = ImageFont.load_default(size=size)  # type: ignore[assignment]
-    return cache[size]
-
-
-@dataclass(frozen=True, slots=True)
-class Metrics:
-    """Every length of the board, in pixels, for one scale."""
-
-    scale: float
-    margin: int
-    card_w: int
-    card_h: int
-    radius: int
-    gap: int
-    post_gap: int
-    fan: int
-    header_font: int
-    badge_font: int
-    badge_h: int
-    caption_font: int
-    rank_font: int
-    corner_pip: int
-    centre_pip: int
-    pad: int
-
-    @classmethod
-    def at(cls, scale: float) -> Metrics:
-        """The lengths at ``scale``; ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`."""
-        if not MIN_SCALE <= scale <= MAX_SCALE:
-            raise ValueError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, not {scale}")
-
-        def px(value: float) -> int:
-            return max(1, round(value * scale))
-
-        return cls(
-            scale=scale, margin=px(20), card_w=px(96), card_h=px(134), radius=px(9), gap=px(12),
-            post_gap=px(30), fan=px(46), header_font=px(32), badge_font=px(25), badge_h=px(34),
-            caption_font=px(22), rank_font=px(37), corner_pip=px(26), centre_pip=px(54), pad=px(7),
-        )
-
-
-class SlotKind(Enum):
-    """What an empty place on the table is, which decides how it is drawn."""
-
-    FREE = "free"  # a free space in the columns: takes any card or run
-    EMPTY = "empty"  # an emptied reserve, waste or stock
-    FOUNDATION = "foundation"  # an empty foundation, waiting for its ace
-
-
-@dataclass(frozen=True, slots=True)
-class CardSpot:
-    """One face-up card: where it is drawn and how much of it shows above the next card."""
-
-    pile: str
-    card: Card
-    box: Box
-    shown: int  # visible height in px; the card's full height when nothing covers it
-
-    @property
-    def exposed(self) -> bool:
-        return self.shown >= self.box[3] - self.box[1]
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """An empty place drawn as an outlined slot (with its suit, for a foundation)."""
-
-    pile: str
-    box: Box
-    kind: SlotKind
-    suit: Suit | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Stack:
-    """Cards lying under a pile's top (waste or stock), drawn as edges peeking out."""
-
-    pile: str
-    box: Box
-    layers: int
-    face_down: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A line of text: its anchor point (Pillow anchor codes), size and colour role."""
-
-    text: str
-    xy: tuple[int, int]
-    size: int
-    role: str  # "title", "facts", "won", "over", "caption", "badge", "count", "slot"
-    anchor: str = "la"
-
-
-@dataclass(frozen=True, slots=True)
-class Badge:
-    """A pill holding a pile's name as players type it (``L``, ``3``, ``F``)."""
-
-    text: str
-    box: Box
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """The whole board: image size and everything to draw, in drawing order per kind."""
-
-    metrics: Metrics
-    size: tuple[int, int]
-    texts: tuple[Text, ...]
-    badges: tuple[Badge, ...]
-    slots: tuple[Slot, ...]
-    stacks: tuple[Stack, ...]
-    cards: tuple[CardSpot, ...]
-    backs: tuple[Box, ...]  # face-down cards: the stock's top
-    posts: tuple[Box, ...]  # the darker panels behind the two reserves, the gateposts
-    stock_count: int
-
-    def spots(self, pile: str) -> list[CardSpot]:
-        """The face-up cards of one pile, bottom to top."""
-        return [spot for spot in self.cards if spot.pile == pile]
-
-
-def pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:
-    """The centre of the large suit pip of an exposed card: always inside the drawn shape."""
-    x0, y0, x1, _ = spot.box
-    return (x0 + x1) // 2, y0 + centre_pip_y(metrics)
-
-
-def centre_pip_y(metrics: Metrics) -> int:
-    """How far below a card's top edge its large pip is centred (below the corner index)."""
-    return round(metrics.card_h * 0.6)
-
-
-def corner_pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:
-    """The centre of the small suit pip in a card's top-right corner, visible even when fanned."""
-    _, y0, x1, _ = spot.box
-    return x1 - metrics.pad - metrics.corner_pip // 2, y0 + metrics.pad + metrics.rank_font // 2 + 1
-
-
-def fan_step(count: int, metrics: Metrics) -> int:
-    """The offset between fanned cards: the normal step, squeezed for a very long pile."""
-    if count <= LONGEST_UNSQUEEZED:
-        return metrics.fan
-    return metrics.fan * (LONGEST_UNSQUEEZED - 1) // (count - 1)
-
-
-def layout_board(game: GateGame, scale: float = 1.0) -> Layout:
-    """Lay out ``game`` at ``scale``: every card, slot, badge and text with its box."""
+    if isinstance(game, CanfieldGame):
+        return layout_canfield(game, scale)
+    if not isinstance(game, GateGame):
+        raise TypeError(f"There is no picture of a {game.title} board yet")
     m = Metrics.at(scale)
     grid = _grid(len(game.columns), m)
     width = grid[-1] + m.card_w + m.margin
@@ -204,14 +84,14 @@ def layout_board(game: GateGame, scale: float = 1.0) -> Layout:
     # Top row: stock and waste at the left, foundations at the right.
     badge_top = header_bottom + round(m.badge_h * 0.3)
     top = badge_top + m.badge_h + m.pad
-    stock_box = _card_box(grid[0], top, m)
-    waste_box = _card_box(grid[1], top, m)
+    stock_box = card_box(grid[0], top, m)
+    waste_box = card_box(grid[1], top, m)
     # The foundations end flush with the right gatepost, evenly spaced whatever the grid.
     first_foundation = width - m.margin - 4 * m.card_w - 3 * m.gap
-    foundation_boxes = [_card_box(first_foundation + i * (m.card_w + m.gap), top, m) for i in range(4)]
-    badges += [_badge("S", stock_box, badge_top, m), _badge("W", waste_box, badge_top, m)]
+    foundation_boxes = [card_box(first_foundation + i * (m.card_w + m.gap), top, m) for i in range(4)]
+    badges += [badge("S", stock_box, badge_top, m), badge("W", waste_box, badge_top, m)]
     f_span = (foundation_boxes[0][0], top, foundation_boxes[-1][2], top)
-    badges.append(_badge("F", f_span, badge_top, m))
+    badges.append(badge("F", f_span, badge_top, m))
 
     if game.stock_count:
         stacks.append(Stack("S", stock_box, min(game.stock_count - 1, 3), face_down=True))
@@ -240,8 +120,8 @@ def layout_board(game: GateGame, scale: float = 1.0) -> Layout:
     piles = [("L", left), *((str(i), col) for i, col in enumerate(game.columns, start=1)), ("R", right)]
     bottom = pile_top + m.card_h + 4 * m.fan  # room for full reserves, so the board keeps its height
     for x, (label, pile) in zip(grid, piles, strict=True):
-        box = _card_box(x, pile_top, m)
-        badges.append(_badge(label, box, badge_top, m))
+        box = card_box(x, pile_top, m)
+        badges.append(badge(label, box, badge_top, m))
         if not pile:
             kind = SlotKind.EMPTY if label in "LR" else SlotKind.FREE
             slots.append(Slot(label, box, kind))
@@ -250,7 +130,7 @@ def layout_board(game: GateGame, scale: float = 1.0) -> Layout:
         for i, card in enumerate(pile):
             y = pile_top + i * step
             shown = m.card_h if i == len(pile) - 1 else step
-            cards.append(CardSpot(label, card, _card_box(x, y, m), shown))
+            cards.append(CardSpot(label, card, card_box(x, y, m), shown))
         bottom = max(bottom, pile_top + (len(pile) - 1) * step + m.card_h)
 
     inset = m.pad
@@ -278,51 +158,10 @@ def _grid(columns: int, m: Metrics) -> list[int]:
     return [m.margin, *xs, xs[-1] + m.card_w + m.post_gap]
 
 
-def _card_box(x: int, y: int, m: Metrics) -> Box:
-    return x, y, x + m.card_w, y + m.card_h
-
-
-def _badge(text: str, over: Box, top: int, m: Metrics) -> Badge:
-    """A pill centred over the span ``over``'s left and right edges."""
-    width = max(m.badge_h, round(font(m.badge_font).getlength(text)) + m.badge_h * 2 // 3)
-    centre = (over[0] + over[2]) // 2
-    return Badge(text, (centre - width // 2, top, centre - width // 2 + width, top + m.badge_h))
-
-
 def _header(game: GateGame, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
-    """Title and deal at the left, moves and score (and the result) at the right.
-
-    When both do not fit on one line, the facts go on a second line; a line still too wide
-    (a narrow Little Gate board with options) is set in a smaller size until it fits.
-    """
+    """Title and deal at the left, moves and score (and the result) at the right."""
     title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
     deal = "custom position" if game.deal is None else f"deal {game.deal}"
     count = len(game.moves)
     facts = f"{count} move{'s' if count != 1 else ''} · score {game.score}/52"
-    outcome = game.outcome()
-    role = "facts"
-    if outcome is not None:
-        won = outcome.termination is Termination.WON
-        facts = ("Won! · " if won else "No move left · ") + facts
-        role = "won" if won else "over"
-
-    left_text = f"{title} · {deal}"
-    available = right_edge - m.margin
-    size = m.header_font
-    spacing = m.header_font
-    if font(size).getlength(left_text) + spacing + font(size).getlength(facts) <= available:
-        y = m.margin
-        texts = [
-            Text(left_text, (m.margin, y), size, "title"),
-            Text(facts, (right_edge, y), size, role, "ra"),
-        ]
-        return texts, y + round(size * 1.2)
-    texts = []
-    y = m.margin
-    for text, text_role in ((left_text, "title"), (facts, role)):
-        line_size = size
-        while line_size > 12 and font(line_size).getlength(text) > available:
-            line_size -= 1
-        texts.append(Text(text, (m.margin, y), line_size, text_role))
-        y += round(line_size * 1.25)
-    return texts, y
+    return header_texts(game, f"{title} · {deal}", facts, m, right_edge)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gatebot.rules import Game, GateGame
+from gatebot.rules import CanfieldGame, Game, GateGame
 
 
 def random_playout(
@@ -13,6 +13,22 @@ def random_playout(
     """Every ``every``-th position and the last of one random game, biased to build rather than draw."""
     game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=options)
     assert isinstance(game, GateGame)
+    positions = playout(game, rng, moves, every)
+    return [position for position in positions if isinstance(position, GateGame)]
+
+
+def canfield_playout(
+    rng: random.Random, options: tuple[str, ...], moves: int, every: int = 1
+) -> list[CanfieldGame]:
+    """Like :func:`random_playout`, for a random deal of Canfield."""
+    game = Game.new("canfield", deal=rng.randint(1, 2**32 - 1), options=options)
+    assert isinstance(game, CanfieldGame)
+    positions = playout(game, rng, moves, every)
+    return [position for position in positions if isinstance(position, CanfieldGame)]
+
+
+def playout(game: Game, rng: random.Random, moves: int, every: int = 1) -> list[Game]:
+    """``game`` and every ``every``-th position after it of a random game, and the last."""
     positions = [game.copy()]
     for step in range(1, moves + 1):
         if not random_step(game, rng, build_share=0.8):
@@ -24,7 +40,7 @@ def random_playout(
     return positions
 
 
-def random_step(game: GateGame, rng: random.Random, *, build_share: float) -> bool:
+def random_step(game: Game, rng: random.Random, *, build_share: float) -> bool:
     """Play one move: a foundation play if there is one, else a build ``build_share`` of the
     time, else any legal move; False when no move is left."""
     legal = game.legal_moves()

@@ -1,0 +1,138 @@
+"""Canfield's board as monospace text, and the words every Canfield board shares.
+
+The rows follow Gate's board (:mod:`gatebot.render.text`): each starts with the name players
+type for the pile — ``R`` the reserve, ``F`` the foundations, ``1``-``4`` the tableau piles,
+``W`` the waste, ``S`` the stock — and wraps onto indented lines within the width.
+
+Only what a player sees is drawn. The reserve shows its top card [in brackets] and how many
+cards lie face down under it; the stock only its size, never its cards (not even from the
+second pass on, when they are the turned-over waste). The waste shows its top three cards
+when turning three (the top one in brackets), its top card when turning one, and counts
+the rest. An empty foundation shows the suit it waits for; the row says the base rank it
+starts from.
+"""
+
+from __future__ import annotations
+
+from gatebot.render.text_rows import (
+    COMPACT_WIDTH,
+    EMPTY_PILE,
+    NORMAL_WIDTH,
+    Cells,
+    ending_lines,
+    header_facts,
+    header_lines,
+    title_words,
+)
+from gatebot.rules import CanfieldGame, Card
+
+_SPACE = "·· space"
+_RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: bool = False) -> str:
+    """Draw a Canfield ``game``: header, reserve, foundations, piles, waste, stock, result.
+
+    Widths and colour as :func:`gatebot.render.text.render_text` (40 columns compact, else 72).
+    """
+    width = COMPACT_WIDTH if compact else NORMAL_WIDTH
+    cells = Cells(colour=colour, aligned=not compact)
+    reserve = game.reserve
+    foundations = [cells.foundation(top, suit) for suit, top in enumerate(game.foundations)]
+    if None in game.foundations:
+        foundations.append(cells.words(foundation_note(game, compact=compact)))
+    lines = [
+        *header_lines(title_words(game), canfield_facts(game), width, compact=compact),
+        "",
+        *cells.row("R", _reserve(cells, reserve), width),
+        *cells.row("F", foundations, width),
+        "",
+    ]
+    for number, pile in enumerate(game.piles, start=1):
+        lines.extend(cells.row(str(number), [cells.card(card) for card in pile] or cells.note(_SPACE), width))
+    lines.append("")
+    lines.extend(cells.row("W", _waste(cells, game), width))
+    first, *rest = stock_parts(game)
+    lines.extend(cells.row("S", [*cells.note(first), *(cells.words(f"· {part}") for part in rest)], width))
+    lines.extend(ending_lines(game, width))
+    return "\n".join(lines)
+
+
+def _reserve(cells: Cells, reserve: tuple[Card, ...]) -> list[str]:
+    if not reserve:
+        return cells.note(EMPTY_PILE)
+    top = cells.card(reserve[-1], top=True)
+    return [top, cells.words(face_down_words(len(reserve) - 1))] if len(reserve) > 1 else [top]
+
+
+def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
+    shown = shown_waste(game)
+    if not shown:
+        return cells.note(EMPTY_PILE)
+    row = [cells.card(card, top=i == len(shown) - 1) for i, card in enumerate(shown)]
+    under = len(game.waste) - len(shown)
+    return [*row, cells.words(under_words(under, len(shown)))] if under else row
+
+
+# -- the words and choices every Canfield board shares (text, emoji, image) -------------------
+
+
+def rank_word(rank: int) -> str:
+    """A rank as players write it: ``A``, ``10``, ``Q``."""
+    return _RANK_WORDS[rank - 1]
+
+
+def canfield_facts(game: CanfieldGame) -> list[str]:
+    """The header's facts: the deal, the base rank, the moves played and the score."""
+    deal, *rest = header_facts(game)
+    return [deal, f"base {rank_word(game.base_rank)}", *rest]
+
+
+def foundation_note(game: CanfieldGame, *, compact: bool = False) -> str:
+    """What an empty foundation waits for: ``(each starts at Q)``, on a phone ``(from Q)``."""
+    return f"({'from' if compact else 'each starts at'} {rank_word(game.base_rank)})"
+
+
+def face_down_words(count: int) -> str:
+    """The reserve's cards under its top: counted, never shown."""
+    return f"+{count} face down"
+
+
+def shown_waste(game: CanfieldGame) -> tuple[Card, ...]:
+    """The waste cards a player sees, bottom to top: the top three turning three, else the top one."""
+    return game.waste[-game.draw_count:] if game.waste else ()
+
+
+def under_words(under: int, shown: int) -> str:
+    """The waste's cards under the shown ones: ``+5 under it``, ``+5 under them``."""
+    return f"+{under} under {'it' if shown == 1 else 'them'}"
+
+
+def pass_words(game: CanfieldGame) -> str:
+    """Which pass through the stock this is: ``pass 2``, or ``pass 1 of 3`` when they are limited."""
+    if game.passes_left is None:
+        return f"pass {game.pass_number}"
+    return f"pass {game.pass_number} of {game.pass_number + game.passes_left}"
+
+
+def stock_parts(game: CanfieldGame, *, italic: str = "", bold: str = "", code: str = "") -> list[str]:
+    """The stock's row: how many cards (never which), the pass, and what ``d`` does now.
+
+    ``[28 cards, pass 1 of 3, d turns one]``; with the stock out ``[empty, pass 2, d turns
+    the waste over]``, or why it can't be turned over. Markup is optional.
+    """
+    count = game.stock_count
+    turn = f"{code}d{code}"
+    if count:
+        cards = f"{bold}{count}{bold} card{'s' if count != 1 else ''}"
+        if not game.stock_known:
+            return [f"{cards}, order unknown", pass_words(game)]
+        return [cards, pass_words(game), f"{turn} turns {'one' if game.draw_count == 1 else 'three'}"]
+    parts = [f"{italic}empty{italic}", pass_words(game)]
+    if not game.waste:
+        return parts
+    if game.passes_left == 0:
+        return [*parts, "no pass left" if game.pass_number > 1 else "one pass only"]
+    if game.pass_idle:
+        return [*parts, "no card could move this pass"]
+    return [*parts, f"{turn} turns the waste over"]
