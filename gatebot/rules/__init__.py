@@ -4,6 +4,7 @@
 >>> game.play("3 > f")  # doctest: +SKIP
 """
 
+from gatebot.rules.archway import ArchwayGame
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.rules.cards import Card, Suit
 from gatebot.rules.deal import MAX_DEAL
@@ -24,6 +25,7 @@ __all__ = [
     "DRAW",
     "MAX_DEAL",
     "AmbiguousMove",
+    "ArchwayGame",
     "CanfieldGame",
     "Card",
     "Game",

@@ -9,7 +9,7 @@ That is Gate's rule (:func:`is_safe_up`); each variant answers through ``Game.is
 from __future__ import annotations
 
 from gatebot.rules.game import Game
-from gatebot.rules.move import FOUNDATION, Move
+from gatebot.rules.move import Move
 
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, for C D H S
 
@@ -26,7 +26,7 @@ def is_safe_up(card: int, foundation_counts: list[int]) -> bool:
 def safe_move(game: Game) -> Move | None:
     """One legal foundation move that is safe now (the game's :meth:`Game.is_safe_up` says), or None."""
     for move in game.legal_moves():
-        if move.target == FOUNDATION and game.is_safe_up(move):
+        if game.is_foundation(move.target) and game.is_safe_up(move):
             return move
     return None
 

@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 MAX_DEAL = 2**32 - 1
+
+
+def shuffle(deal: int, deck: Sequence[int]) -> list[int]:
+    """Return ``deck`` in the order it is dealt for deal number ``deal`` (RULES.md section 2, step 2).
+
+    The generator is the same for every deck size: ``left`` runs from ``len(deck)`` down to 1.
+    """
+    if not 1 <= deal <= MAX_DEAL:
+        raise ValueError(f"deal numbers run from 1 to {MAX_DEAL}, not {deal}")
+    cards = list(deck)
+    state = deal
+    dealt = []
+    for left in range(len(cards), 0, -1):
+        state = (state * 214013 + 2531011) & 0xFFFFFFFF
+        j = ((state >> 16) & 0x7FFF) % left
+        dealt.append(cards[j])
+        cards[j] = cards[left - 1]
+    return dealt
 
 
 def shuffled_deck(deal: int) -> list[int]:
@@ -10,14 +30,4 @@ def shuffled_deck(deal: int) -> list[int]:
 
     The deck starts as AC AD AH AS 2C … KS (card index order); RULES.md section 2.
     """
-    if not 1 <= deal <= MAX_DEAL:
-        raise ValueError(f"deal numbers run from 1 to {MAX_DEAL}, not {deal}")
-    deck = list(range(52))
-    state = deal
-    dealt = []
-    for left in range(52, 0, -1):
-        state = (state * 214013 + 2531011) & 0xFFFFFFFF
-        j = ((state >> 16) & 0x7FFF) % left
-        dealt.append(deck[j])
-        deck[j] = deck[left - 1]
-    return dealt
+    return shuffle(deal, range(52))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar, Self
 
 from gatebot.rules.errors import PositionError, RulesError, UnknownVariant
-from gatebot.rules.move import Move
+from gatebot.rules.move import FOUNDATION, Move
 
 
 class Termination(enum.Enum):
@@ -56,6 +57,12 @@ class Game(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     known_options: ClassVar[tuple[str, ...]] = ()
+    #: Words this variant adds to the move language, each naming a pile (``"arch": "p"``).
+    pile_words: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: Whether cards under a column's top card can ever move with it (False: one card at a time).
+    moves_runs: ClassVar[bool] = True
+    #: Examples of moves for messages about unreadable input.
+    move_examples: ClassVar[str] = "d, 3f, w5, 3>7, 35:2 or a card like 7h"
     _registry: ClassVar[dict[str, type[Game]]] = {}
 
     deal: int | None
@@ -193,7 +200,7 @@ class Game(ABC):
 
         played: list[Move] = []
         try:
-            for phrase in split_phrases(text):
+            for phrase in split_phrases(text, type(self)):
                 move = resolve(self, phrase)
                 self.push(move)
                 played.append(move)
@@ -226,6 +233,39 @@ class Game(ABC):
     @abstractmethod
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for messages that explain why it can't move."""
+
+    @classmethod
+    def read_token(cls, word: str) -> Move | None:
+        """A typed word (lower case) that is a whole move in this variant's own tokens, else None.
+
+        Gate's forms (``3f``, ``45``, ``35:2``) are read by the move language itself; a variant
+        whose notation has more (Archway's ``7ha``, ``fhk``) reads those here.
+        """
+        return None
+
+    def is_foundation(self, pile: str) -> bool:
+        """Whether a move's target names a foundation (Gate's ``f``; a variant may have more)."""
+        return pile == FOUNDATION
+
+    def card_target(self, card: int, moving: int | None) -> str | None:
+        """The target a player means by writing a move onto ``card`` (``7h 8h``).
+
+        ``moving`` is the card to be moved, when the player's words say which. None lets the
+        move language read ``card`` as the top of a column; a variant where cards go onto
+        other piles names that pile, or raises :class:`IllegalMove` saying why it can't be.
+        """
+        return None
+
+    def cards_moved(self, move: Move) -> int:
+        """How many cards a legal, canonical move carries."""
+        if move.count is not None:
+            return move.count
+        location = self.locate(self.moved_card(move))
+        return 1 if location is None else location[1] + 1
+
+    def describe(self, move: Move) -> str | None:
+        """A variant's own words for a legal move, or None for the move language's (``describe_move``)."""
+        return None
 
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a column has no move, when a player names it alone."""

@@ -1,4 +1,11 @@
-"""The move value type and its canonical one-token notation (RULES.md section 5)."""
+"""The move value type and its canonical one-token notation (RULES.md section 5).
+
+The grammar is one for every variant, so a stored token reads back without knowing the game:
+Gate's and Canfield's tokens (RULES.md §5, docs/canfield.md §5), and the Archway tokens of
+docs/archway.md §5, which add two-letter sources (a card's name ``7h`` for a card of the
+arch, ``fh`` for a suit's pair of foundations) and the targets ``a``, ``k`` (a suit's Ace or
+King foundation) and ``p`` (a card's arch packet).
+"""
 
 from __future__ import annotations
 
@@ -10,16 +17,28 @@ from gatebot.rules.errors import NotationError
 DRAW_SOURCE = "d"
 FOUNDATION = "f"
 
-_CANONICAL = re.compile(r"d|([1-9]|[a-ce]|[g-z])([1-9]|f)(?::([1-9][0-9]?))?")
+ACE_FOUNDATION = "a"
+KING_FOUNDATION = "k"
+ARCH_PACKET = "p"
+
+# A source is one character (a column digit or a pile letter, never d or f) or two: a card's
+# name (rank then suit, ten as t) or f and a suit. Two-character sources are followed only by
+# one-character targets, so every token splits one way.
+_CANONICAL = re.compile(
+    r"d|([1-9]|[a-ce]|[g-z]|[a2-9tjqk][cdhs]|f[cdhs])([1-9]|[afkp])(?::([1-9][0-9]?))?"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """One move: a draw, or cards from ``source`` to ``target``.
 
-    ``source`` is ``"d"`` for a draw, else a pile name (``"3"``, ``"l"``, ``"r"``, ``"w"``);
-    ``target`` is ``"f"`` (foundation) or a column name, empty for a draw. ``count`` is the
-    run length, given only where the canonical form needs it (``XY:n``, RULES.md §5).
+    ``source`` is ``"d"`` for a draw, else a pile name (``"3"``, ``"l"``, ``"r"``, ``"w"``;
+    in Archway also a card of the arch, ``"7h"``, or a suit's foundations, ``"fh"``);
+    ``target`` is ``"f"`` (foundation) or a column name, in Archway also ``"a"``, ``"k"``
+    (the Ace or King foundation of the card's suit) or ``"p"`` (its arch packet); empty for a
+    draw. ``count`` is the run length, given only where the canonical form needs it (``XY:n``,
+    RULES.md §5).
     ``str()`` is the canonical token; ``repr()`` evaluates back to an equal move.
     """
 
@@ -29,7 +48,7 @@ class Move:
 
     @classmethod
     def from_text(cls, token: str) -> Move:
-        """Read one canonical token (``d``, ``3f``, ``w5``, ``35:2``), strictly."""
+        """Read one canonical token (``d``, ``3f``, ``w5``, ``35:2``, ``7ha``, ``fhk``), strictly."""
         match = _CANONICAL.fullmatch(token)
         if match is None:
             raise NotationError(f"{token!r} is not a move token: try d, 3f, w5 or 35:2")

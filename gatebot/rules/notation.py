@@ -1,7 +1,8 @@
 """The move language players type, read in the context of a position.
 
 Reading happens in two steps. :func:`split_phrases` cuts a line into phrases without
-looking at the game (``d 3f w5`` is three phrases, ``3 to 7`` and ``7h 8s`` are one each).
+looking at the position (``d 3f w5`` is three phrases, ``3 to 7`` and ``7h 8s`` are one each);
+a variant may add words and one-word moves of its own (``Game.pile_words``, ``Game.read_token``).
 :func:`resolve` then turns one phrase into the single legal move it names in the current
 position, or raises with the reason in game terms, because ``7h`` or ``3`` mean different
 moves in different positions. Every accepted form is listed in the README.
@@ -10,7 +11,7 @@ moves in different positions. Every accepted form is listed in the README.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, parse_card
@@ -28,7 +29,7 @@ _PILE_WORDS = {
 _PAIR = re.compile(r"([0-9]|[lrwf])([0-9]|[lrwf])(?::([0-9]+))?")
 _SINGLE = re.compile(r"([0-9]+|[lrw])(?::([0-9]+))?")
 _COUNT = re.compile(r":([0-9]+)")
-_EXAMPLES = "write moves like d, 3f, w5, 3>7, 35:2 or a card like 7h"
+_EXAMPLES = "write moves like d, 3f, w5, 3>7, 35:2 or a card like 7h"  # Game.move_examples
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +62,10 @@ def _normalise(text: str) -> list[str]:
     return [word for word in text.split() if word not in _FILLER_WORDS]
 
 
-def _ref(word: str) -> tuple[Ref, int | None] | None:
+def _ref(word: str, pile_words: Mapping[str, str] = _PILE_WORDS) -> tuple[Ref, int | None] | None:
     """Read one word as a single place (``3``, ``l``, ``waste``, ``7h``), maybe with ``:n``."""
-    if word in _PILE_WORDS:
-        return Ref(pile=_PILE_WORDS[word]), None
+    if word in pile_words:
+        return Ref(pile=pile_words[word]), None
     if CARD_PATTERN.fullmatch(word):
         return Ref(card=parse_card(word)), None
     match = _SINGLE.fullmatch(word)
@@ -74,14 +75,17 @@ def _ref(word: str) -> tuple[Ref, int | None] | None:
     return None
 
 
-def split_phrases(text: str) -> Iterator[Phrase]:
+def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phrase]:
     """Cut a typed line into move phrases, in order; raise :class:`NotationError` at an unreadable word.
 
     Phrases are produced lazily, so the moves before an unreadable word can still be played.
+    ``variant`` adds its own words and one-word moves to Gate's.
     """
+    pile_words = {**_PILE_WORDS, **variant.pile_words} if variant is not None else _PILE_WORDS
+    examples = f"write moves like {variant.move_examples}" if variant is not None else _EXAMPLES
     words = _normalise(text)
     if not words:
-        raise NotationError(f"There is no move in that: {_EXAMPLES}")
+        raise NotationError(f"There is no move in that: {examples}")
     i = 0
     while i < len(words):
         word = words[i]
@@ -92,16 +96,19 @@ def split_phrases(text: str) -> Iterator[Phrase]:
             yield Phrase(word, draw=True)
             continue
         if word in _ARROW_WORDS:
-            raise NotationError(f"{word!r} needs a card or a pile before it: {_EXAMPLES}")
+            raise NotationError(f"{word!r} needs a card or a pile before it: {examples}")
+        if variant is not None and (token := variant.read_token(word)) is not None:
+            yield Phrase(word, source=Ref(pile=token.source), target=Ref(pile=token.target), count=token.count)
+            continue
         pair = None if CARD_PATTERN.fullmatch(word) else _PAIR.fullmatch(word)
         if pair:
             source_pile, target_pile, count_text = pair.groups()
             yield Phrase(word, source=Ref(pile=source_pile), target=Ref(pile=target_pile),
                          count=int(count_text) if count_text else None)
             continue
-        read = _ref(word)
+        read = _ref(word, pile_words)
         if read is None:
-            raise NotationError(f"{word!r} isn't a move I know: {_EXAMPLES}")
+            raise NotationError(f"{word!r} isn't a move I know: {examples}")
         source, count = read
         phrase_words = [word]
         target = None
@@ -109,13 +116,13 @@ def split_phrases(text: str) -> Iterator[Phrase]:
         if arrow:
             phrase_words.append(words[i])
             i += 1
-        if i < len(words) and (next_read := _ref(words[i])) is not None:
+        if i < len(words) and (next_read := _ref(words[i], pile_words)) is not None:
             target, target_count = next_read
             count = target_count if target_count is not None else count
             phrase_words.append(words[i])
             i += 1
         elif arrow:
-            raise NotationError(f"{' '.join(phrase_words)!r} needs a place to go after it: {_EXAMPLES}")
+            raise NotationError(f"{' '.join(phrase_words)!r} needs a place to go after it: {examples}")
         if i < len(words) and (counted := _COUNT.fullmatch(words[i])):
             count = int(counted.group(1))
             phrase_words.append(words[i])
@@ -125,7 +132,7 @@ def split_phrases(text: str) -> Iterator[Phrase]:
 
 def parse_move(game: Game, text: str) -> Move:
     """Read exactly one move from ``text`` in the context of ``game``; return it, legal and canonical."""
-    phrases = list(split_phrases(text))
+    phrases = list(split_phrases(text, type(game)))
     if len(phrases) != 1:
         raise NotationError(f"{text.strip()!r} holds {len(phrases)} moves, not one")
     return resolve(game, phrases[0])
@@ -139,6 +146,11 @@ def resolve(game: Game, phrase: Phrase) -> Move:
     assert source is not None
     if source.pile is not None:
         game.check_pile(source.pile, as_target=False)
+    if target is not None and target.card is not None:
+        moving = source.card if source.pile is None else game.top_card(source.pile)
+        if (named := game.card_target(target.card, moving)) is not None:
+            target = Ref(pile=named)
+            phrase = Phrase(phrase.text, source=source, target=target, count=phrase.count)
     if target is not None and target.pile is not None:
         game.check_pile(target.pile, as_target=True)
     if source.pile is not None and target is not None and target.pile is not None:
@@ -170,16 +182,13 @@ def _matches(game: Game, move: Move, phrase: Phrase) -> bool:
     if target is None:
         return True
     if target.pile is not None:
-        return move.target == target.pile
+        return move.target == target.pile or (target.pile == FOUNDATION and game.is_foundation(move.target))
     return move.target != FOUNDATION and game.top_card(move.target) == target.card
 
 
 def _count(game: Game, move: Move) -> int:
     """How many cards a legal move carries."""
-    if move.count is not None:
-        return move.count
-    location = game.locate(game.moved_card(move))
-    return 1 if location is None else location[1] + 1
+    return game.cards_moved(move)
 
 
 def _sensible(game: Game, moves: list[Move]) -> list[Move]:
@@ -188,13 +197,13 @@ def _sensible(game: Game, moves: list[Move]) -> list[Move]:
     A free space is a last resort: when the card can go up or onto a card, that is meant.
     Otherwise only the first free space is kept, since free spaces are interchangeable.
     """
-    onto_cards = [m for m in moves if m.target == FOUNDATION or game.top_card(m.target) is not None]
+    onto_cards = [m for m in moves if game.is_foundation(m.target) or game.top_card(m.target) is not None]
     if onto_cards:
         return onto_cards
     kept: list[Move] = []
     seen: set[tuple[str, int | None]] = set()
     for move in moves:
-        if move.target != FOUNDATION and game.top_card(move.target) is None:
+        if move.target.isdigit() and game.top_card(move.target) is None:
             key = (move.source, move.count)
             if key in seen:
                 continue
@@ -227,9 +236,11 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
         target_pile = target.pile
         if target_pile is None:
             target_pile = game.locate(target.card)[0]  # type: ignore[index]
-        count = above + 1 if pile.isdigit() and target_pile != FOUNDATION else None
+        count = above + 1 if pile.isdigit() and not game.is_foundation(target_pile) else None
         if above and not pile.isdigit():
             return f"{game.whereabouts(source.card)}, so it can't move yet"
+        if above and not game.moves_runs:
+            return game.why_buried_card_stays(source.card)
         game.validate(Move(pile, target_pile, count))
         return f"{CARD_PRETTY[source.card]} can't move there"
     assert source.pile is not None
@@ -250,11 +261,13 @@ def describe_move(game: Game, move: Move) -> str:
     """
     if move.is_draw:
         return "draw from the stock"
+    if (words := game.describe(move)) is not None:
+        return words
     card = CARD_PRETTY[game.moved_card(move)]
     where = game.pile_label(move.source)
     count = _count(game, move)
     what = card if count == 1 else f"{card} and the {count - 1} on it"
-    if move.target == FOUNDATION:
+    if game.is_foundation(move.target):
         return f"{what} from {where} to the foundation"
     top = game.top_card(move.target)
     onto = "the free space" if top is None else CARD_PRETTY[top]

@@ -1,11 +1,13 @@
-"""Build Gate (and Canfield) positions for tests from just the piles a test cares about.
+"""Build Gate (and Canfield, Archway) positions for tests from just the piles a test cares about.
 
 Every card a test does not place goes to the end of the stock (or, with ``rest="waste"``,
 under the waste), so the position always holds the 52 cards exactly once, as the position
-text requires.
+text requires (in Archway each card twice: unplaced copies go to the arch or under a column).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from gatebot.rules import Game
 
@@ -100,5 +102,43 @@ def canfield(
         f"W: {waste}".rstrip(),
         (f"S: ?{len(stock.split())}" if hidden_stock and stock.split() else f"S: {stock}".rstrip()),
         f"P: {passes}",
+    ]
+    return Game.from_text("\n".join(lines))
+
+
+def archway(
+    *,
+    options: str = "",
+    aces: str = "AC AD AH AS",
+    kings: str = "KC KD KH KS",
+    columns: dict[int, str] | None = None,
+    arch: str = "",
+    rest: str | int = "arch",
+) -> Game:
+    """An Archway game in the given position (docs/archway.md); each card exists twice.
+
+    ``aces`` and ``kings`` give the top of each suit's Ace and King foundation (C D H S).
+    Every copy not placed goes into the arch, or with ``rest=n`` under the cards named for
+    column ``n`` (where only the exposed card can move).
+    """
+    columns = dict(columns or {})
+    used: Counter[str] = Counter()
+    for pile in (arch, *columns.values()):
+        used.update(pile.split())
+    for suit, top in zip("CDHS", aces.split(), strict=True):
+        used.update(rank + suit for rank in RANKS[: RANKS.index(top[0]) + 1])
+    for suit, top in zip("CDHS", kings.split(), strict=True):
+        used.update(rank + suit for rank in RANKS[RANKS.index(top[0]) :])
+    leftover = " ".join(card for card in ALL_CARDS for _ in range(2 - used[card]))
+    if rest == "arch":
+        arch = f"{arch} {leftover}"
+    else:
+        columns[int(rest)] = f"{leftover} {columns.get(int(rest), '')}"
+    lines = [
+        f"archway {options}".rstrip(),
+        f"A: {aces}",
+        f"K: {kings}",
+        f"P: {arch}".rstrip(),
+        *(f"{i}: {columns.get(i, '')}".rstrip() for i in range(1, 5)),
     ]
     return Game.from_text("\n".join(lines))
