@@ -54,8 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--deal", metavar="N",
                       help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
     play.add_argument("--variant", choices=Game.variants(), help="the variant of a new game (default: gate)")
-    play.add_argument("--option", action="append", choices=GateGame.known_options,
-                      help="a rule option of a new game; repeat for more than one")
+    play.add_argument("--option", action="append", choices=_all_options(), metavar="OPTION",
+                      help="a rule option of a new game, one its variant has (" + _options_help()
+                      + "); repeat for more than one")
     play.add_argument("--new", action="store_true",
                       help="abandon the game in progress, if any, and deal a new one")
     play.add_argument("--user", metavar="NAME",
@@ -136,6 +137,19 @@ def _parser() -> argparse.ArgumentParser:
         "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID.",
     ).set_defaults(handler=_sync)
     return parser
+
+
+def _all_options() -> tuple[str, ...]:
+    """Every variant's option names, each once, in the order the variants list them."""
+    return tuple(dict.fromkeys(option for name in Game.variants() for option in Game.variant_class(name).known_options))
+
+
+def _options_help() -> str:
+    """Each variant's options, for ``--help``: ``gate: single-moves, stock-fill; ...``."""
+    return "; ".join(
+        f"{name}: {', '.join(Game.variant_class(name).known_options)}"
+        for name in Game.variants() if Game.variant_class(name).known_options
+    )
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:

@@ -147,6 +147,22 @@ def test_variant_options_and_compact(typed, capsys: pytest.CaptureFixture[str]) 
     assert all(len(line) <= 40 for line in out.splitlines() if not line.startswith(("Upgraded", "Dealt")))
 
 
+def test_canfield_is_played_with_its_own_options(typed, capsys: pytest.CaptureFixture[str]) -> None:
+    typed("r3\n32\n")
+    assert main(["play", "--deal", "1", "--variant", "canfield", "--option", "draw-one"]) == 0
+    out = capsys.readouterr().out
+    game = Game.new("canfield", deal=1, options=("draw-one",))
+    game.play_line("r3 32")
+    assert render_text(game) in out
+    assert [(deal, log) for _, deal, log, _ in stored_games()] == [(1, "r3 32")]
+
+
+def test_an_option_of_another_variant_is_refused(typed, capsys: pytest.CaptureFixture[str]) -> None:
+    typed("")
+    assert main(["play", "--variant", "canfield", "--option", "stock-fill"]) != 0
+    assert "Canfield has no option 'stock-fill'" in capsys.readouterr().err
+
+
 def test_unknown_variant_is_refused(typed, capsys: pytest.CaptureFixture[str]) -> None:
     typed("")
     with pytest.raises(SystemExit) as exited:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 VARIANTS = [
     app_commands.Choice(name="Gate", value="gate"),
     app_commands.Choice(name="Little Gate", value="little-gate"),
+    app_commands.Choice(name="Canfield", value="canfield"),
 ]
 STYLES = [
     app_commands.Choice(name="Text", value="text"),
@@ -46,8 +47,9 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         return self.bot.service
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
-    @app_commands.describe(variant="Gate or Little Gate", deal="Deal number (default: random)",
-                           single_moves="Only top cards move, no runs",
+    @app_commands.describe(variant="Gate, Little Gate or Canfield", deal="Deal number (default: random)",
+                           single_moves="Gate: only top cards move, no runs",
+                           draw_one="Canfield: turn the stock one card at a time",
                            winnable="A deal the solver proved can be won")
     @app_commands.choices(variant=VARIANTS)
     async def new(
@@ -57,10 +59,11 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
         single_moves: bool = False,
         winnable: bool = False,
+        draw_one: bool = False,
     ) -> None:
         user_id = str(interaction.user.id)
         name = variant.value if variant else "gate"
-        options = ("single-moves",) if single_moves else ()
+        options = (*(("single-moves",) if single_moves else ()), *(("draw-one",) if draw_one else ()))
 
         def deal_it(actor: Actor) -> Awaitable[Reply]:
             return self.service.new_game(actor, name, deal=deal, options=options, winnable=winnable)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gatebot.render.rules_text import rules_text
-from gatebot.rules import Game, GateGame
+from gatebot.rules import Game
 
 HELP = """\
 **Playing Gate with gatebot**
@@ -25,8 +25,7 @@ switch on a daily one (`/challenge daily on`).
 (a spoiler-free card of your game), `/gate forget-me` (deletes everything stored about you)."""
 
 
-def rules_for(game: GateGame | None) -> str:
+def rules_for(game: Game | None) -> str:
     """The rules of the player's game (its variant and options), or of plain Gate."""
     shown = game if game is not None else Game.new("gate", deal=1)
-    assert isinstance(shown, GateGame)
     return f"```\n{rules_text(shown, width=60)}\n```"

@@ -20,7 +20,7 @@ from discord.ui import DynamicItem
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import on_view_error, reply_privately
 from gatebot.render.card import render_card
-from gatebot.rules import GateGame, Move, describe_move
+from gatebot.rules import Game, Move, describe_move
 from gatebot.service import Reply
 from gatebot.service.stats import NoCard, Statistics
 from gatebot.store import GameStatus
@@ -170,7 +170,7 @@ def board_view(reply: Reply) -> discord.ui.View | None:
     return view
 
 
-def move_options(game: GateGame, moves: tuple[str, ...]) -> list[discord.SelectOption]:
+def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOption]:
     """Select options for the legal moves: the token as the value, the move in words as the label."""
     options = []
     for token in moves:

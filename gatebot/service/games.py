@@ -51,7 +51,7 @@ _KNOWN_GAMES = 4096
 T = TypeVar("T")
 #: What a request does to a game: the tokens it played (``u`` for an undo) and the sentence
 #: that stopped it, if any. It is given the attempt's challenge rules, None outside challenges.
-Apply = Callable[[GateGame, AttemptRules | None], tuple[list[str], str | None]]
+Apply = Callable[[Game, AttemptRules | None], tuple[list[str], str | None]]
 
 #: The solver's budget for finishing a game whose stock is out (Auto) or proving it lost.
 ENDGAME_NODES = 500_000
@@ -63,6 +63,8 @@ WINNABLE_SECONDS = 0.5
 #: A hint asked while the game changed is worked out again this many times at most.
 _HINT_TRIES = 2
 _FOREVER = float("inf")
+#: The variants the solver plays (hints, Auto's finish, the End-game offer, winnable deals).
+SOLVED_TITLES = "Gate and Little Gate"
 
 
 class GameDamaged(Exception):
@@ -127,7 +129,7 @@ class _Current:
     version: int
     log: str
     move_count: int
-    game: GateGame
+    game: Game
     attempt: AttemptRules | None = None
 
 
@@ -174,7 +176,7 @@ class _Known:
     deal: int
     log: str
     position: str
-    game: GateGame
+    game: Game
 
 
 class GameService:
@@ -285,6 +287,8 @@ class GameService:
                 raise ValueError("choose a deal number or a winnable deal, not both")
             if deal is not None:
                 cls.new(deal=deal, options=chosen_options)  # checks the number before any work
+            if winnable and not issubclass(cls, GateGame):
+                raise ValueError(f"winnable deals exist for {SOLVED_TITLES} so far, not for {cls.title}")
         except (RulesError, ValueError) as error:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
         if winnable:
@@ -306,7 +310,6 @@ class GameService:
             game = cls.new(deal=number, options=chosen_options)
         except (RulesError, ValueError) as error:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
-        assert isinstance(game, GateGame)
 
         async def work(session: AsyncSession) -> Reply:
             player = await self._player(session, actor)
@@ -374,7 +377,7 @@ class GameService:
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails."""
 
-        def apply(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+        def apply(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             return _play(game, text)
 
         return await self._change(actor, apply, expected_version)
@@ -401,7 +404,7 @@ class GameService:
         else:
             move = "d" if action == "draw" else action
 
-            def apply(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+            def apply(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
                 return _play(game, move)
 
         return await self._change(actor, apply, expected_version, game_id)
@@ -423,7 +426,7 @@ class GameService:
         attempt = None if safe.game_id is None else await self._attempt_of(safe.game_id)
         if attempt is not None and not attempt.hints_allowed:
             return safe  # finishing with the solver would be a hint
-        if game.stock_count or safe.game_id is None:
+        if not isinstance(game, GateGame) or game.stock_count or safe.game_id is None:
             return safe
         text = game.to_text()
         found = await self._solution(text)
@@ -433,7 +436,7 @@ class GameService:
         if verdict is Verdict.LOST:
             return self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
 
-        def finish(current: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+        def finish(current: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
                 return [], "Your game changed while I was working out the rest, so nothing more was played."
             for token in line:
@@ -468,6 +471,9 @@ class GameService:
             if attempt is not None and not attempt.hints_allowed:
                 return replace(seen, kind=ReplyKind.ERROR, message=attempt.no_hints())
             game = seen.game
+            if not isinstance(game, GateGame):
+                return replace(seen, kind=ReplyKind.ERROR,
+                               message=f"Hints exist for {SOLVED_TITLES} so far, not for {game.title}.")
             visible = game.to_text(hide_stock=True)
             behind = positions_behind(game)
             # A hint depends on the way the game came since the last draw (it leads forward).
@@ -499,7 +505,7 @@ class GameService:
         """
         game = reply.game
         if (
-            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE
+            not reply.ok or not isinstance(game, GateGame) or reply.status is not GameStatus.ACTIVE
             or game.stock_count or "end" in reply.actions or not await self._may_think(reply.game_id)
         ):
             return None
@@ -708,14 +714,14 @@ class GameService:
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
-    def _known_lost(self, game: GateGame) -> bool:
+    def _known_lost(self, game: Game) -> bool:
         """Whether the solver already proved this position (stock out) can't be won."""
-        if game.stock_count:
+        if not isinstance(game, GateGame) or game.stock_count:
             return False
         cached = self._verdicts.get(game.to_text())
         return cached is not None and cached[0] is Verdict.LOST
 
-    def _offer_end(self, reply: Reply, game: GateGame) -> Reply:
+    def _offer_end(self, reply: Reply, game: Game) -> Reply:
         actions = reply.actions if "end" in reply.actions else (*reply.actions, "end")
         message = _join(reply.message, no_win_message(game.score, self._end_prompt))
         return replace(reply, message=message, actions=actions)
@@ -817,7 +823,7 @@ class GameService:
             played=tuple(token for token in tokens if token != UNDO_TOKEN),
         )
 
-    def _note_current(self, actor: Actor, record: GameRecord, game: GateGame) -> None:
+    def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:
         """Remember (or forget) the player's active game after a full-path read or write."""
         key = (actor.platform, actor.user_id)
         attempt = None if record.challenge_id is None else self._attempts.get(record.id)
@@ -947,7 +953,7 @@ class GameService:
 
     async def _open(
         self, session: AsyncSession, actor: Actor, game_id: int | None, expected_version: int | None
-    ) -> tuple[GameRecord, GateGame] | Reply:
+    ) -> tuple[GameRecord, Game] | Reply:
         """The player's active game, loaded and checked, ready to change; or the reply saying why not."""
         record = await self._active(session, actor)
         refusal = await self._refuse_target(session, actor, record, game_id)
@@ -1045,7 +1051,7 @@ class GameService:
             select(GameRecord).where(GameRecord.player_id == player_id, GameRecord.status == GameStatus.ACTIVE)
         )
 
-    async def _load(self, session: AsyncSession, record: GameRecord) -> GateGame | None:
+    async def _load(self, session: AsyncSession, record: GameRecord) -> Game | None:
         """The record's game, checked against a replay of its log; None if it was set aside.
 
         A stale position cache is repaired (and logged); a log that can't be replayed sets
@@ -1076,7 +1082,7 @@ class GameService:
         self._remember(record, game)
         return game.copy()
 
-    def _remember(self, record: GameRecord, game: GateGame) -> None:
+    def _remember(self, record: GameRecord, game: Game) -> None:
         self._known[record.id] = _Known(record.variant, record.options, record.deal, record.log,
                                         record.position, game.copy())
         self._known.move_to_end(record.id)
@@ -1093,7 +1099,7 @@ class GameService:
     def _board(
         self,
         record: GameRecord,
-        game: GateGame,
+        game: Game,
         *,
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
@@ -1107,7 +1113,7 @@ class GameService:
         game_id: int,
         version: int,
         status: GameStatus,
-        game: GateGame,
+        game: Game,
         *,
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
@@ -1121,7 +1127,7 @@ class GameService:
                 actions.append("draw")
             if game.moves and (attempt is None or attempt.can_undo(game)):
                 actions.append("undo")
-            if attempt is None or attempt.hints_allowed:
+            if (attempt is None or attempt.hints_allowed) and isinstance(game, GateGame):
                 actions.append("hint")
             actions.append("resign")
             if (attempt is None or attempt.hints_allowed) and self._known_lost(game):
@@ -1131,7 +1137,7 @@ class GameService:
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
 
 
-async def _in_open_challenge(session: AsyncSession, game: GateGame, now: datetime) -> bool:
+async def _in_open_challenge(session: AsyncSession, game: Game, now: datetime) -> bool:
     """Whether a challenge open now or still to open plays this deal (in any server)."""
     found = await session.scalar(
         select(Challenge.id)
@@ -1144,7 +1150,7 @@ async def _in_open_challenge(session: AsyncSession, game: GateGame, now: datetim
     return found is not None
 
 
-def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
+def _play(game: Game, text: str) -> tuple[list[str], str | None]:
     result = game.play_line(text)
     error = None if result.error is None else sentence(str(result.error))
     return [str(move) for move in result.played], error
@@ -1153,7 +1159,7 @@ def _play(game: GateGame, text: str) -> tuple[list[str], str | None]:
 def _undo(count: int) -> Apply:
     """Take back up to ``count`` moves; in a challenge, none that turned up a stock card."""
 
-    def apply(game: GateGame, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+    def apply(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         if not game.moves:
             return [], "There is no move to take back."
         if attempt is not None and not attempt.undo_allowed:
@@ -1169,12 +1175,12 @@ def _undo(count: int) -> Apply:
     return apply
 
 
-def _auto(game: GateGame, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
     played = [str(move) for move in autoplay(game)]
     return played, None if played else "No card can go to the foundations safely right now."
 
 
-def record_progress(record: GameRecord, game: GateGame, tokens: list[str], now: datetime | None = None) -> None:
+def record_progress(record: GameRecord, game: Game, tokens: list[str], now: datetime | None = None) -> None:
     """Write what was done to the row: the log, the position cache, the counters, the end."""
     record.log = f"{record.log} {' '.join(tokens)}".strip()
     record.position = game.to_text()
@@ -1194,7 +1200,7 @@ def _finish(record: GameRecord, status: GameStatus, now: datetime) -> None:
     record.finished_at = record.updated_at = now
 
 
-def replay(record: GameRecord) -> GateGame:
+def replay(record: GameRecord) -> Game:
     """Rebuild a stored game from its variant, options, deal and log; :class:`GameDamaged` if impossible."""
     try:
         game = Game.new(record.variant, deal=record.deal, options=record.options.split())
@@ -1205,15 +1211,13 @@ def replay(record: GameRecord) -> GateGame:
                 game.play(Move.from_text(token))
     except (RulesError, ValueError) as error:
         raise GameDamaged(str(error)) from error
-    if not isinstance(game, GateGame):
-        raise GameDamaged(f"variant {record.variant!r} is not played by this service")
     return game
 
 
 def _outcome_message(status: GameStatus, message: str | None, move_count: int, score: int) -> str | None:
     """The reply's line after a change: the error that stopped a line of moves, or how the game ended."""
     if status is GameStatus.WON:
-        return f"You won! Every card is home: score 52/52 in {move_count} moves."
+        return f"You won! Every card is home: score {score}/{score} in {move_count} moves."
     if status is GameStatus.LOST:
         return _join(message, f"No legal move is left: the game ends with a score of {score}.")
     return message

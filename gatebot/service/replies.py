@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from gatebot.rules import GateGame
+from gatebot.rules import Game
 from gatebot.store.models import GameStatus
 
 
@@ -40,7 +40,7 @@ class Reply:
 
     kind: ReplyKind
     message: str | None = None
-    game: GateGame | None = None
+    game: Game | None = None
     game_id: int | None = None
     version: int | None = None
     status: GameStatus | None = None

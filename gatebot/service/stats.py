@@ -19,8 +19,8 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gatebot.render.card import DECK, RANKS, SUITS, Ascents, ResultCard, duration
-from gatebot.rules import Game, GateGame, Move, RulesError
+from gatebot.render.card import DECK, RANKS, Ascents, ResultCard, duration
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, utcnow
@@ -308,9 +308,8 @@ def ascents(variant: str, deal: int, options: Iterable[str], steps: Iterable[str
     """When each foundation card last went up: the deal replayed step by step (``u`` takes one back)."""
     try:
         game = Game.new(variant, deal=deal, options=options)
-        assert isinstance(game, GateGame)
-        when: list[list[int | None]] = [[None] * RANKS for _ in range(SUITS)]
         heights = _heights(game)
+        when: list[list[int | None]] = [[None] * RANKS for _ in heights]
         for index, step in enumerate(steps):
             if step == UNDO_TOKEN:
                 game.undo()
@@ -359,8 +358,20 @@ def _variant_line(variant: VariantStats) -> str:
     return line + "."
 
 
-def _heights(game: GateGame) -> tuple[int, ...]:
-    return tuple(0 if top is None else top.rank for top in game.foundations)
+def _heights(game: Game) -> tuple[int, ...]:
+    """How many cards each foundation holds, one row of the result card each.
+
+    Gate's rows are its four foundations by rank; Canfield's count up from the deal's base
+    rank; Archway's are its four Ace foundations and then its four King foundations.
+    """
+    if isinstance(game, GateGame):
+        return tuple(0 if top is None else top.rank for top in game.foundations)
+    if isinstance(game, CanfieldGame):
+        return game.foundation_counts
+    if isinstance(game, ArchwayGame):
+        ups, downs = game.foundation_sizes
+        return (*ups, *downs)
+    raise GameDamaged(f"{game.title} has no result card")
 
 
 def _days(count: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gatebot.rules import GateGame, Move, RulesError
+from gatebot.rules import Game, GateGame, Move, RulesError
 
 
 def fill_note(before: GateGame, after: GateGame, move: Move) -> str | None:
@@ -40,13 +40,14 @@ def fill_note(before: GateGame, after: GateGame, move: Move) -> str | None:
     return f"{card.pretty} from {origin} fills column {move.source}."
 
 
-def fill_notes(before: GateGame, played: Sequence[str], after: GateGame) -> list[str]:
+def fill_notes(before: Game, played: Sequence[str], after: Game) -> list[str]:
     """A fill note for each played move that emptied a column, replaying ``played`` on ``before``.
 
     Nothing is said once the game is won (the columns empty as the cards go home), nor
-    when ``played`` does not lead from ``before`` to ``after``.
+    when ``played`` does not lead from ``before`` to ``after``. Only Gate's fills are told
+    (another variant's board shows its own).
     """
-    if after.is_won:
+    if after.is_won or not isinstance(before, GateGame):
         return []
     shadow = before.copy()
     notes = []
@@ -62,7 +63,7 @@ def fill_notes(before: GateGame, played: Sequence[str], after: GateGame) -> list
     return notes if shadow.to_text() == after.to_text() else []
 
 
-def took_back(before: GateGame, after: GateGame, wanted: int) -> str | None:
+def took_back(before: Game, after: Game, wanted: int) -> str | None:
     """``Took back 76, 3f.``: the moves an undo removed, last first, and whether that was all of them."""
     kept = len(after.moves)
     taken = before.moves[kept:]

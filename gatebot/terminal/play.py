@@ -13,7 +13,7 @@ from typing import TextIO
 
 from gatebot.render import render_text
 from gatebot.render.card import render_card
-from gatebot.rules import GateGame, describe_move
+from gatebot.rules import Game, describe_move
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
@@ -52,7 +52,7 @@ class TerminalGame:
         self.options = options
         #: The last game a reply showed: what ``moves`` and ``rules`` read, and what the next
         #: reply is compared with to tell which card filled a column. None with no game.
-        self.game: GateGame | None = None
+        self.game: Game | None = None
 
     async def run(self, first: Reply) -> int:
         """Show ``first``'s board, then play lines until the game ends, the player quits or input ends.
@@ -167,7 +167,7 @@ class TerminalGame:
                                                 winnable=winnable)
         return await self.answer(reply)
 
-    async def answer(self, reply: Reply, *, before: GateGame | None = None) -> bool:
+    async def answer(self, reply: Reply, *, before: Game | None = None) -> bool:
         """Show a reply: the board, what was played and filled, its message; False if the game ended.
 
         A refusal shows only its sentence, since nothing changed. A refusal without a game
@@ -212,7 +212,7 @@ class TerminalGame:
         for move in moves:
             self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
 
-    def draw(self, game: GateGame) -> None:
+    def draw(self, game: Game) -> None:
         self.say("\n" + render_text(game, compact=self.screen.compact, colour=self.screen.colour))
 
     def say(self, text: str) -> None:

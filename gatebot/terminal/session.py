@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from gatebot.rules import GateGame
+from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.store import Database, GameStatus
 from gatebot.store.migrate import ensure_schema
@@ -96,13 +96,13 @@ async def _deal(service: GameService, actor: Actor, request: PlayRequest, say: S
     return reply
 
 
-def _resuming(game: GateGame) -> str:
+def _resuming(game: Game) -> str:
     played = len(game.moves)
     progress = f"{played} move{'s' if played != 1 else ''} played" if played else "no move played yet"
     return f"Resuming your game of {describe_game(game.name, game.deal, game.options)} ({progress})."
 
 
-def _asked_for_another(request: PlayRequest, game: GateGame) -> str | None:
+def _asked_for_another(request: PlayRequest, game: Game) -> str | None:
     """The game the flags ask for, in words, if it differs from ``game`` in what was typed; else None."""
     differs = (
         (request.variant is not None and request.variant != game.name)

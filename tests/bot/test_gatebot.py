@@ -425,3 +425,27 @@ async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot:
     row = await run.game_row()
     assert (row.status, row.score) == ("resigned", 9)
     assert "You ended the game with a score of 9." in fake.message(board.id).content
+
+
+async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    new = await fake.send_command("gate new", {"variant": "canfield", "deal": 1})
+    assert not (await new.response()).ephemeral
+    board = board_of(fake)
+    menu = next(cid for cid in custom_ids(board) if cid.startswith("gate:move:"))
+    picked = await fake.select(board, menu, ["r3"])
+    assert (await picked.response()).type == 7
+    moved = await (await fake.send_command("gate move", {"moves": "32"})).response()
+    assert moved.ephemeral and moved.content.startswith("Played 32")
+    board = fake.message(board.id)
+    assert (await (await fake.click(board, button(board, "draw"))).response()).type == 7
+    expected = Game.new("canfield", deal=1)
+    expected.play_line("r3 32 d")
+    assert (await run.position()).to_text() == expected.to_text()
+    assert (await run.game_row()).log == "r3 32 d"
+    assert fake.message(board.id).history, "the board message is edited in place"
+    rules = await (await fake.send_command("gate rules")).response()
+    assert "Canfield" in rules.content and "Reserve R" in rules.content
+    answer = await (await fake.send_command("gate hint")).original_edited()
+    assert answer.content == "Hints exist for Gate and Little Gate so far, not for Canfield."

@@ -463,3 +463,15 @@ async def test_new_winnable_deals_a_deal_the_solver_wins() -> None:
     ).verdict is Verdict.WINNABLE
     _, out, _ = await run("new winnable 5\n", deal=None)
     assert "new winnable" in out and len(await games()) == 2
+
+
+async def test_canfield_is_played_undone_and_listed() -> None:
+    code, out, _ = await run("r3 32 d\nundo\nmoves\nhint\n", variant="canfield")
+    assert code == 0
+    game = Game.new("canfield", deal=1)
+    game.play_line("r3 32")
+    assert out.count(render_text(game)) == 1  # after the undo
+    assert "Legal moves (2):" in out
+    assert "Hints exist for Gate and Little Gate so far, not for Canfield." in out
+    record = await active()
+    assert (record.variant, record.log) == ("canfield", "r3 32 d u")
