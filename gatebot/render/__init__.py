@@ -1,6 +1,6 @@
 """Drawing a game for people: pure functions from a position to text, emoji or a PNG, no I/O.
 
-Each one draws any variant of the family it knows (Gate, Little Gate, Canfield), choosing
+Each one draws any variant of the family it knows (Gate, Little Gate, Canfield, Archway), choosing
 the board by the game's class, and raises TypeError for a variant it has no board for.
 
 The PNG names (``render_png``, ``layout_board``, ``Layout``) are imported on first use, so

@@ -9,13 +9,15 @@ type for the pile (``L``, ``R``, ``F``, ``1``-``8``, ``W``, ``S``) in a code spa
 reserves bottom to top with the top card in brackets, foundations, columns, the waste's top
 with the count under it, and only the stock's size. Rows wrap onto indented lines within a
 width measured in :func:`display_width` units; the compact board fits a phone.
-:func:`render_emoji` draws any variant: Gate here, Canfield in :mod:`gatebot.render.canfield_emoji`.
+:func:`render_emoji` draws any variant: Gate here, Canfield in :mod:`gatebot.render.canfield_emoji`,
+Archway in :mod:`gatebot.render.archway_emoji`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gatebot.render.archway_emoji import render_archway_emoji
 from gatebot.render.canfield_emoji import render_canfield_emoji
 from gatebot.render.emoji_rows import (
     BLANK_TILE,
@@ -34,7 +36,7 @@ from gatebot.render.emoji_rows import (
     header_lines,
 )
 from gatebot.render.text import header_facts, stock_words
-from gatebot.rules import CanfieldGame, Card, Game, GateGame, Suit
+from gatebot.rules import ArchwayGame, CanfieldGame, Card, Game, GateGame, Suit
 
 __all__ = [
     "BLANK_TILE",
@@ -56,10 +58,12 @@ def render_emoji(game: Game, *, compact: bool = False) -> str:
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
     stay within :data:`NORMAL_EMOJI_WIDTH` units and ten cards, or with ``compact``
     :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own. Gate
-    shows reserves, foundations, columns, waste and stock; Canfield its own table.
+    shows reserves, foundations, columns, waste and stock; Canfield and Archway their own tables.
     """
     if isinstance(game, CanfieldGame):
         return render_canfield_emoji(game, compact=compact)
+    if isinstance(game, ArchwayGame):
+        return render_archway_emoji(game, compact=compact)
     if not isinstance(game, GateGame):
         raise TypeError(f"There is no emoji board for {game.title} yet")
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH

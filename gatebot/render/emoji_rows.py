@@ -71,15 +71,15 @@ def bold_title(game: Game) -> str:
     return f"**{game.title}**" + (f" ({', '.join(game.options)})" if game.options else "")
 
 
-def ending_lines(game: Game, width: int) -> list[str]:
-    """The result once the game is over: won, or stuck with no move left."""
+def ending_lines(game: Game, width: int, *, total: int = 52) -> list[str]:
+    """The result once the game is over: won, or stuck with no move left (score out of ``total``)."""
     outcome = game.outcome()
     if outcome is None:
         return []
     if outcome.termination is Termination.WON:
-        text = f"🏆 **Won!** Every card is home. Score {outcome.score}/52."
+        text = f"🏆 **Won!** Every card is home. Score {outcome.score}/{total}."
     else:
-        text = f"**Game over:** no move left. Score {outcome.score}/52."
+        text = f"**Game over:** no move left. Score {outcome.score}/{total}."
     return ["", *flow(text.split(" "), width, sep=" ", indent="")]
 
 

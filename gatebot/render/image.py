@@ -38,7 +38,8 @@ _SLOT_NOTES = {SlotKind.FREE: "free", SlotKind.EMPTY: "empty", SlotKind.FOUNDATI
 def render_png(game: Game, *, scale: float = 1.0) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
-    A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``.
+    A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``, an
+    Archway board ``1000 * scale``.
 
     Call it through ``asyncio.to_thread`` from async code: it is CPU work that would
     otherwise stall the bot's event loop.

@@ -7,12 +7,14 @@ each card's corner index shows and the last card is shown whole. Every pile carr
 with the name players type for it. All sizes scale with ``scale`` (1.0 gives a board about
 1140 px wide, which Discord shrinks to ~400 px on a phone, so corner indices are large).
 
-:func:`layout_board` lays out any variant (Canfield in :mod:`gatebot.render.canfield_layout`);
+:func:`layout_board` lays out any variant (Canfield in :mod:`gatebot.render.canfield_layout`,
+Archway in :mod:`gatebot.render.archway_layout`);
 the pieces a layout is made of are in :mod:`gatebot.render.image_geometry`, and re-exported here.
 """
 
 from __future__ import annotations
 
+from gatebot.render.archway_layout import layout_archway
 from gatebot.render.canfield_layout import layout_canfield
 from gatebot.render.image_geometry import (
     LONGEST_UNSQUEEZED,
@@ -36,7 +38,7 @@ from gatebot.render.image_geometry import (
     header_texts,
     pip_centre,
 )
-from gatebot.rules import CanfieldGame, Game, GateGame, Suit
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Suit
 
 __all__ = [
     "LONGEST_UNSQUEEZED",
@@ -64,10 +66,13 @@ def layout_board(game: Game, scale: float = 1.0) -> Layout:
     """Lay out ``game`` at ``scale``: every card, slot, badge and text with its box.
 
     Gate and Little Gate are laid out here, Canfield by
-    :func:`~gatebot.render.canfield_layout.layout_canfield`.
+    :func:`~gatebot.render.canfield_layout.layout_canfield`, Archway by
+    :func:`~gatebot.render.archway_layout.layout_archway`.
     """
     if isinstance(game, CanfieldGame):
         return layout_canfield(game, scale)
+    if isinstance(game, ArchwayGame):
+        return layout_archway(game, scale)
     if not isinstance(game, GateGame):
         raise TypeError(f"There is no picture of a {game.title} board yet")
     m = Metrics.at(scale)

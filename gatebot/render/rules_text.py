@@ -5,13 +5,15 @@ from __future__ import annotations
 import textwrap
 
 from gatebot.render.canfield_text import rank_word
-from gatebot.rules import CanfieldGame, Game, GateGame
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame
 
 
 def rules_text(game: Game, width: int = 78) -> str:
     """A short, exact summary of the rules this game is played by, options included."""
     if isinstance(game, CanfieldGame):
         return _fill(_canfield_rules(game), width)
+    if isinstance(game, ArchwayGame):
+        return _fill(_archway_rules(game), width)
     if not isinstance(game, GateGame):
         raise TypeError(f"There is no summary of the rules of {game.title} yet")
     if "single-moves" in game.options:
@@ -82,6 +84,31 @@ def _canfield_rules(game: CanfieldGame) -> list[str]:
         f"Stock S: {turn}; only the waste's top card plays, to a foundation or onto a pile. {redeal}",
         "The game is over when every card is home, or when no legal move is left: also at the "
         "end of a whole pass in which no card could move, since the next would show the same cards.",
+    ]
+
+
+def _archway_rules(game: ArchwayGame) -> list[str]:
+    """Archway's rules (docs/archway.md), with the kit option when it is on."""
+    if "kit" in game.options:
+        where = (
+            "to a foundation, into a space, or (kit) a column's exposed card back to the arch "
+            "packet of its rank. Nothing is ever built on a column."
+        )
+    else:
+        where = "to a foundation or into a space; nothing is ever built on a column or put back into the arch."
+    return [
+        f"{game.title}: two decks. Put all 104 cards on the eight foundations: the Ace foundations (A) "
+        "build up in suit from Ace to King, the King foundations (K) down in suit from King to Ace, "
+        "one of each per suit. Score: cards on the foundations, the eight bases included.",
+        "Every card is face up. Available: the exposed card [in brackets] of each column 1-4 (when it "
+        "moves, the card under it is exposed) and every card of the arch P, 13 packets by rank. "
+        f"Cards go {where}",
+        "A column emptied completely is a space: it takes one available card, from a column or the "
+        "arch, which is then that column's exposed card. A space holds one card at most.",
+        "Reversing: when a suit's Ace foundation reaches the card just below its King foundation's top "
+        "(9 and 10 of hearts), the top card of either may move onto the other, one card a move "
+        "(fhk, fha), as long as the order holds. The Ace and King bases never move.",
+        "No stock, no redeal. Won when all eight foundations hold 13 cards; over when no legal move is left.",
     ]
 
 

@@ -8,11 +8,13 @@ The stock's cards are never shown, only how many there are: the board is what a 
 may see.
 
 :func:`render_text` draws any variant; Gate's board is drawn here, Canfield's in
-:mod:`gatebot.render.canfield_text`, both from the pieces in :mod:`gatebot.render.text_rows`.
+:mod:`gatebot.render.canfield_text`, Archway's in :mod:`gatebot.render.archway_text`, all from
+the pieces in :mod:`gatebot.render.text_rows`.
 """
 
 from __future__ import annotations
 
+from gatebot.render.archway_text import render_archway_text
 from gatebot.render.canfield_text import render_canfield_text
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
@@ -24,7 +26,7 @@ from gatebot.render.text_rows import (
     title_words,
     visible_len,
 )
-from gatebot.rules import CanfieldGame, Game, GateGame
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame
 
 __all__ = ["COMPACT_WIDTH", "NORMAL_WIDTH", "header_facts", "render_text", "stock_words", "visible_len"]
 
@@ -38,10 +40,13 @@ def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> s
     cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
     ANSI codes for terminals; widths ignore the codes. Gate and Little Gate show reserves,
     foundations, columns, waste and stock; Canfield its own table
-    (:func:`~gatebot.render.canfield_text.render_canfield_text`).
+    (:func:`~gatebot.render.canfield_text.render_canfield_text`), and Archway its own
+    (:func:`~gatebot.render.archway_text.render_archway_text`).
     """
     if isinstance(game, CanfieldGame):
         return render_canfield_text(game, compact=compact, colour=colour)
+    if isinstance(game, ArchwayGame):
+        return render_archway_text(game, compact=compact, colour=colour)
     if not isinstance(game, GateGame):
         raise TypeError(f"There is no text board for {game.title} yet")
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH

@@ -117,15 +117,15 @@ def header_lines(title: str, facts: list[str], width: int, *, compact: bool) -> 
     return one_line
 
 
-def ending_lines(game: Game, width: int) -> list[str]:
-    """The result once the game is over, after a blank line: won, or no move left."""
+def ending_lines(game: Game, width: int, *, total: int = 52) -> list[str]:
+    """The result once the game is over, after a blank line: won, or no move left (score out of ``total``)."""
     outcome = game.outcome()
     if outcome is None:
         return []
     if outcome.termination is Termination.WON:
-        text = f"Won! Every card is home. Score {outcome.score}/52."
+        text = f"Won! Every card is home. Score {outcome.score}/{total}."
     else:
-        text = f"Game over: no move left. Score {outcome.score}/52."
+        text = f"Game over: no move left. Score {outcome.score}/{total}."
     return ["", *textwrap.wrap(text, width, subsequent_indent="  ")]
 
 
