@@ -58,6 +58,14 @@ class Position:
     draw: int = 3
     passes: int = UNLIMITED
     partial: bool = False
+    #: A rank (0 Ace … 12 King) whose cards are never built on the tableau, or -1 for none.
+    #: gatebot's Canfield builds every rank ("an Ace takes a King"); other programs' rules,
+    #: which the benchmark compares with, keep Kings off Aces (12) or the foundations' last
+    #: rank off the base rank.
+    blocked: int = -1
+    #: Whether a space, once the reserve is out, takes any single card (a pile's top too), not
+    #: only the waste's: Solvitaire's "canfield" (its partial-moves game) plays so.
+    any_space: bool = False
 
     @property
     def won(self) -> bool:
@@ -139,14 +147,30 @@ def play(position: Position, step: Step) -> Position:
         if not pile and reserve:
             pile.append(reserve.pop())
     return Position(position.base, tuple(reserve), tuple(foundations), tuple(tuple(p) for p in piles),
-                    tuple(stock), tuple(waste), position.draw, passes, position.partial)
+                    tuple(stock), tuple(waste), position.draw, passes, position.partial, position.blocked,
+                    position.any_space)
 
 
 def _safe(position: Position, card: int) -> bool:
-    """Whether putting ``card`` up can't hurt: both cards that could build on it are up already."""
-    below = (RANK[card] - 1) % RANKS
-    relative = (below - position.base) % RANKS  # how many of a suit must be up for ``below`` to be up
-    return all(position.foundations[suit] > relative for suit in range(4) if (suit in (1, 2)) != RED[card])
+    """Whether putting ``card`` up can't hurt.
+
+    Always when both cards that could build on it (one rank lower, the other colour) are up
+    already. When the foundations' last rank is never built on the tableau, two more cases: a
+    base card (nothing builds on it), and Solvitaire's rule for red-black games that can't take
+    cards back from the foundations — the other colour at most two ranks behind it and the
+    other suit of its colour at most three: every card that could be built on it, and on
+    those, can then go up itself instead. When the last rank can be built, that chain would
+    reach it, and it can't go up early, so the rule is off.
+    """
+    rank = (RANK[card] - position.base) % RANKS  # 0 for the base card
+    counts = position.foundations
+    others = min(counts[suit] for suit in range(4) if (suit in (1, 2)) != RED[card])
+    if position.blocked != (position.base - 1) % RANKS:
+        return others >= (rank or RANKS)  # the cards that build on it are up
+    if others >= rank:
+        return True
+    same = next(counts[suit] for suit in range(4) if suit != SUIT[card] and (suit in (1, 2)) == RED[card])
+    return others >= rank - 1 and same >= rank - 2
 
 
 def turn(position: Position, turns: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
@@ -207,12 +231,14 @@ def moves(position: Position, *, safe: bool = True) -> list[Step]:
             ups.append(("f", source))
     result = ups
     talon = talon_tops(position)
+    blocked = position.blocked
     #: The pile each card would build on: the two cards one rank lower in the other colour.
     takers: dict[int, list[int]] = {}
     for index, pile in enumerate(position.piles):
         if pile:
             for card in BUILDS_ON[pile[-1]]:
-                takers.setdefault(card, []).append(index)
+                if RANK[card] != blocked:
+                    takers.setdefault(card, []).append(index)
     spaces = [index for index, pile in enumerate(position.piles) if not pile] if not position.reserve else []
     for turns, card in talon:
         if fits_foundation(position, card):
@@ -220,26 +246,21 @@ def moves(position: Position, *, safe: bool = True) -> list[Step]:
     for source, pile in enumerate(position.piles):  # moving a pile brings out a reserve card
         if not pile:
             continue
-        counts = _run_lengths(pile) if position.partial else [len(pile)]
+        counts = range(len(pile), 0, -1) if position.partial else (len(pile),)
         for count in counts:
-            bottom = pile[-count]
-            for target, other in enumerate(position.piles):
-                if target != source and other and fits_pile(bottom, other[-1]):
+            for target in takers.get(pile[-count], ()):
+                if target != source:
                     result.append(("p", source, target, count))
     if position.reserve:
         result.extend(("t", "r", index) for index in takers.get(position.reserve[-1], ()))
     for turns, card in talon:
         result.extend(("W", turns, index) for index in takers.get(card, ()))
         result.extend(("W", turns, index) for index in spaces)
+    if spaces and position.any_space:
+        for source, pile in enumerate(position.piles):
+            if len(pile) > 1:
+                result.append(("p", source, spaces[0], 1))
     return result
-
-
-def _run_lengths(pile: tuple[int, ...]) -> list[int]:
-    """The lengths of the properly built runs that end at the pile's top, longest first."""
-    length = 1
-    while length < len(pile) and fits_pile(pile[-length], pile[-length - 1]):
-        length += 1
-    return list(range(length, 0, -1))
 
 
 def _key(position: Position) -> int:
@@ -251,10 +272,23 @@ def _key(position: Position) -> int:
     """
     stock, waste = position.stock, position.waste
     if position.passes == UNLIMITED and (not stock or len(waste) % position.draw == 0):
-        talon: tuple = ("cycle", waste + stock[::-1])
+        talon = ("cycle", waste + stock[::-1])
     else:
         talon = (stock, waste, position.passes)
     # Kept as its hash: millions of keys fit in memory, and a clash (odds about n²/2⁶⁴) is negligible.
+    return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
+
+
+def _cycle_key(position: Position) -> int | None:
+    """The key of the same position with its talon turned to the start of a pass, if that differs.
+
+    With unlimited passes a talon anywhere in a pass can be turned to the pass's start, so
+    the position there offers a subset of this one's moves: if this one is lost, so is it.
+    """
+    stock, waste = position.stock, position.waste
+    if position.passes != UNLIMITED or not stock or len(waste) % position.draw == 0:
+        return None
+    talon = ("cycle", waste + stock[::-1])
     return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
 
 
@@ -308,6 +342,9 @@ class Search:
             if step is None:
                 stack.pop()
                 self._lost.add(key)
+                dominated = _cycle_key(position)
+                if dominated is not None:
+                    self._lost.add(dominated)
                 if path:
                     path.pop()
                 continue
