@@ -11,6 +11,8 @@ pile is never empty while the reserve holds a card (the reserve fills it at once
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -46,6 +48,8 @@ _SOURCES = frozenset((*_PILE_NAMES, "r", "w"))
 _TARGETS = frozenset((*_PILE_NAMES, FOUNDATION))
 _PLAIN = {(s, t): Move(s, t) for s in _SOURCES for t in _TARGETS if s != t}
 _HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
+_HIDDEN_RESERVE = "The reserve's cards under its top are unknown in this position, so none can come out"
+_HIDDEN_COUNT = re.compile(r"\?(\d+)")
 _IDLE_PASS = (
     "No card could move during this whole pass through the stock, so the next pass would show "
     "the same cards: the game is over"
@@ -98,6 +102,7 @@ class CanfieldGame(Game):
         "_pass_limit",
         "_piles",
         "_reserve",
+        "_reserve_hidden",
         "_stock",
         "_stock_hidden",
         "_waste",
@@ -120,6 +125,7 @@ class CanfieldGame(Game):
         self._waste: list[int] = []
         self._stock: list[int] = []  # next card to turn last, so a turn is a pop()
         self._stock_hidden = False
+        self._reserve_hidden = 0  # how many reserve cards, from the bottom, a view doesn't know
         self._pass = 1
         self._offered = True  # a card could move at some point of this pass
         self._history: list[tuple[int, str, str, int, int, bool, bool]] = []
@@ -174,6 +180,16 @@ class CanfieldGame(Game):
                 seen[card] = label
             return cards
 
+        reserve_hidden = 0
+        head, colon, rest = lines[0].partition(":")
+        words = rest.split()
+        if colon and words and (hidden := _HIDDEN_COUNT.fullmatch(words[0])):
+            reserve_hidden = int(hidden.group(1))
+            if len(words) != 2:
+                raise PositionError(
+                    "Line R: write a reserve with unseen cards as ?n then its face-up top card, like R: ?12 7H"
+                )
+            lines = [f"{head}: {words[1]}", *lines[1:]]
         numbered = {label: (line, number) for number, (line, label) in enumerate(zip(lines, labels, strict=True), 2)}
         game._base = _parse_base(*numbered["B"])
         parsed = {
@@ -214,15 +230,27 @@ class CanfieldGame(Game):
         stock = parsed["S"]
         if stock.hidden is None:
             game._stock = claim(stock.cards, "S")[::-1]
-        else:
+        if stock.hidden is not None or reserve_hidden:
             missing = sorted(set(range(52)).difference(seen))
-            if len(missing) != stock.hidden:
+            unseen = (stock.hidden or 0) + reserve_hidden
+            if len(missing) != unseen:
+                said = " and ".join(
+                    part
+                    for part in (
+                        f"the reserve to hide {reserve_hidden}" if reserve_hidden else "",
+                        f"the stock to hold {stock.hidden}" if stock.hidden is not None else "",
+                    )
+                    if part
+                )
                 raise PositionError(
-                    f"Line S: the stock is said to hold {stock.hidden} unseen cards, "
+                    f"Line {'S' if stock.hidden is not None else 'R'}: {said} unseen cards, "
                     f"but {len(missing)} cards are missing from the other lines"
                 )
-            game._stock = claim(missing, "S")
-            game._stock_hidden = bool(missing)
+            game._reserve = claim(missing[:reserve_hidden], "R") + game._reserve
+            game._reserve_hidden = reserve_hidden
+            if stock.hidden is not None:
+                game._stock = claim(missing[reserve_hidden:], "S")
+                game._stock_hidden = bool(stock.hidden)
         if len(seen) != 52:
             missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
             raise PositionError(
@@ -249,6 +277,7 @@ class CanfieldGame(Game):
         other._waste = self._waste[:]
         other._stock = self._stock[:]
         other._stock_hidden = self._stock_hidden
+        other._reserve_hidden = self._reserve_hidden
         other._pass = self._pass
         other._offered = self._offered
         other._history = self._history[:]
@@ -258,14 +287,18 @@ class CanfieldGame(Game):
     # -- reading the position -----------------------------------------------------------
 
     def to_text(self, *, hide_stock: bool = False) -> str:
-        """The position text; ``hide_stock`` writes ``S: ?n`` only in the first pass (see the docs)."""
+        """The position text; ``hide_stock`` writes what a player sees (see the docs).
+
+        That is the reserve as ``R: ?n`` and its top card, and the stock as ``S: ?n`` in the first pass only.
+        """
 
         def pile(label: str, cards: list[int]) -> str:
             return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)
 
+        unseen = len(self._reserve) - 1 if hide_stock or self._reserve_hidden else 0
         lines = [
             " ".join((self.name, *self.options)),
-            pile("R", self._reserve),
+            f"R: ?{unseen} {CARD_TEXT[self._reserve[-1]]}" if unseen > 0 else pile("R", self._reserve),
             "F: " + " ".join(
                 CARD_TEXT[self._foundation_top(suit)] if count else "-"
                 for suit, count in enumerate(self._foundations)
@@ -317,6 +350,23 @@ class CanfieldGame(Game):
     @property
     def stock_count(self) -> int:
         return len(self._stock)
+
+    def _reveals_reserve(self, move: Move) -> bool:
+        """Whether ``move`` turns up the reserve's next card: it takes the top one, or empties a pile."""
+        if move.is_draw or not self._reserve:
+            return False
+        if move.source == "r":
+            return True
+        if not move.source.isdigit():
+            return False
+        pile = self._piles[int(move.source) - 1]
+        return bool(pile) and self.cards_moved(move) >= len(pile)
+
+    @property
+    def hidden_count(self) -> int:
+        """How many cards its player can't see: the reserve under its top, and the stock in the first pass."""
+        stock = len(self._stock) if self._pass == 1 or self._stock_hidden else 0
+        return max(0, len(self._reserve) - 1) + stock
 
     @property
     def stock_known(self) -> bool:
@@ -585,6 +635,8 @@ class CanfieldGame(Game):
 
     def push(self, move: Move) -> None:
         offered = self._offered
+        if self._reserve_hidden and self._reveals_reserve(move):
+            raise IllegalMove(_HIDDEN_RESERVE)
         if move.is_draw:
             if self._stock:
                 if self._stock_hidden:

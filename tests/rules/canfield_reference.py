@@ -246,9 +246,12 @@ def position_text(pos: Position, *, hide_stock: bool = False) -> str:
     stock = line("S", pos.stock)
     if hide_stock and pos.pass_number == 1 and pos.stock:
         stock = f"S: ?{len(pos.stock)}"
+    reserve = line("R", pos.reserve)
+    if hide_stock and len(pos.reserve) > 1:  # a player sees the reserve's top card only
+        reserve = f"R: ?{len(pos.reserve) - 1} {pos.reserve[-1]}"
     return "\n".join([
         " ".join(("canfield", *pos.options)),
-        line("R", pos.reserve),
+        reserve,
         line("F", tops),
         f"B: {RANKS[pos.base - 1]}",
         *(line(str(i + 1), pile) for i, pile in enumerate(pos.piles)),

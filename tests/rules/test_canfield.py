@@ -466,7 +466,37 @@ def test_the_stock_is_hidden_in_the_first_pass_and_listed_from_the_second() -> N
     for _ in range(13):  # 34 cards: 12 turns, then the waste turned over
         game.play("d")
     assert lines(game)["P"] == "2"
-    assert game.to_text(hide_stock=True) == game.to_text()  # every stock card has been seen
+    visible = game.to_text(hide_stock=True).splitlines()
+    assert visible[-2] == game.to_text().splitlines()[-2]  # every stock card has been seen
+    assert visible[1] == "R: ?12 AD"  # the reserve under its top never has
+
+
+def test_a_player_sees_only_the_reserve_top_and_a_view_never_turns_up_a_hidden_card() -> None:
+    game = deal_1()
+    game.play_line("d " * 13)  # the second pass: the stock is known, the reserve still hidden
+    view = Game.from_text(game.to_text(hide_stock=True))
+    assert lines(view)["R"] == "?12 AD" and view.to_text(hide_stock=True) == view.to_text()
+    assert game.hidden_count == 12 and view.hidden_count == 12
+    assert view.reserve[-1] == game.reserve[-1] and sorted(map(str, view.reserve)) == sorted(map(str, game.reserve))
+    with pytest.raises(IllegalMove, match="reserve's cards under its top are unknown"):
+        view.play("r3")
+    view.play("d")  # the stock is known from the second pass on: turning is fine
+    assert lines(view)["R"] == "?12 AD"
+
+
+@pytest.mark.parametrize(
+    ("reserve", "stock", "words"),
+    [
+        ("R: ?11 AD", "S: ?34", ["Line S", "reserve to hide 11", "stock to hold 34", "46 cards are missing"]),
+        ("R: ?12", "S: ?34", ["Line R", "?n then its face-up top card"]),
+        ("R: ?12 AD 9S", "S: ?34", ["Line R", "?n then its face-up top card"]),
+    ],
+)
+def test_a_hidden_reserve_that_does_not_add_up_is_refused(reserve: str, stock: str, words: list[str]) -> None:
+    text = deal_1().to_text(hide_stock=True).replace("R: ?12 AD", reserve).replace("S: ?34", stock)
+    with pytest.raises(PositionError) as refused:
+        Game.from_text(text)
+    assert all(word in str(refused.value) for word in words), refused.value
 
 
 @pytest.mark.parametrize(
