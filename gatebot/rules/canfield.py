@@ -12,7 +12,6 @@ pile is never empty while the reserve holds a card (the reserve fills it at once
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
