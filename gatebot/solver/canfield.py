@@ -22,7 +22,7 @@ import gc
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.search import luby
@@ -109,46 +109,64 @@ def fits_foundation(position: Position, card: int) -> bool:
 
 
 def play(position: Position, step: Step) -> Position:
-    """The position after ``step`` (which must be legal), emptied piles filled from the reserve."""
+    """The position after ``step`` (which must be legal), an emptied pile filled from the reserve."""
     kind = step[0]
-    if kind == "W":
+    reserve, foundations, piles = position.reserve, position.foundations, position.piles
+    stock, waste, passes = position.stock, position.waste, position.passes
+    if kind == "W":  # the hot path: a talon card played after turning
         _, turns, target = step
-        stock, waste, passes = turn(position, turns)
-        return play(replace(position, stock=stock, waste=waste, passes=passes),
-                    ("f", "w") if target == "f" else ("t", "w", target))
-    reserve, foundations, piles = list(position.reserve), list(position.foundations), [list(p) for p in position.piles]
-    stock, waste = list(position.stock), list(position.waste)
-    passes = position.passes
-    if kind == "d":
-        for _ in range(min(position.draw, len(stock))):
-            waste.append(stock.pop())
-    elif kind == "n":
-        stock, waste = waste[::-1], []
-        if passes != UNLIMITED:
-            passes -= 1
+        states = _talon(position)[1]
+        stock, waste, passes = states[turns] if turns in states else turn(position, turns)
+        card = waste[-1]
+        waste = waste[:-1]
+        if target == "f":
+            foundations = _up(foundations, card)
+        else:
+            piles = (*piles[:target], (*piles[target], card), *piles[target + 1 :])
+    elif kind in ("d", "n"):
+        stock, waste, passes = turn(position, 1)
     elif kind == "p":
         _, source, target, count = step
-        moved = piles[source][-count:]
-        del piles[source][-count:]
-        piles[target].extend(moved)
+        changed = list(piles)
+        changed[target] = piles[target] + piles[source][-count:]
+        changed[source] = piles[source][:-count]
+        emptied = not changed[source]
+        piles = _filled(changed, source, reserve)
+        if emptied and reserve:
+            reserve = reserve[:-1]
     else:
         source = step[1]
         if source == "r":
-            card = reserve.pop()
+            card, reserve = reserve[-1], reserve[:-1]
         elif source == "w":
-            card = waste.pop()
+            card, waste = waste[-1], waste[:-1]
         else:
-            card = piles[source].pop()
+            card = piles[source][-1]
+            changed = list(piles)
+            changed[source] = piles[source][:-1]
+            emptied = not changed[source]
+            piles = _filled(changed, source, reserve)
+            if emptied and reserve:
+                reserve = reserve[:-1]
         if kind == "f":
-            foundations[SUIT[card]] += 1
+            foundations = _up(foundations, card)
         else:
-            piles[step[2]].append(card)
-    for pile in piles:
-        if not pile and reserve:
-            pile.append(reserve.pop())
-    return Position(position.base, tuple(reserve), tuple(foundations), tuple(tuple(p) for p in piles),
-                    tuple(stock), tuple(waste), position.draw, passes, position.partial, position.blocked,
-                    position.any_space)
+            target = step[2]
+            piles = (*piles[:target], (*piles[target], card), *piles[target + 1 :])
+    return Position(position.base, reserve, foundations, piles, stock, waste, position.draw, passes,
+                    position.partial, position.blocked, position.any_space)
+
+
+def _up(foundations: tuple[int, int, int, int], card: int) -> tuple[int, int, int, int]:
+    suit = SUIT[card]
+    return (*foundations[:suit], foundations[suit] + 1, *foundations[suit + 1 :])  # type: ignore[return-value]
+
+
+def _filled(piles: list[tuple[int, ...]], source: int, reserve: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The piles, the emptied ``source`` filled with the reserve's top card if there is one."""
+    if not piles[source] and reserve:
+        piles[source] = (reserve[-1],)
+    return tuple(piles)
 
 
 def _safe(position: Position, card: int) -> bool:
@@ -195,7 +213,24 @@ def talon_tops(position: Position) -> list[tuple[int, int]]:
     Turning goes on through the stock and, when it is out, over the waste again (while passes
     remain) until it comes back to a state it has shown: with unlimited passes that is a cycle.
     """
+    return _talon(position)[0]
+
+
+#: What each talon shows as it turns, by (stock, waste, passes, draw): many positions share a talon.
+_TALONS: dict[tuple, tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]]] = {}
+_TALONS_KEPT = 50_000
+
+
+def _talon(
+    position: Position,
+) -> tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]]:
+    """The talon's tops (see :func:`talon_tops`) and, for each, the stock, waste and passes it leaves."""
+    key = (position.stock, position.waste, position.passes, position.draw)
+    known = _TALONS.get(key)
+    if known is not None:
+        return known
     shown: list[tuple[int, int]] = []
+    states: dict[int, tuple[tuple[int, ...], tuple[int, ...], int]] = {}
     seen: set[tuple[int, int]] = set()
     stock, waste, passes = position.stock, position.waste, position.passes
     turns = 0
@@ -203,6 +238,7 @@ def talon_tops(position: Position) -> list[tuple[int, int]]:
         seen.add((len(stock), len(waste)))
         if waste:
             shown.append((turns, waste[-1]))
+            states[turns] = (stock, waste, passes)
         if stock:
             taken = min(position.draw, len(stock))
             stock, waste = stock[:-taken], waste + stock[-taken:][::-1]  # turned one by one
@@ -212,7 +248,10 @@ def talon_tops(position: Position) -> list[tuple[int, int]]:
         else:
             break
         turns += 1
-    return shown
+    if len(_TALONS) >= _TALONS_KEPT:
+        _TALONS.clear()
+    _TALONS[key] = (shown, states)
+    return shown, states
 
 
 def moves(position: Position, *, safe: bool = True) -> list[Step]:
