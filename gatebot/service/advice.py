@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gatebot.rules import GateGame, describe_move
+from gatebot.rules import Game, describe_move
 from gatebot.solver import Hint, Outlook
 
 
-def hint_message(game: GateGame, found: Hint, end_prompt: str) -> str:
+def hint_message(game: Game, found: Hint, end_prompt: str) -> str:
     """The hint as a player reads it: the move, its token and why, then how the game looks after it.
 
     ``Hint: play A♦ from column 3 to the foundation (`3f`). It won 10 of 12 imagined
@@ -39,7 +39,7 @@ def cards_home(score: int) -> str:
     return "1 card is home" if score == 1 else f"{score} cards are home"
 
 
-def _outlook(game: GateGame, found: Hint, end_prompt: str) -> str:
+def _outlook(game: Game, found: Hint, end_prompt: str) -> str:
     if found.outlook is Outlook.WINNABLE:
         return "Still winnable."
     if found.outlook is Outlook.LOST:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from gatebot.rules import GateGame
+from gatebot.rules import Game
+from gatebot.service.variants import has_stock
 from gatebot.store.models import Challenge, Rule
 
 
@@ -23,10 +24,19 @@ class AttemptRules:
     hints: Rule
     undo: Rule
     closes_at: datetime
+    #: The variant played: its rules line says "never past a draw" only where there are draws.
+    variant: str = "gate"
 
     @classmethod
     def of(cls, challenge: Challenge) -> AttemptRules:
-        return cls(challenge.id, challenge.name, Rule(challenge.hints), Rule(challenge.undo), challenge.closes_at)
+        return cls(
+            challenge.id,
+            challenge.name,
+            Rule(challenge.hints),
+            Rule(challenge.undo),
+            challenge.closes_at,
+            challenge.variant,
+        )
 
     @property
     def hints_allowed(self) -> bool:
@@ -39,7 +49,7 @@ class AttemptRules:
     def closed(self, now: datetime) -> bool:
         return now >= self.closes_at
 
-    def can_undo(self, game: GateGame) -> bool:
+    def can_undo(self, game: Game) -> bool:
         """Whether the last move may be taken back: never one that turned up a stock card."""
         return self.undo_allowed and bool(game.moves) and not game.last_move_showed_stock
 
@@ -59,7 +69,7 @@ class AttemptRules:
         return f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
 
     def began(self, now: datetime) -> str:
-        rules = rules_line(self.hints, self.undo)
+        rules = rules_line(self.hints, self.undo, stock=has_stock(self.variant))
         return f"Your attempt at {self.name} has begun: {rules}, closes {when(self.closes_at, now)}."
 
     def has_closed(self, score: int) -> str:
@@ -69,9 +79,16 @@ class AttemptRules:
         return f"You have already played {self.name}: one attempt each, so see its results with /challenge leaderboard."
 
 
-def rules_line(hints: Rule, undo: Rule) -> str:
-    """A challenge's two rules in a few words: "hints counted, undo allowed (never past a draw)"."""
-    undo_words = "undo forbidden" if undo is Rule.FORBIDDEN else f"undo {undo} (never past a draw)"
+def rules_line(hints: Rule, undo: Rule, *, stock: bool = True) -> str:
+    """A challenge's two rules in a few words: "hints counted, undo allowed (never past a draw)".
+
+    ``stock``: the variant draws from a stock; without one (Archway) nothing is ever drawn,
+    so undo has no draw to stop at and the words say nothing of it.
+    """
+    if undo is Rule.FORBIDDEN:
+        undo_words = "undo forbidden"
+    else:
+        undo_words = f"undo {undo} (never past a draw)" if stock else f"undo {undo}"
     return f"hints {hints}, {undo_words}"
 
 

@@ -31,15 +31,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from gatebot.rules import MAX_DEAL, Game, GateGame, Move, RulesError, describe_move
+from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import hint_message, no_win_message, sentence
 from gatebot.service.attempts import AttemptRules
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Thinker, ThinkingFailed
-from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict
+from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict, family
 from gatebot.solver.deals import pick_winnable, winnable_deals
-from gatebot.solver.hint import positions_behind
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, GameRecord, GameStatus, Player, Rule, utcnow
 
@@ -53,7 +52,7 @@ T = TypeVar("T")
 #: that stopped it, if any. It is given the attempt's challenge rules, None outside challenges.
 Apply = Callable[[Game, AttemptRules | None], tuple[list[str], str | None]]
 
-#: The solver's budget for finishing a game whose stock is out (Auto) or proving it lost.
+#: The solver's budget for finishing a game with nothing hidden (Auto) or proving it lost.
 ENDGAME_NODES = 500_000
 ENDGAME_SECONDS = 1.0
 #: Random deals tried, each with this budget, before a winnable deal comes from the shipped list.
@@ -63,8 +62,6 @@ WINNABLE_SECONDS = 0.5
 #: A hint asked while the game changed is worked out again this many times at most.
 _HINT_TRIES = 2
 _FOREVER = float("inf")
-#: The variants the solver plays (hints, Auto's finish, the End-game offer, winnable deals).
-SOLVED_TITLES = "Gate and Little Gate"
 
 
 class GameDamaged(Exception):
@@ -272,8 +269,9 @@ class GameService:
         """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it.
 
         ``winnable`` deals one the solver proved winnable: a random deal it can prove so
-        quickly, else one from the shipped list (which holds deals without options; with
-        options only a deal proved on the spot will do, and the request may be refused).
+        quickly, else one from the shipped list (Gate and Little Gate without options; for
+        any other variant or with options only a deal proved on the spot will do, and the
+        request may be refused). A variant the solver doesn't play yet is refused at once.
 
         With ``attempt`` the game is the player's one attempt at that challenge (its deal
         given): refused if they made one already, which the database enforces too. A deal
@@ -287,8 +285,10 @@ class GameService:
                 raise ValueError("choose a deal number or a winnable deal, not both")
             if deal is not None:
                 cls.new(deal=deal, options=chosen_options)  # checks the number before any work
-            if winnable and not issubclass(cls, GateGame):
-                raise ValueError(f"winnable deals exist for {SOLVED_TITLES} so far, not for {cls.title}")
+            if winnable:
+                refusal = no_winnable_deals(cls.name, chosen_options)
+                if refusal is not None:
+                    raise ValueError(refusal)
         except (RulesError, ValueError) as error:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
         if winnable:
@@ -412,9 +412,10 @@ class GameService:
     async def auto(
         self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None
     ) -> Reply:
-        """Play every card that can safely go to the foundations; once the stock is out, finish the game.
+        """Play every card that can safely go to the foundations; once nothing is hidden, finish the game.
 
-        With the stock out every card is known, so the solver can decide the rest: when it
+        Once every card is known (Gate's stock out; in Archway from the deal), the solver of
+        the game's variant, if it has one (:mod:`gatebot.solver.family`), can decide the rest: when it
         finds a win, the whole winning line is played (each move logged as if typed) and the
         game ends won; when it proves there is none, the reply says so and offers ``end``.
         """
@@ -426,7 +427,7 @@ class GameService:
         attempt = None if safe.game_id is None else await self._attempt_of(safe.game_id)
         if attempt is not None and not attempt.hints_allowed:
             return safe  # finishing with the solver would be a hint
-        if not isinstance(game, GateGame) or game.stock_count or safe.game_id is None:
+        if not family.thinks_about(game) or family.hidden(game) or safe.game_id is None:
             return safe
         text = game.to_text()
         found = await self._solution(text)
@@ -456,7 +457,7 @@ class GameService:
     ) -> Reply:
         """The move the hint engine suggests for the player's game, in a sentence; nothing is played.
 
-        The engine sees only what the player sees (the stock hidden). The reply is private
+        The engine sees only what the player sees (``to_text(hide_stock=True)``). The reply is private
         (:attr:`ReplyKind.HINT`) and keeps the board's version: its buttons stay usable. Each
         position a player asks about counts once on the game's ``hint_count``: asking again
         about the same position (a repeat press, or after an undo back to it) reuses the
@@ -471,11 +472,10 @@ class GameService:
             if attempt is not None and not attempt.hints_allowed:
                 return replace(seen, kind=ReplyKind.ERROR, message=attempt.no_hints())
             game = seen.game
-            if not isinstance(game, GateGame):
-                return replace(seen, kind=ReplyKind.ERROR,
-                               message=f"Hints exist for {SOLVED_TITLES} so far, not for {game.title}.")
+            if not family.thinks_about(game):
+                return replace(seen, kind=ReplyKind.ERROR, message=no_hints(game))
             visible = game.to_text(hide_stock=True)
-            behind = positions_behind(game)
+            behind = family.positions_behind(game)
             # A hint depends on the way the game came since the last draw (it leads forward).
             known = visible + "\n#" + hashlib.blake2b("\n".join(behind).encode(), digest_size=16).hexdigest()
             found = self._hints.get(known) or await self._think_of_hint(game, visible, behind)
@@ -489,7 +489,7 @@ class GameService:
                 message = f"{message} {attempt.hint_counted()}"
             reply = replace(seen, kind=ReplyKind.HINT, message=message,
                             suggestion=None if found.move is None else str(found.move))
-            if found.outlook is Outlook.LOST and not game.stock_count and game.has_legal_move():
+            if found.outlook is Outlook.LOST and not family.hidden(game) and game.has_legal_move():
                 self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))
                 if "end" not in reply.actions:
                     reply = replace(reply, actions=(*reply.actions, "end"))
@@ -497,7 +497,7 @@ class GameService:
         return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
 
     async def end_offer(self, reply: Reply) -> Reply | None:
-        """After a change that left the stock out: the offer to end the game if no win is left, else None.
+        """After a change that left nothing hidden: the offer to end the game if no win is left, else None.
 
         For front ends to ask once they have answered the change, so the solver (up to
         about a second, usually milliseconds, remembered per position) never delays a
@@ -505,8 +505,8 @@ class GameService:
         """
         game = reply.game
         if (
-            not reply.ok or not isinstance(game, GateGame) or reply.status is not GameStatus.ACTIVE
-            or game.stock_count or "end" in reply.actions or not await self._may_think(reply.game_id)
+            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE or not family.thinks_about(game)
+            or family.hidden(game) or "end" in reply.actions or not await self._may_think(reply.game_id)
         ):
             return None
         found = await self._solution(game.to_text())
@@ -698,12 +698,12 @@ class GameService:
         self._verdicts.put(text, (verdict, line, max_nodes))
         return verdict, line
 
-    async def _think_of_hint(self, game: GateGame, visible: str, behind: tuple[str, ...]) -> Hint | None:
-        """The hint engine's answer; once the stock is out, the solver's if the engine fails; None if neither."""
+    async def _think_of_hint(self, game: Game, visible: str, behind: tuple[str, ...]) -> Hint | None:
+        """The hint engine's answer; once nothing is hidden, the solver's if the engine fails; None if neither."""
         try:
             return await self._thinker.hint(visible, self._hint_seconds, behind)
         except ThinkingFailed:
-            if game.stock_count:
+            if family.hidden(game):
                 return None
         found = await self._solution(game.to_text())  # nothing is hidden: the full text is the visible one
         if found is None or found[0] is Verdict.UNRESOLVED:
@@ -715,8 +715,8 @@ class GameService:
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
     def _known_lost(self, game: Game) -> bool:
-        """Whether the solver already proved this position (stock out) can't be won."""
-        if not isinstance(game, GateGame) or game.stock_count:
+        """Whether the solver already proved this position (nothing hidden) can't be won."""
+        if not family.thinks_about(game) or family.hidden(game):
             return False
         cached = self._verdicts.get(game.to_text())
         return cached is not None and cached[0] is Verdict.LOST
@@ -915,7 +915,13 @@ class GameService:
         }
 
     async def find_winnable_deal(self, variant: str, options: tuple[str, ...] = ()) -> int | None:
-        """A deal the solver proves winnable now, else one from the shipped list (no options), else None."""
+        """A deal the solver proves winnable now, else one from the shipped list (no options), else None.
+
+        Callers check :func:`no_winnable_deals` first: for a variant the solver doesn't play
+        this is always None.
+        """
+        if no_winnable_deals(variant, options) is not None:
+            return None
         return await self._winnable_deal(variant, options)
 
     def _lock(self, actor: Actor) -> asyncio.Lock:
@@ -1127,7 +1133,7 @@ class GameService:
                 actions.append("draw")
             if game.moves and (attempt is None or attempt.can_undo(game)):
                 actions.append("undo")
-            if (attempt is None or attempt.hints_allowed) and isinstance(game, GateGame):
+            if (attempt is None or attempt.hints_allowed) and family.thinks_about(game):
                 actions.append("hint")
             actions.append("resign")
             if (attempt is None or attempt.hints_allowed) and self._known_lost(game):
@@ -1135,6 +1141,23 @@ class GameService:
                 if message is None:
                     message = no_win_message(game.score, self._end_prompt)
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
+
+
+def no_hints(game: Game) -> str:
+    """The sentence refusing a hint for a variant the hint engine doesn't play yet."""
+    return f"Hints don't exist for {game.title} yet."
+
+
+def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
+    """Why no winnable deal of this variant can be found (its solver doesn't exist yet), or None if one can.
+
+    A deal is proved on the spot by the variant's solver; Gate and Little Gate without
+    options also have a shipped list of proven deals to fall back on.
+    """
+    game = Game.new(variant, deal=1, options=options)
+    if family.thinks_about(game):
+        return None
+    return f"Winnable deals don't exist for {game.title} yet."
 
 
 async def _in_open_challenge(session: AsyncSession, game: Game, now: datetime) -> bool:

@@ -2,8 +2,9 @@
 
 Both are pure CPU work of up to about a second, which would stall every other player if it
 ran on the event loop. Only position text crosses to the worker — for a hint, the position
-as its player sees it (``S: ?n``), so a hint can't learn the stock's order even by mistake —
-and only plain values come back.
+as its player sees it (what ``to_text(hide_stock=True)`` writes), so a hint can't learn what
+is hidden even by mistake — and only plain values come back. Every variant goes through
+:mod:`gatebot.solver.family`, so a variant whose solver registers there works here unchanged.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from gatebot.rules import Game, GateGame
-from gatebot.solver import HINT_SECONDS, Hint, Verdict, hint, solve
+from gatebot.rules import Game
+from gatebot.solver import HINT_SECONDS, Hint, Verdict, family
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -28,27 +29,22 @@ class ThinkingFailed(Exception):
 
 
 def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
-    """The hint for a position given as text with its stock hidden (runs in the worker).
+    """The hint for a position given as its player sees it (runs in the worker).
 
-    ``behind``: the positions the game went through since its last draw (stock hidden), so
-    the hint leads forward.
+    ``visible`` must be exactly what ``to_text(hide_stock=True)`` writes for it, so it holds
+    nothing the player can't see; a full position is refused. ``behind``: the positions the
+    game went through lately, as its player saw them, so the hint leads forward.
     """
-    if "\nS: ?" not in visible and not visible.rstrip().endswith("S:"):
-        raise ValueError("a hint is only ever asked for the position its player sees (S: ?n)")
-    return hint(_gate(visible), seconds=seconds, behind=behind)
+    game = Game.from_text(visible)
+    if game.to_text(hide_stock=True) != visible:
+        raise ValueError("a hint is only ever asked for the position its player sees (to_text(hide_stock=True))")
+    return family.hint(game, seconds=seconds, behind=behind)
 
 
 def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:
-    """The solver's verdict on a full position (stock listed or out) and its winning line, as tokens."""
-    found = solve(_gate(text), max_nodes=max_nodes, max_seconds=max_seconds)
+    """The solver's verdict on a full position (every card known) and its winning line, as tokens."""
+    found = family.solve(Game.from_text(text), max_nodes=max_nodes, max_seconds=max_seconds)
     return found.verdict.value, tuple(str(move) for move in found.line)
-
-
-def _gate(text: str) -> GateGame:
-    game = Game.from_text(text)
-    if not isinstance(game, GateGame):
-        raise TypeError(f"the solver does not play {game.title}")
-    return game
 
 
 class Thinker:
@@ -95,7 +91,7 @@ class Thinker:
             raise ThinkingFailed(str(error)) from error
 
     async def hint(self, visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
-        """The hint engine's answer for ``visible`` (a position with its stock hidden)."""
+        """The hint engine's answer for ``visible`` (a position as its player sees it)."""
         return await self._run(hint_for, visible, seconds, behind)
 
     async def solve(self, text: str, *, max_nodes: int, max_seconds: float) -> tuple[Verdict, tuple[str, ...]]:

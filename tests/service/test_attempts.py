@@ -75,8 +75,23 @@ def test_an_attempt_is_closed_from_its_closing_time_on() -> None:
 
 
 def test_rules_are_read_from_a_challenge_row() -> None:
-    row = Challenge(id=12, name="Daily 1 Dec 2026", hints="forbidden", undo="counted", closes_at=CLOSES)
-    assert AttemptRules.of(row) == AttemptRules(12, "Daily 1 Dec 2026", Rule.FORBIDDEN, Rule.COUNTED, CLOSES)
+    row = Challenge(id=12, name="Daily 1 Dec 2026", variant="archway", hints="forbidden", undo="counted",
+                    closes_at=CLOSES)
+    assert AttemptRules.of(row) == AttemptRules(12, "Daily 1 Dec 2026", Rule.FORBIDDEN, Rule.COUNTED, CLOSES, "archway")
+
+
+def test_every_archway_move_can_be_taken_back_and_its_rules_say_nothing_of_draws() -> None:
+    arch = AttemptRules(7, "Arch cup", Rule.ALLOWED, Rule.COUNTED, CLOSES, "archway")
+    game = Game.new("archway", deal=1)
+    game.play_line("2ca qck")
+    assert arch.can_undo(game)
+    now = CLOSES - timedelta(hours=3)
+    assert arch.began(now) == "Your attempt at Arch cup has begun: hints allowed, undo counted, closes in 3 hours."
+    canfield = AttemptRules(7, "Demon cup", Rule.ALLOWED, Rule.COUNTED, CLOSES, "canfield")
+    assert "undo counted (never past a draw)" in canfield.began(now)
+    turned = Game.new("canfield", deal=1)
+    turned.play_line("d")
+    assert not canfield.can_undo(turned)  # the first pass showed stock cards
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,17 @@
 """The game service plays every variant of the rules: Canfield and Archway end to end on a real database."""
 
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+
 import pytest
 
+from gatebot.render.card import DEALT
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, ReplyKind, replay
 from gatebot.service.stats import result_card
+from gatebot.service.thinking import hint_for, solve_text
+from gatebot.service.variants import deck_size, has_stock, variant_title
+from gatebot.solver import family
 from gatebot.store import Database, GameRecord, GameStatus
 
 ALICE = Actor("terminal", "alice", "Alice")
@@ -30,7 +37,8 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
     assert dealt.kind is ReplyKind.BOARD
     assert dealt.game is not None and dealt.game.to_text() == Game.new(variant, deal=1).to_text()
     assert dealt.message == f"Dealt {Game.variant_class(variant).title} deal 1."
-    assert "hint" not in dealt.actions and "resign" in dealt.actions
+    assert "resign" in dealt.actions
+    assert ("hint" in dealt.actions) is family.thinks_about(dealt.game)  # Hint comes with the variant's solver
 
     played = await service.play(ALICE, line)
     assert played.kind is ReplyKind.BOARD and played.played == tuple(line.split())
@@ -51,7 +59,9 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
     assert card.title == Game.variant_class(variant).title
     assert len(card.ascents) == rows
     assert {(row, place) for row, steps in enumerate(card.ascents) for place, step in enumerate(steps)
-            if step is not None} == ascended
+            if step not in (None, DEALT)} == ascended
+    dealt = sum(step == DEALT for steps in card.ascents for step in steps)
+    assert dealt == Game.new(variant, deal=1).score  # Canfield's first card, Archway's eight bases
 
 
 async def test_a_variant_with_options_is_stored_with_them(db: Database) -> None:
@@ -61,14 +71,42 @@ async def test_a_variant_with_options_is_stored_with_them(db: Database) -> None:
     assert replay(record).options == ("draw-one",)
 
 
+class Recording(ThreadPoolExecutor):
+    """A thread pool that remembers what it was asked to run (the solver's worker, in a thread)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.calls: list[object] = []
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        self.calls.append(fn)
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.fixture
+def solver() -> Iterator[Recording]:
+    with Recording() as pool:
+        yield pool
+
+
+@pytest.fixture
+def unsolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Canfield and Archway without a solver, whatever ``gatebot.solver.family`` registers by now."""
+    for name in ("canfield", "archway"):
+        monkeypatch.delitem(family._MODULES, name, raising=False)
+
+
 @pytest.mark.parametrize("variant", ["canfield", "archway"])
-async def test_solver_features_are_for_gate_only(db: Database, variant: str) -> None:
-    service = GameService(db)
+async def test_solver_features_of_a_variant_without_a_solver_say_so_and_ask_nothing(
+    db: Database, solver: Recording, unsolved: None, variant: str
+) -> None:
+    service = GameService(db, solver=solver)
     dealt = await service.new_game(ALICE, variant, deal=1)
-    hint = await service.hint(ALICE)
     title = Game.variant_class(variant).title
+    assert "hint" not in dealt.actions
+    hint = await service.hint(ALICE)
     assert hint.kind is ReplyKind.ERROR
-    assert hint.message == f"Hints exist for Gate and Little Gate so far, not for {title}."
+    assert hint.message == f"Hints don't exist for {title} yet."
     assert (await stored(db, dealt.game_id)).hint_count == 0
     auto = await service.auto(ALICE)
     assert auto.kind is ReplyKind.ERROR
@@ -77,5 +115,63 @@ async def test_solver_features_are_for_gate_only(db: Database, variant: str) -> 
     assert await service.end_offer(dealt) is None
     winnable = await service.new_game(ALICE, variant, winnable=True, confirm=True)
     assert winnable.kind is ReplyKind.ERROR
-    assert winnable.message == f"Winnable deals exist for Gate and Little Gate so far, not for {title}."
+    assert winnable.message == f"Winnable deals don't exist for {title} yet."
+    assert await service.find_winnable_deal(variant) is None
+    assert solver.calls == []  # nothing was handed to the solver's worker
 
+
+async def test_gate_still_gets_hints_and_winnable_deals_through_the_family_door(
+    db: Database, solver: Recording
+) -> None:
+    service = GameService(db, solver=solver, winnable_tries=1, deal_picker=lambda: 1)
+    dealt = await service.new_game(ALICE, "gate", winnable=True)
+    assert dealt.ok and dealt.game is not None and dealt.game.deal == 1  # deal 1 proved on the spot
+    assert solver.calls == [solve_text]
+    assert "hint" in dealt.actions
+    hint = await service.hint(ALICE)
+    assert hint.kind is ReplyKind.HINT and hint.message.startswith("Hint: ")
+    assert solver.calls == [solve_text, hint_for]
+
+
+def test_the_worker_takes_only_what_a_player_sees_of_any_variant() -> None:
+    gate = Game.new("gate", deal=5)
+    with pytest.raises(ValueError, match="sees"):
+        hint_for(gate.to_text())  # the stock's order is written: refused before any search
+    archway = Game.new("archway", deal=1)
+    assert archway.to_text(hide_stock=True) == archway.to_text()  # nothing hidden: the full text is what it sees
+    canfield = Game.new("canfield", deal=1)
+    with pytest.raises(ValueError, match="sees"):
+        hint_for(canfield.to_text())  # the first pass's stock written out
+    if not family.thinks_about(canfield):
+        with pytest.raises(family.NotSolved, match="Canfield"):
+            hint_for(canfield.to_text(hide_stock=True))
+
+
+def test_each_variant_has_its_deck_its_stock_and_its_name() -> None:
+    assert [deck_size(name) for name in ("gate", "little-gate", "canfield", "archway")] == [52, 52, 52, 104]
+    assert [has_stock(name) for name in ("gate", "little-gate", "canfield", "archway")] == [True, True, True, False]
+    assert variant_title("archway", ("kit",)) == "Archway (kit)"
+    assert variant_title("canfield", ("draw-one", "passes-2")) == "Canfield (draw-one, passes-2)"
+    assert (deck_size("no-such-game"), variant_title("no-such-game")) == (52, "no-such-game")
+
+
+async def test_archway_with_kit_is_played_by_the_words_players_type(db: Database) -> None:
+    service = GameService(db)
+    dealt = await service.new_game(ALICE, "archway", deal=1, options=("kit",))
+    assert dealt.ok and dealt.game is not None and dealt.game.options == ("kit",)
+    assert "draw" not in dealt.actions
+    # docs/archway.md §5: canonical tokens and forgiving input alike.
+    played = await service.play(ALICE, "2ca, 2d > ace; q♥ king")
+    assert played.kind is ReplyKind.BOARD and played.played == ("2ca", "2da", "qhk")
+    back = await service.play(ALICE, "3 arch")
+    assert back.played == ("3p",)
+    drawn = await service.play(ALICE, "d")
+    assert drawn.kind is ReplyKind.ERROR
+    assert drawn.message == (
+        "Archway has no stock: every card is dealt face up at the start, so there is nothing to draw."
+    )
+    expected = Game.new("archway", deal=1, options=("kit",))
+    expected.play_line("2ca 2da qhk 3p")
+    record = await stored(db, dealt.game_id)
+    assert (record.options, record.log, record.score) == ("kit", "2ca 2da qhk 3p", expected.score)
+    assert replay(record).to_text() == expected.to_text()

@@ -1,0 +1,47 @@
+"""What services and front ends ask about a variant beyond playing it: its deck, its stock, its name.
+
+The rules core answers for one game; these answer for a variant by its name, as stored
+with a game or a challenge, so statistics, challenges and boards word each variant right
+(scores out of 104 in Archway, no "never past a draw" where nothing is ever drawn).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from gatebot.rules import ArchwayGame, Game, RulesError
+
+#: Cards in one deck: every variant but a two-deck one plays with this many.
+ONE_DECK = 52
+
+
+@functools.cache
+def deck_size(variant: str) -> int:
+    """How many cards a game of ``variant`` plays with: 52, or 104 for Archway's two decks.
+
+    A name no variant has (a row from a newer gatebot) counts as one deck.
+    """
+    try:
+        cls = Game.variant_class(variant)
+    except RulesError:
+        return ONE_DECK
+    return 2 * ONE_DECK if issubclass(cls, ArchwayGame) else ONE_DECK
+
+
+@functools.cache
+def has_stock(variant: str) -> bool:
+    """Whether ``variant`` deals a stock to draw from (Gate, Canfield) or lays every card out (Archway)."""
+    try:
+        return Game.new(variant, deal=1).stock_count > 0
+    except RulesError:
+        return True
+
+
+def variant_title(variant: str, options: Sequence[str] = ()) -> str:
+    """The variant's name with its options: "Gate", "Little Gate (single-moves)", "Archway (kit)"."""
+    try:
+        title = Game.variant_class(variant).title
+    except RulesError:
+        title = variant
+    return f"{title} ({', '.join(options)})" if options else title
