@@ -1,11 +1,14 @@
 """A finished game as a spoiler-free result card, the way daily word games share a result.
 
 The card shows the *shape* of a game and none of its cards: a header (the variant, the
-challenge or deal, the result), a grid of four rows of thirteen squares, one row per
-foundation from Ace to King, each square coloured by the third of the game in which that
-card went up, and a line of counts. No rank or suit is written anywhere, so a card shared
-in a channel spoils nothing for someone who has yet to play the same deal. Plain text,
-so Discord and the terminal print the same card.
+challenge or deal, the result out of the variant's cards), a grid with one row of thirteen
+squares per foundation, from the foundation's first card to its last, each square coloured
+by the third of the game in which that card went up (white for a card that lay there from
+the deal, black for one that never went up), and a line of counts. Gate and Canfield have
+four rows, one per suit; Archway's two decks have eight, two per suit (its Ace foundation
+building up, then its King foundation building down), 104 squares for 104 cards. No rank or
+suit is written anywhere, so a card shared in a channel spoils nothing for someone who has
+yet to play the same deal. Plain text, so Discord and the terminal print the same card.
 """
 
 from __future__ import annotations
@@ -15,12 +18,17 @@ from dataclasses import dataclass
 #: Squares by the third of the game a card went up in, then the square of a card never up.
 THIRDS = ("🟩", "🟨", "🟧")
 NEVER = "⬛"
+#: The square of a card on its foundation from the deal (Canfield's first card, Archway's bases).
+DEALT_SQUARE = "⬜"
 RANKS = 13
 SUITS = 4
 DECK = RANKS * SUITS
+#: The step of a card on its foundation from the deal, before any move.
+DEALT = -1
 
-#: When each foundation card last went up: per foundation (C D H S), Ace to King, the index
-#: of the step (an entry of the game's log) that put it there, or None if it never stayed up.
+#: When each foundation card last went up: per foundation (Gate: C D H S), its first card to
+#: its last, the index of the step (an entry of the game's log) that put it there, ``DEALT``
+#: for a card there from the deal, or None if it never stayed up.
 Ascents = tuple[tuple[int | None, ...], ...]
 
 
@@ -28,7 +36,7 @@ Ascents = tuple[tuple[int | None, ...], ...]
 class ResultCard:
     """What a result card says about one finished game (the service fills it from a stored game)."""
 
-    title: str  # the variant, as players read it: "Gate", "Little Gate"
+    title: str  # the variant, as players read it: "Gate", "Little Gate", "Archway"
     deal: int
     won: bool
     score: int  # cards on the foundations at the end
@@ -43,10 +51,12 @@ class ResultCard:
     options: tuple[str, ...] = ()
     #: The challenge the game was an attempt at: named instead of the deal, which it would give away.
     challenge: str | None = None
+    #: The cards the variant plays with, which a won game has home: 52, or 104 in Archway.
+    total: int = DECK
 
 
 def render_card(card: ResultCard) -> str:
-    """The card as text: header, four rows of squares, counts; a few hundred characters at most.
+    """The card as text: header, a row of squares per foundation, counts; a few hundred characters at most.
 
     >>> print(render_card(card))  # doctest: +SKIP
     Gate · deal 617 · won 52/52
@@ -60,15 +70,18 @@ def render_card(card: ResultCard) -> str:
 
 
 def header(card: ResultCard) -> str:
-    """``Gate · deal 617 · won 52/52``, ``Little Gate, single-moves · Friday Cup · 31/52``."""
+    """``Gate · deal 617 · won 52/52``, ``Little Gate, single-moves · Friday Cup · 31/52``.
+
+    The result is out of the variant's cards (:attr:`ResultCard.total`): ``Archway · deal 3 · 60/104``.
+    """
     title = ", ".join((card.title, *card.options))
     where = card.challenge if card.challenge is not None else f"deal {card.deal}"
-    result = f"won {DECK}/{DECK}" if card.won else f"{card.score}/{DECK}"
+    result = f"won {card.total}/{card.total}" if card.won else f"{card.score}/{card.total}"
     return f"{title} · {where} · {result}"
 
 
 def grid_rows(card: ResultCard) -> tuple[str, ...]:
-    """One row of thirteen squares per foundation, Ace first."""
+    """One row of thirteen squares per foundation, its first card first."""
     return tuple("".join(_square(step, card.steps) for step in row) for row in card.ascents)
 
 
@@ -89,6 +102,8 @@ def duration(seconds: float) -> str:
 
 
 def _square(step: int | None, steps: int) -> str:
+    if step == DEALT:
+        return DEALT_SQUARE
     if step is None or steps <= 0:
         return NEVER
     return THIRDS[min(len(THIRDS) - 1, len(THIRDS) * step // steps)]

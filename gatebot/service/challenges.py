@@ -34,8 +34,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gatebot.rules import MAX_DEAL, Game, RulesError
 from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
-from gatebot.service.games import GameService
+from gatebot.service.games import GameService, no_winnable_deals
 from gatebot.service.replies import Actor, Reply
+from gatebot.service.variants import has_stock, variant_title
 from gatebot.solver.deals import winnable_deals
 from gatebot.store.models import (
     Challenge,
@@ -102,7 +103,7 @@ class ChallengeInfo:
 
     @property
     def rules_line(self) -> str:
-        return rules_line(self.hints, self.undo)
+        return rules_line(self.hints, self.undo, stock=has_stock(self.variant))
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +205,7 @@ class DailySettings:
 
     @property
     def rules_line(self) -> str:
-        return rules_line(self.hints, self.undo)
-
-
-def variant_title(variant: str, options: Sequence[str]) -> str:
-    """The variant's name with its options: "Gate", "Little Gate (single-moves)"."""
-    title = Game.variant_class(variant).title
-    return f"{title} ({', '.join(options)})" if options else title
+        return rules_line(self.hints, self.undo, stock=has_stock(self.variant))
 
 
 def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:
@@ -285,6 +280,9 @@ class ChallengeService:
         if len(name) > 100:
             raise ChallengeError("A challenge's name has at most 100 characters.")
         if winnable:
+            refusal = no_winnable_deals(cls.name, chosen)
+            if refusal is not None:
+                raise ChallengeError(refusal)
             deal = await self._games.find_winnable_deal(cls.name, chosen)
             if deal is None:
                 raise ChallengeError(
@@ -412,7 +410,7 @@ class ChallengeService:
             raise ChallengeError(f"{info.name} opens {when(info.opens_at, now)}: come back then.")
         if not info.is_open(now):
             raise ChallengeError(f"{info.name} has closed: see its results with /challenge leaderboard.")
-        rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at)
+        rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at, info.variant)
         return await self._games.new_game(
             actor, info.variant, deal=info.deal, options=info.options, confirm=confirm, attempt=rules
         )
@@ -492,7 +490,11 @@ class ChallengeService:
         except (RulesError, ValueError) as error:
             raise ChallengeError(sentence(str(error))) from None
         if winnable and (chosen or not winnable_deals(cls.name)):
-            raise ChallengeError(f"A winnable daily challenge needs {cls.title} without options.")
+            listed = [Game.variant_class(name).title for name in Game.variants() if winnable_deals(name)]
+            raise ChallengeError(
+                f"A winnable daily challenge comes from the list of proven deals, which only {' and '.join(listed)} "
+                f"without options have: switch winnable off for {variant_title(cls.name, chosen)}."
+            )
         async with self._db.writer(), self._db.sessions() as session, session.begin():
             row = await session.get(DailySchedule, guild_id)
             if row is None:

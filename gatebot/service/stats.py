@@ -19,9 +19,10 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gatebot.render.card import DECK, RANKS, Ascents, ResultCard, duration
+from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
+from gatebot.service.variants import deck_size
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, utcnow
 
@@ -301,15 +302,19 @@ def result_card(record: GameRecord, challenge: str | None = None) -> ResultCard:
         steps=len(steps),
         options=tuple(record.options.split()),
         challenge=challenge,
+        total=deck_size(record.variant),
     )
 
 
 def ascents(variant: str, deal: int, options: Iterable[str], steps: Iterable[str]) -> Ascents:
-    """When each foundation card last went up: the deal replayed step by step (``u`` takes one back)."""
+    """When each foundation card last went up: the deal replayed step by step (``u`` takes one back).
+
+    Cards on a foundation from the deal (Canfield's first, Archway's bases) are ``DEALT``.
+    """
     try:
         game = Game.new(variant, deal=deal, options=options)
         heights = _heights(game)
-        when: list[list[int | None]] = [[None] * RANKS for _ in heights]
+        when: list[list[int | None]] = [[DEALT] * height + [None] * (RANKS - height) for height in heights]
         for index, step in enumerate(steps):
             if step == UNDO_TOKEN:
                 game.undo()
@@ -350,7 +355,7 @@ def _variant_line(variant: VariantStats) -> str:
     line = (
         f"{variant.title}: {variant.games} game{_s(variant.games)}, {variant.wins} won "
         f"({variant.win_rate:.0%}); streak {variant.current_streak}, best {variant.best_streak}; "
-        f"average score {variant.average_score:.1f}/{DECK}"
+        f"average score {variant.average_score:.1f}/{deck_size(variant.variant)}"
     )
     fastest = variant.fastest_win
     if fastest is not None:
@@ -362,7 +367,8 @@ def _heights(game: Game) -> tuple[int, ...]:
     """How many cards each foundation holds, one row of the result card each.
 
     Gate's rows are its four foundations by rank; Canfield's count up from the deal's base
-    rank; Archway's are its four Ace foundations and then its four King foundations.
+    rank; Archway's are two per suit, C D H S: the suit's Ace foundation, then its King
+    foundation (a reversing move takes a square from one and gives it to the other).
     """
     if isinstance(game, GateGame):
         return tuple(0 if top is None else top.rank for top in game.foundations)
@@ -370,7 +376,7 @@ def _heights(game: Game) -> tuple[int, ...]:
         return game.foundation_counts
     if isinstance(game, ArchwayGame):
         ups, downs = game.foundation_sizes
-        return (*ups, *downs)
+        return tuple(size for pair in zip(ups, downs, strict=True) for size in pair)
     raise GameDamaged(f"{game.title} has no result card")
 
 

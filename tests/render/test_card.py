@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from gatebot.render.card import NEVER, THIRDS, ResultCard, duration, render_card
+from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS, ResultCard, duration, render_card
 from gatebot.rules import Game
 from gatebot.service.stats import ascents
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, WIN_DEAL_1
@@ -112,3 +112,22 @@ def test_the_card_fits_a_discord_message_even_at_its_longest() -> None:
 @pytest.mark.parametrize(("seconds", "shown"), [(0, "0:00"), (42.4, "0:42"), (372, "6:12"), (3723, "1:02:03")])
 def test_durations(seconds: float, shown: str) -> None:
     assert duration(seconds) == shown
+
+
+def test_an_archway_card_has_eight_rows_its_bases_white_and_a_score_out_of_104() -> None:
+    steps = ["2ca", "qck", "2da", "u"]
+    game = Game.new("archway", deal=1)
+    game.play_line("2ca qck")
+    card = ResultCard(title="Archway", deal=1, won=False, score=game.score, moves=3, hints=0, undos=1,
+                      seconds=None, ascents=ascents("archway", 1, (), steps), steps=len(steps), total=104)
+    lines = render_card(card).splitlines()
+    assert lines[0] == "Archway · deal 1 · 10/104" and lines[-1] == "3 moves · no hints · 1 undo"
+    rows = lines[1:-1]
+    assert len(rows) == 8 and all(len(row) == 13 for row in rows)
+    assert [row[0] for row in rows] == [DEALT_SQUARE] * 8  # each foundation's base, there from the deal
+    assert rows[0][1] == rows[1][1] == THIRDS[0]  # 2♣ up and Q♣ down, both in the first third
+    assert rows[2][1] == NEVER  # 2♦ was taken back
+    assert sum(row.count(NEVER) for row in rows) == 104 - game.score
+    won = ResultCard(title="Archway", deal=1, won=True, score=104, moves=300, hints=0, undos=0, seconds=60.0,
+                     ascents=card.ascents, steps=4, total=104)
+    assert render_card(won).splitlines()[0] == "Archway · deal 1 · won 104/104"

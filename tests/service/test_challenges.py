@@ -32,6 +32,7 @@ from gatebot.service.challenges import (
     daily_deal,
 )
 from gatebot.service.thinking import solve_text
+from gatebot.solver import family
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import (
     Challenge,
@@ -1094,3 +1095,51 @@ async def test_a_closing_names_the_games_it_ended_and_their_boards_show_the_end(
     _, resigned = await games.board_of(bobs.game_id)
     assert resigned.status is GameStatus.RESIGNED and resigned.message is None
     assert await games.board_of(10**9) is None
+
+
+async def test_an_archway_challenge_with_kit_is_played_and_ranked_out_of_its_own_rules(
+    challenges: ChallengeService, games: GameService
+) -> None:
+    info = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, name="Arch", variant="archway",
+                                   options=("kit",), deal=1, undo=Rule.COUNTED)
+    assert (info.variant, info.options, info.title) == ("archway", ("kit",), "Archway (kit)")
+    assert info.rules_line == "hints allowed, undo counted"  # nothing is drawn in Archway: no "past a draw"
+    began = await challenges.play(BOB, GUILD)
+    assert began.message.startswith("Your attempt at Arch has begun: hints allowed, undo counted, closes in")
+    played = await games.play(BOB, "2ca qck 3p")
+    assert played.played == ("2ca", "qck", "3p")
+    undone = await games.undo(BOB)  # every move of Archway may be taken back, even in a challenge
+    assert undone.ok and "undo" in undone.actions
+    await challenges.play(CAROL, GUILD)
+    await games.play(CAROL, "2ca")
+    board = await challenges.leaderboard(GUILD)
+    assert [(s.name, s.score, s.ranked_moves) for s in board.standings] == [("Bob", 10, 4), ("Carol", 9, 1)]
+
+
+async def test_a_canfield_challenge_and_daily_keep_their_options(challenges: ChallengeService) -> None:
+    info = await challenges.create(ALICE, GUILD, channel_id=None, variant="canfield",
+                                   options=("partial-moves", "draw-one", "passes-1"), deal=5)
+    assert info.options == ("draw-one", "passes-1", "partial-moves")
+    assert info.rules_line == "hints allowed, undo allowed (never past a draw)"
+    attempt = await challenges.play(BOB, GUILD)
+    assert attempt.game is not None and attempt.game.options == info.options and attempt.game.deal == 5
+    settings = await challenges.set_daily(OTHER_GUILD, CHANNEL, variant="archway", options=("kit",))
+    assert (settings.variant, settings.options, settings.title) == ("archway", ("kit",), "Archway (kit)")
+    opened = [a.challenge for a in await challenges.tick() if a.challenge.guild_id == OTHER_GUILD]
+    assert [(c.variant, c.options) for c in opened] == [("archway", ("kit",))]
+    with pytest.raises(ChallengeError, match="Gate has no option 'draw-one'"):
+        await challenges.create(ALICE, GUILD, channel_id=None, options=("draw-one",))
+
+
+@pytest.mark.parametrize(("variant", "title"), [("canfield", "Canfield"), ("archway", "Archway")])
+async def test_a_winnable_challenge_of_a_variant_without_a_solver_is_refused_in_one_sentence(
+    challenges: ChallengeService, solver: Recording, monkeypatch: pytest.MonkeyPatch, variant: str, title: str
+) -> None:
+    monkeypatch.delitem(family._MODULES, variant, raising=False)
+    with pytest.raises(ChallengeError) as refused:
+        await challenges.create(ALICE, GUILD, channel_id=None, variant=variant, winnable=True)
+    assert str(refused.value) == f"Winnable deals don't exist for {title} yet."
+    with pytest.raises(ChallengeError) as daily:
+        await challenges.set_daily(GUILD, CHANNEL, variant=variant, winnable=True)
+    assert one_sentence(str(daily.value)) and title in str(daily.value) and "Gate and Little Gate" in str(daily.value)
+    assert solver.calls == [] and await challenges.daily(GUILD) is None

@@ -5,6 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlalchemy import select, update
 
+from gatebot.render.card import DEALT, render_card
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.attempts import AttemptRules
@@ -308,3 +309,38 @@ async def test_a_game_that_is_gone_or_unreadable_has_no_card(db: Database) -> No
     assert await service.forget(ALICE)
     with pytest.raises(GameGone, match="no longer stored"):
         await stats.card(game_id, ALICE.platform, ALICE.user_id)
+
+
+async def test_each_variant_is_counted_apart_and_scored_out_of_its_own_cards(db: Database) -> None:
+    service = GameService(db)
+    statistics = Statistics(db)
+    await resign(service, ALICE, "2ca qck", variant="archway")
+    await resign(service, ALICE, "r3 32 d", variant="canfield", options=("draw-one",))
+    await resign(service, ALICE, "3f")
+    found = await statistics.player("discord", ALICE.user_id)
+    by_variant = {variant.variant: variant for variant in found.variants}
+    assert set(by_variant) == {"gate", "canfield", "archway"}
+    archway, canfield = Game.new("archway", deal=1), Game.new("canfield", deal=1, options=("draw-one",))
+    archway.play_line("2ca qck")
+    canfield.play_line("r3 32 d")
+    assert (by_variant["archway"].games, by_variant["archway"].average_score) == (1, archway.score)
+    assert by_variant["canfield"].average_score == canfield.score
+    lines = stats_text(found, own=True).splitlines()
+    assert f"Archway: 1 game, 0 won (0%); streak 0, best 0; average score {archway.score:.1f}/104." in lines
+    assert f"Canfield: 1 game, 0 won (0%); streak 0, best 0; average score {canfield.score:.1f}/52." in lines
+    assert f"Gate: 1 game, 0 won (0%); streak 0, best 0; average score {engine_score(1, ['3f']):.1f}/52." in lines
+
+
+async def test_an_archway_result_card_has_two_rows_a_suit_out_of_104(db: Database) -> None:
+    service = GameService(db)
+    game_id = await resign(service, ALICE, "2ca qck 2da", variant="archway", options=("kit",))
+    card = await Statistics(db).card(game_id, "discord", ALICE.user_id)
+    assert (card.title, card.options, card.total, card.score) == ("Archway", ("kit",), 104, 11)
+    assert len(card.ascents) == 8 and all(len(row) == 13 for row in card.ascents)
+    text = render_card(card)
+    assert text.splitlines()[0] == "Archway, kit · deal 1 · 11/104"
+    # Rows by suit, each suit's Ace foundation (up) then its King foundation (down): clubs got 2♣ and Q♣.
+    clubs_up, clubs_down, diamonds_up = card.ascents[:3]
+    assert clubs_up[:3] == (DEALT, 0, None) and clubs_down[:3] == (DEALT, 1, None)
+    assert diamonds_up[:3] == (DEALT, 2, None)
+    assert sum(step == DEALT for row in card.ascents for step in row) == 8
