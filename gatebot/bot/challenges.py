@@ -38,8 +38,8 @@ from gatebot.bot.challenge_views import (
     server_board_page,
     start_attempt,
 )
-from gatebot.bot.games import VARIANTS
 from gatebot.bot.questions import Question
+from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
 from gatebot.rules import MAX_DEAL
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
 from gatebot.store import Rule
@@ -95,12 +95,12 @@ class Challenges(
 
     @app_commands.command(description="Open a challenge here: one deal the whole server plays, each member once")
     @app_commands.describe(
-        name="What to call it (default: Challenge N)", variant="Gate or Little Gate",
+        name="What to call it (default: Challenge N)", variant=VARIANT_HELP,
         deal="Deal number (default: random; never shown while the challenge is open)",
-        winnable="A deal the solver proved can be won", single_moves="Only top cards move, no runs",
+        winnable="A deal the solver proved can be won",
         hours=f"How long it runs, in hours (default {DEFAULT_HOURS})",
         starts_in="Open it this many hours from now (default: at once)", hints="Whether hints may be used",
-        undo="Whether undo may be used",
+        undo="Whether undo may be used", **OPTION_HELP,
     )
     @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
     @manage_server("create challenges")
@@ -116,15 +116,22 @@ class Challenges(
         starts_in: app_commands.Range[int, 0, MAX_HOURS] = 0,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
+        stock_fill: bool = False,
+        draw_one: bool = False,
+        passes: app_commands.Range[int, 1, 2] | None = None,
+        partial_moves: bool = False,
+        kit: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
+        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
+                               partial_moves=partial_moves, kit=kit)
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             info = await self.challenges.create(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
                 name=name, variant=variant.value if variant else "gate",
-                options=("single-moves",) if single_moves else (), deal=deal, winnable=winnable, hours=hours,
+                options=options, deal=deal, winnable=winnable, hours=hours,
                 starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
                 undo=Rule(undo.value) if undo else Rule.ALLOWED,
             )
@@ -205,9 +212,9 @@ class Challenges(
 
     @daily.command(name="on", description="Open a challenge every day at 00:00 UTC in a channel")
     @app_commands.describe(
-        channel="Where each day's challenge is announced and its results posted", variant="Gate or Little Gate",
+        channel="Where each day's challenge is announced and its results posted", variant=VARIANT_HELP,
         winnable="Deals the solver proved can be won", hints="Whether hints may be used",
-        undo="Whether undo may be used",
+        undo="Whether undo may be used", **OPTION_HELP,
     )
     @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
     @manage_server("set up the daily challenge")
@@ -219,6 +226,12 @@ class Challenges(
         winnable: bool = False,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
+        single_moves: bool = False,
+        stock_fill: bool = False,
+        draw_one: bool = False,
+        passes: app_commands.Range[int, 1, 2] | None = None,
+        partial_moves: bool = False,
+        kit: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
         me = channel.guild.me if isinstance(channel, discord.TextChannel) else None
@@ -230,7 +243,10 @@ class Challenges(
                     "or choose another channel."
                 )
         settings = await self.challenges.set_daily(
-            interaction.guild_id, channel.id, variant=variant.value if variant else "gate", winnable=winnable,
+            interaction.guild_id, channel.id, variant=variant.value if variant else "gate",
+            options=rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
+                                 partial_moves=partial_moves, kit=kit),
+            winnable=winnable,
             hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
         )
         await interaction.response.send_message(daily_on_text(settings), ephemeral=True)

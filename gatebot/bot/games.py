@@ -13,6 +13,7 @@ from discord.ext import commands
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.bot.questions import Question
+from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
 from gatebot.bot.views import ShareButton
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
@@ -22,11 +23,6 @@ from gatebot.service.stats import Statistics, stats_text
 if TYPE_CHECKING:
     from gatebot.bot.client import GateBot
 
-VARIANTS = [
-    app_commands.Choice(name="Gate", value="gate"),
-    app_commands.Choice(name="Little Gate", value="little-gate"),
-    app_commands.Choice(name="Canfield", value="canfield"),
-]
 STYLES = [
     app_commands.Choice(name="Text", value="text"),
     app_commands.Choice(name="Emoji", value="emoji"),
@@ -47,10 +43,8 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         return self.bot.service
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
-    @app_commands.describe(variant="Gate, Little Gate or Canfield", deal="Deal number (default: random)",
-                           single_moves="Gate: only top cards move, no runs",
-                           draw_one="Canfield: turn the stock one card at a time",
-                           winnable="A deal the solver proved can be won")
+    @app_commands.describe(variant=VARIANT_HELP, deal="Deal number (default: random)",
+                           winnable="A deal the solver proved can be won", **OPTION_HELP)
     @app_commands.choices(variant=VARIANTS)
     async def new(
         self,
@@ -59,11 +53,16 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
         single_moves: bool = False,
         winnable: bool = False,
+        stock_fill: bool = False,
         draw_one: bool = False,
+        passes: app_commands.Range[int, 1, 2] | None = None,
+        partial_moves: bool = False,
+        kit: bool = False,
     ) -> None:
         user_id = str(interaction.user.id)
         name = variant.value if variant else "gate"
-        options = (*(("single-moves",) if single_moves else ()), *(("draw-one",) if draw_one else ()))
+        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
+                               partial_moves=partial_moves, kit=kit)
 
         def deal_it(actor: Actor) -> Awaitable[Reply]:
             return self.service.new_game(actor, name, deal=deal, options=options, winnable=winnable)
@@ -74,7 +73,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         await self.bot.table.command(interaction, deal_it, new_board=True, confirm=ask)
 
     @app_commands.command(description="Play moves: 3f, w5, 37, 7h, or several: d 3f w5")
-    @app_commands.describe(moves="Moves in Gate's notation; start typing to see the legal ones")
+    @app_commands.describe(moves="Moves in your game's notation; start typing to see the legal ones")
     async def move(self, interaction: discord.Interaction, moves: str) -> None:
         await self.bot.table.command(interaction, lambda actor: self.service.play(actor, moves))
 
@@ -115,7 +114,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     async def resign(self, interaction: discord.Interaction) -> None:
         await self.bot.table.command(interaction, self.service.resign)
 
-    @app_commands.command(description="The rules of Gate")
+    @app_commands.command(description="The rules of the game you are playing (Gate's without one)")
     async def rules(self, interaction: discord.Interaction) -> None:
         reply = await self.service.show(interaction_actor(interaction))
         await interaction.response.send_message(rules_for(reply.game), ephemeral=True)

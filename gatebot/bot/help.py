@@ -8,14 +8,18 @@ from gatebot.rules import Game
 HELP = """\
 **Playing Gate with gatebot**
 `/gate new` deals a game (a random deal, `deal:` a number everyone can replay, or `winnable:` one I proved \
-can be won).
+can be won). `variant:` Gate, Little Gate, Canfield or Archway, each with its options: `single_moves:`, \
+`stock_fill:` (Gate), `draw_one:`, `passes:`, `partial_moves:` (Canfield), `kit:` (Archway); `/gate rules` explains \
+the game you play.
 Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves:
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board.
-**Stuck?** `/gate hint`, the Hint button or `@Gate hint` suggests a move (nothing is played). Once the stock \
-is out, Auto finishes a game I can prove won, and I offer End game when no win is left.
+**Stuck?** `/gate hint`, the Hint button or `@Gate hint` suggests a move (nothing is played). Once no card is \
+hidden (Gate's stock is out), Auto finishes a game I can prove won, and I offer End game when no win is left \
+(for each variant my solver plays; I say so when it doesn't yet).
 **Moves:** `d` draw · `3f` column 3 to its foundation · `w5` waste onto column 5 · `37` column 3 onto 7 \
 · `35:2` two cards onto a free space · `l2`/`r2` a reserve's top · `7h` a card by name · `7h 8s` 7♥ onto 8♠ \
-· several at once: `d 3f w5`.
+· several at once: `d 3f w5`. Canfield: `r3` its reserve onto pile 3. Archway: `2ca` 2♣ from the arch to its \
+Ace foundation · `3k` column 3 to its King foundation · `7h2` 7♥ into the space in column 2 · `fhk` reversing.
 `/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`, \
 `/gate settings` (text, emoji or image boards; compact for phones).
 **Challenges:** everyone in the server plays the same deal, once: `/challenge play` (or the Play button), \

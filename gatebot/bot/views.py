@@ -23,6 +23,7 @@ from gatebot.render.card import render_card
 from gatebot.rules import Game, Move, describe_move
 from gatebot.service import Reply
 from gatebot.service.stats import NoCard, Statistics
+from gatebot.service.variants import has_stock
 from gatebot.store import GameStatus
 
 if TYPE_CHECKING:
@@ -152,13 +153,17 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 def board_view(reply: Reply) -> discord.ui.View | None:
     """The components for a board reply: live while the game is active, disabled once it ended.
 
-    A finished game's board also gets Share result (not one set aside as unreadable: it has no result).
+    A variant without a stock (Archway) has no Draw button at all. A finished game's board
+    also gets Share result (not one set aside as unreadable: it has no result).
     """
     if reply.game_id is None or reply.version is None or reply.game is None:
         return None
     view = discord.ui.View(timeout=None)
     active = reply.status is GameStatus.ACTIVE
+    drawing = has_stock(reply.game.name)
     for action, *_ in BUTTONS:
+        if action == "draw" and not drawing:
+            continue
         enabled = active and (action not in ("draw", "undo", "hint") or action in reply.actions)
         view.add_item(BoardButton(action, reply.game_id, reply.version, disabled=not enabled))
     if active and "end" in reply.actions:

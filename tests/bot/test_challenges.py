@@ -455,3 +455,43 @@ async def test_the_daily_challenge_needs_a_channel_the_bot_can_post_in(gatebot: 
         assert await session.scalar(select(func.count()).select_from(DailySchedule)) == 0
     allowed = await (await fake.send_command("challenge daily on", {"channel": fake.channel})).response()
     assert allowed.ephemeral and allowed.content.startswith("The daily challenge is on")
+
+
+async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    announcement = await create(run, name="Demon Night", variant="canfield", deal=1, draw_one=True, passes=2,
+                                undo="forbidden")
+    assert "Canfield (draw-one, passes-2) · hints allowed, undo forbidden" in announcement.content
+    [row] = await run.challenges()
+    assert (row.variant, row.options, row.deal) == ("canfield", "draw-one passes-2", 1)
+
+    started = await fake.click(announcement, play_button(announcement))
+    board = await started.response()
+    assert "Your attempt at Demon Night has begun" in board.content
+    line = "d d wf d d d d d d d d wf"  # two cards up: a score of 3 with the first card's
+    await (await fake.send_command("gate move", {"moves": line})).response()
+    expected = Game.new("canfield", deal=1, options=("draw-one", "passes-2"))
+    expected.play_line(line)
+    assert (await run.position()).to_text() == expected.to_text() and expected.score == 3
+    refused = await (await fake.send_command("gate undo")).response()
+    assert refused.content == "Undo is off in Demon Night: every move stands."
+
+    await (await fake.send_command("challenge play", user=bob)).response()
+    await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
+    shown = await (await fake.send_command("challenge leaderboard", {"challenge": row.id})).response()
+    header, first, second, total = shown.content.splitlines()
+    assert "Demon Night" in header and "deal" not in header
+    assert first.startswith("` 1.` **Alice** — ⏳ playing, 3 cards home")
+    assert second.startswith("` 2.` **Bob** — ⏳ playing, 1 card home")
+    assert total == "2 have played."
+
+
+async def test_a_challenge_refuses_an_option_its_variant_lacks(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    made = await run.fake.send_command("challenge create", {"variant": "gate", "kit": True})
+    refused = await made.response()
+    assert refused.ephemeral
+    assert refused.content == "Gate has no option 'kit': its options are single-moves, stock-fill."
+    assert await run.challenges() == []

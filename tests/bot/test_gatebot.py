@@ -6,8 +6,11 @@ import random
 import re
 from collections.abc import Callable
 
+import pytest
+
+from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS
 from gatebot.rules import Game
-from gatebot.solver import Verdict, solve
+from gatebot.solver import Verdict, family, solve
 from gatebot.solver.deals import winnable_deals
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -427,7 +430,8 @@ async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot:
     assert "You ended the game with a score of 9." in fake.message(board.id).content
 
 
-async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable) -> None:
+async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(family._MODULES, "canfield", raising=False)  # as long as its solver is not registered
     run: Running = await gatebot()
     fake = run.fake
     new = await fake.send_command("gate new", {"variant": "canfield", "deal": 1})
@@ -448,4 +452,56 @@ async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable) -> Non
     rules = await (await fake.send_command("gate rules")).response()
     assert "Canfield" in rules.content and "Reserve R" in rules.content
     answer = await (await fake.send_command("gate hint")).original_edited()
-    assert answer.content == "Hints exist for Gate and Little Gate so far, not for Canfield."
+    assert answer.content == "Hints don't exist for Canfield yet."
+
+
+async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
+    gatebot: Callable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delitem(family._MODULES, "archway", raising=False)  # as long as its solver is not registered
+    run: Running = await gatebot()
+    fake = run.fake
+    new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "kit": True})
+    dealt = await new.response()
+    assert not dealt.ephemeral and "Archway" in dealt.content and "/104" in dealt.content
+    board = board_of(fake)
+    components = {c["custom_id"].split(":")[1]: c for row in board.components for c in row["components"]}
+    assert "draw" not in components, "Archway has no stock: no Draw button"
+    assert components["hint"].get("disabled") and not components["auto"].get("disabled")
+
+    sent = await fake.send_message(f"{fake.bot.mention} 2c a, q♥ king")  # docs/archway.md §5, as typed
+    assert "✅" in await sent.reaction()
+    expected = Game.new("archway", deal=1, options=("kit",))
+    expected.play_line("2ca qhk")
+    assert (await run.position()).to_text() == expected.to_text()
+    bad = await fake.send_message(f"{fake.bot.mention} 3 2")
+    assert "❌" in await bad.reaction()
+    assert (await bad.reply()).content == (
+        "Column 2 isn't a space: in Archway cards go only onto the foundations or into an empty column."
+    )
+    board = fake.message(board.id)
+    menu = next(cid for cid in custom_ids(board) if cid.startswith("gate:move:"))
+    picked = await fake.select(board, menu, ["3p"])
+    assert (await picked.response()).type == 7
+    undone = await fake.click(fake.message(board.id), button(fake.message(board.id), "undo"))
+    assert (await undone.response()).type == 7
+    assert (await run.game_row()).log == "2ca qhk 3p u"
+    assert (await run.position()).to_text() == expected.to_text()
+    drawn = await (await fake.send_command("gate draw")).response()
+    assert drawn.ephemeral and drawn.content.startswith("Archway has no stock")
+    rules = await (await fake.send_command("gate rules")).response()
+    assert "Archway" in rules.content and "(kit)" in rules.content
+    answer = await (await fake.send_command("gate hint")).original_edited()
+    assert answer.content == "Hints don't exist for Archway yet."
+
+    await (await fake.send_command("gate resign")).response()
+    stats = await (await fake.send_command("gate stats")).response()
+    assert f"Archway: 1 game, 0 won (0%); streak 0, best 0; average score {expected.score:.1f}/104." in stats.content
+    shared = await (await fake.send_command("gate share")).response()
+    lines = shared.content.splitlines()
+    assert lines[0] == f"Archway, kit · deal 1 · {expected.score}/104"
+    rows = lines[1:9]
+    assert len(lines) == 10 and [len(row) for row in rows] == [13] * 8
+    assert sum(row.count(DEALT_SQUARE) for row in rows) == 8  # the bases, there from the deal
+    assert sum(row.count(square) for row in rows for square in THIRDS) == expected.score - 8
+    assert sum(row.count(NEVER) for row in rows) == 104 - expected.score
