@@ -27,11 +27,16 @@ Cards by name — rank then suit: 7h, 7♥, 10d (or td), QS; either case
   3            column 3's top card or run, when it has one place to go (l, r, w too)
 Words: left right waste = l r w; foundation home up = f; draw = d;
   move, play, put, column, the are ignored, so "move 7h onto 8s" works.
+Canfield: piles 1-4, r its reserve, w the waste: r3, w2, 4f, 12; d turns the stock.
+Archway (docs/archway.md): 2ca (2♣ of the arch to its Ace foundation), 3k (column 3
+  to its King foundation), 7h2 (7♥ into the space in column 2), fhk fha (reversing
+  hearts), 2p (kit: column 2 back to the arch). rules tells each variant's piles.
 Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q),
   hint (a good move and how the game looks after it; nothing is played),
   auto (every card that can safely go up; once the stock is out, finishes a game
   the solver can win), resign (end this game now; end when no win is left),
-  new (a new deal; new 617 for deal 617; new winnable for one proved winnable),
+  new (a new deal; new 617 for deal 617; new winnable for one proved winnable;
+  another variant with its options first: new canfield draw-one, new archway kit),
   stats (your wins, streaks and best times), card (a spoiler-free card of your
   last finished game, to share)
 Your game is saved after every move: quit, and gatebot play resumes it."""

@@ -20,7 +20,7 @@ from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.guide import HELP_TEXT, rules_text
 from gatebot.terminal.notes import fill_notes, took_back
-from gatebot.terminal.request import Screen, parse_deal
+from gatebot.terminal.request import Screen, parse_new
 
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
@@ -144,16 +144,23 @@ class TerminalGame:
         return True
 
     async def new(self, args: list[str]) -> bool:
-        """Deal a new game (``new``, ``new 617`` for that deal, ``new winnable``), after a yes if one is running."""
-        winnable = args == ["winnable"]
-        deal = parse_deal(args[0]) if len(args) == 1 and not winnable else None
-        if args and deal is None and not winnable:
-            self.say("Say new for a random deal, new and a deal number, like new 617, or new winnable.")
+        """Deal a new game, after a yes if one is running.
+
+        ``new`` (a random deal of the variant being played), ``new 617`` for that deal,
+        ``new winnable``, and a variant with its options first: ``new archway kit``.
+        """
+        asked = parse_new(args)
+        if asked is None:
+            self.say("Say new for a random deal, new and a deal number, like new 617, new winnable, "
+                     "or a variant and its options first, like new archway kit or new canfield draw-one 617.")
             return True
+        deal, winnable = asked.deal, asked.winnable
         if self.game is not None:
             variant, options = self.game.name, self.game.options
         else:
             variant, options = self.variant, self.options
+        variant = asked.variant or variant
+        options = asked.options if asked.options is not None else options
         reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, winnable=winnable)
         if reply.kind is ReplyKind.CONFIRM:
             self.say(reply.message or "Start a new game and abandon the one in progress?")

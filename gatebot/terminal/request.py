@@ -61,6 +61,45 @@ def parse_deal(text: str) -> int | None:
     return number if 1 <= number <= MAX_DEAL else None
 
 
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a ``new`` line asks for; None fields mean "as the game being played"."""
+
+    variant: str | None = None
+    options: tuple[str, ...] | None = None
+    deal: int | None = None
+    winnable: bool = False
+
+
+def parse_new(words: list[str]) -> NewGame | None:
+    """Read the words after ``new``: ``[variant] [option ...] [N | winnable]``; None if they aren't that.
+
+    ``new`` alone, ``new 617``, ``new winnable``, ``new archway``, ``new archway kit``,
+    ``new canfield draw-one passes-2 617``. Options named without a variant are for the
+    variant being played; whether the variant has them is the rules core's to say.
+    """
+    known = set(Game.variants())
+    option_names = {option for name in known for option in Game.variant_class(name).known_options}
+    variant: str | None = None
+    options: list[str] = []
+    deal: int | None = None
+    winnable = False
+    for word in words:
+        number = parse_deal(word)
+        if word in known and variant is None and not options and deal is None and not winnable:
+            variant = word
+        elif word in option_names and deal is None and not winnable:
+            options.append(word)
+        elif word == "winnable" and deal is None and not winnable:
+            winnable = True
+        elif number is not None and deal is None and not winnable:
+            deal = number
+        else:
+            return None
+    chosen = tuple(options) if variant is not None or options else None
+    return NewGame(variant, chosen, deal, winnable)
+
+
 def default_user() -> str:
     """The login name, so each account on a shared machine has its own game; else ``player``."""
     try:

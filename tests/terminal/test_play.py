@@ -16,11 +16,12 @@ from sqlalchemy.engine import make_url
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
-from gatebot.solver import Verdict, solve
+from gatebot.solver import Verdict, family, solve
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 from gatebot.terminal import PlayRequest, Screen, play_in_terminal
 from gatebot.terminal.guide import HELP_TEXT
+from gatebot.terminal.request import NewGame, parse_new
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 
@@ -465,13 +466,48 @@ async def test_new_winnable_deals_a_deal_the_solver_wins() -> None:
     assert "new winnable" in out and len(await games()) == 2
 
 
-async def test_canfield_is_played_undone_and_listed() -> None:
+async def test_canfield_is_played_undone_and_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(family._MODULES, "canfield", raising=False)  # as long as its solver is not registered
     code, out, _ = await run("r3 32 d\nundo\nmoves\nhint\n", variant="canfield")
     assert code == 0
     game = Game.new("canfield", deal=1)
     game.play_line("r3 32")
     assert out.count(render_text(game)) == 1  # after the undo
     assert "Legal moves (2):" in out
-    assert "Hints exist for Gate and Little Gate so far, not for Canfield." in out
+    assert "Hints don't exist for Canfield yet." in out
     record = await active()
     assert (record.variant, record.log) == ("canfield", "r3 32 d u")
+
+
+async def test_new_names_another_variant_with_its_options() -> None:
+    code, out, _ = await run("new archway kit 3\nyes\n2ca 3p\nd\nnew canfield draw-one passes-2\ny\nnew 5\ny\n")
+    assert code == 0
+    first, arch, canfield, fifth = await games()
+    assert (first.variant, first.status) == ("gate", "abandoned")
+    assert (arch.variant, arch.options, arch.deal, arch.status) == ("archway", "kit", 3, "abandoned")
+    game = Game.new("archway", deal=3, options=("kit",))
+    played = game.play_line("2ca 3p")
+    assert arch.log == " ".join(str(move) for move in played.played)
+    assert render_text(Game.new("archway", deal=3, options=("kit",))) in out
+    assert "Archway has no stock: every card is dealt face up at the start, so there is nothing to draw." in out
+    assert (canfield.variant, canfield.options, canfield.status) == ("canfield", "draw-one passes-2", "abandoned")
+    # new with a deal alone keeps the variant and options being played
+    assert (fifth.variant, fifth.options, fifth.deal, fifth.status) == ("canfield", "draw-one passes-2", 5, "active")
+
+
+async def test_new_with_an_option_its_variant_lacks_changes_nothing() -> None:
+    _, out, _ = await run("new gate kit\nnew archway 0\nnew kit archway\n")
+    assert "Gate has no option 'kit': its options are single-moves, stock-fill." in out
+    assert out.count("new archway kit") == 2  # the last two are not what new reads: it says how to ask
+    assert len(await games()) == 1
+
+
+def test_the_words_after_new() -> None:
+    assert parse_new([]) == NewGame()
+    assert parse_new(["617"]) == NewGame(deal=617)
+    assert parse_new(["winnable"]) == NewGame(winnable=True)
+    assert parse_new(["archway"]) == NewGame("archway", ())
+    assert parse_new(["archway", "kit", "winnable"]) == NewGame("archway", ("kit",), winnable=True)
+    assert parse_new(["draw-one", "9"]) == NewGame(None, ("draw-one",), 9)
+    for words in (["winnable", "5"], ["5", "kit"], ["kit", "archway"], ["archway", "gate"], ["x"], ["0"]):
+        assert parse_new(words) is None, words
