@@ -26,7 +26,10 @@ from gatebot.solver.solve import solve as _gate_solve
 #: Each module offers ``hidden``, ``hint``, ``solve`` and ``positions_behind`` with the
 #: signatures of the functions below (Gate's own are :mod:`gatebot.solver.hint` and
 #: :mod:`gatebot.solver.solve`).
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "archway": "gatebot.solver.archway",
+    "canfield": "gatebot.solver.canfield_advice",
+}
 
 
 class NotSolved(Exception):
