@@ -22,8 +22,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import TextIO
 
-from gatebot.rules import MAX_DEAL, Game, GateGame
-from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, solve
+from gatebot.rules import MAX_DEAL, Game
+from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, family
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959964
@@ -109,9 +109,7 @@ class DealResult:
 def solve_deal(task: DealTask) -> DealResult:
     """Solve ``task``'s deal (in whichever process runs this) and report it as a row."""
     game = Game.new(task.variant, deal=task.deal, options=task.options)
-    if not isinstance(game, GateGame):
-        raise TypeError(f"The solver plays the Gate family, not {task.variant!r}")
-    solution = solve(game, max_nodes=task.max_nodes, max_seconds=task.max_seconds)
+    solution = family.solve(game, max_nodes=task.max_nodes, max_seconds=task.max_seconds)
     return DealResult(
         deal=task.deal, variant=task.variant, options=task.options, verdict=solution.verdict,
         moves=len(solution.line), nodes=solution.nodes, seconds=solution.seconds, peak_kib=peak_memory_kib(),

@@ -16,7 +16,7 @@ import textwrap
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
-from gatebot.rules import MAX_DEAL, Game, GateGame, RulesError
+from gatebot.rules import MAX_DEAL, Game, RulesError
 
 if TYPE_CHECKING:
     from gatebot.analyse import Summary
@@ -155,7 +155,7 @@ def _options_help() -> str:
 def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
     parser.add_argument("--variant", choices=Game.variants(), default="gate",
                         help=f"the variant {whose} (default: gate)")
-    parser.add_argument("--option", action="append", choices=GateGame.known_options,
+    parser.add_argument("--option", action="append", choices=_all_options(),
                         help=f"a rule option {whose}; repeat for more than one")
 
 
@@ -284,7 +284,7 @@ def _solve(args: argparse.Namespace) -> int:
     Exit codes: 0 decided, 1 out of budget, 2 bad arguments or a position that can't be solved.
     """
     from gatebot.analyse import format_seconds
-    from gatebot.solver import Verdict, solve
+    from gatebot.solver import Verdict, family
 
     budget = _budget(args)
     if budget is None:
@@ -307,13 +307,15 @@ def _solve(args: argparse.Namespace) -> int:
         if isinstance(game_or_code, int):
             return game_or_code
         game, name = game_or_code, "The position"
-    if not isinstance(game, GateGame):
-        return _refuse(f"The solver plays the Gate family, not {game.title}")
+    if not family.thinks_about(game):
+        return _refuse(f"The solver doesn't play {game.title} yet")
     if not game.stock_known and game.stock_count:
         return _refuse(f"The stock's order is hidden in this position (S: ?{game.stock_count}), so it can't be "
                        "solved: list the stock's cards in drawing order on the S: line")
-
-    solution = solve(game, max_nodes=budget[0], max_seconds=budget[1])
+    try:
+        solution = family.solve(game, max_nodes=budget[0], max_seconds=budget[1])
+    except ValueError as error:  # a position with cards hidden elsewhere (Canfield's reserve)
+        return _refuse(str(error))
     stdout = _utf8(sys.stdout)
     if solution.verdict is Verdict.WINNABLE and not solution.line:
         stdout.write(f"{name} is already won.\n")

@@ -454,6 +454,27 @@ def test_solve_a_lost_deal_of_a_variant_with_options(capsys: pytest.CaptureFixtu
     assert first.endswith({"lost": "can't be won.", "winnable": "moves."}[expected])
 
 
+def test_solve_plays_canfield_and_archway_deals_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "11", "--variant", "canfield"]) == 0
+    verdict, tokens, _ = _solved_line(capsys.readouterr().out)
+    assert verdict == f"Deal 11 of Canfield is winnable: a win in {len(tokens)} moves."
+    game = Game.new("canfield", deal=11)
+    for token in tokens:
+        game.play(token)
+    assert game.is_won
+    assert main(["solve", "3", "--variant", "archway"]) == 0
+    assert capsys.readouterr().out.startswith("Deal 3 of Archway can't be won.\n")
+
+
+def test_solve_refuses_a_canfield_view_whose_reserve_is_hidden(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game.new("canfield", deal=11)
+    game.play_line("d " * 13)  # the stock is listed from the second pass; the reserve stays face down
+    path = tmp_path / "seen.txt"
+    path.write_text(game.to_text(hide_stock=True), encoding="utf-8")
+    assert main(["solve", str(path)]) == 2
+    assert "reserve's and the stock's order" in capsys.readouterr().err
+
+
 def test_solve_out_of_budget_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "2", "--nodes", "10"]) == 1
     lines = capsys.readouterr().out.splitlines()

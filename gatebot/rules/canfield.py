@@ -368,6 +368,11 @@ class CanfieldGame(Game):
         return max(0, len(self._reserve) - 1) + stock
 
     @property
+    def reserve_known(self) -> bool:
+        """False for a position read from ``R: ?n TOP``, whose reserve under its top is unknown."""
+        return not self._reserve_hidden
+
+    @property
     def stock_known(self) -> bool:
         """False for a position read from ``S: ?n``, whose stock order is unknown."""
         return not self._stock_hidden

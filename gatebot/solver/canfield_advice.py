@@ -46,8 +46,8 @@ def positions_behind(game: Game) -> tuple[str, ...]:
 def solve(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
     """Decide ``game`` with every card known; a winning line is checked by playing it on a copy."""
     board = _canfield(game)
-    if not board.stock_known:
-        raise ValueError("the solver needs the whole position, the stock's order too")
+    if not (board.stock_known and board.reserve_known):
+        raise ValueError("the solver needs the whole position: the reserve's and the stock's order too")
     found = search.solve(search.position_of(board), max_nodes=max_nodes, max_seconds=max_seconds)
     verdict = Verdict(found.verdict.value)
     if verdict is not Verdict.WINNABLE:

@@ -98,6 +98,12 @@ def test_the_solver_door_replays_its_win_and_proves_a_dead_deal_lost() -> None:
 
 
 def test_the_solver_needs_the_whole_position() -> None:
-    view = Game.from_text(canfield(1).to_text(hide_stock=True))
+    game = canfield(1)
+    view = Game.from_text(game.to_text(hide_stock=True))
     with pytest.raises(ValueError, match="whole position"):
+        family.solve(view)
+    game.play_line("d " * 13)  # the stock is known from the second pass, the reserve never is
+    view = Game.from_text(game.to_text(hide_stock=True))
+    assert isinstance(view, CanfieldGame) and view.stock_known and not view.reserve_known
+    with pytest.raises(ValueError, match="reserve's and the stock's order"):
         family.solve(view)
