@@ -3,6 +3,8 @@
     python benchmarks/winnable_list.py gate 1 200
     python benchmarks/winnable_list.py little-gate 1 200 --nodes 50000 --seconds 2
     python benchmarks/winnable_list.py gate 1 1000 --from-csv gate.csv   # from gatebot analyse --csv
+    python benchmarks/winnable_list.py canfield 1 2000 --from-csv whole.csv \
+        --made-by "benchmarks/canfield_winnability.py --deals 1-2000 --nodes 20000 --jobs 2 --csv whole.csv"
 
 Writes ``gatebot/solver/data/<variant>-winnable.txt`` (or ``--out``): a header saying how
 it was made, then one deal number a line. Deals the solver could not decide within the
@@ -17,8 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from gatebot.rules import Game, GateGame
-from gatebot.solver import Verdict, solve
+from gatebot.rules import Game
+from gatebot.solver import Verdict, family
 from gatebot.solver.deals import DATA_FOLDER, list_name
 
 DATA = Path(__file__).resolve().parents[1] / "gatebot" / "solver" / DATA_FOLDER
@@ -33,7 +35,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--out", type=Path, help="where to write the list (default: the shipped file)")
     parser.add_argument("--from-csv", type=Path, metavar="CSV",
-                        help="take the verdicts from a `gatebot analyse --csv` file instead of solving")
+                        help="take the verdicts from a `gatebot analyse --csv` file (or a benchmark's, which has "
+                        "no variant column) instead of solving")
+    parser.add_argument("--made-by", metavar="COMMAND", help="the command that wrote the CSV, for the header")
     args = parser.parse_args()
 
     counts = {verdict: 0 for verdict in Verdict}
@@ -43,22 +47,23 @@ def main() -> int:
         with args.from_csv.open(newline="", encoding="utf-8") as rows:
             for row in csv.DictReader(rows):
                 deal = int(row["deal"])
-                if row["variant"] != args.variant or row["options"] or not args.first <= deal <= args.last:
+                variant, options = row.get("variant", args.variant), row.get("options", "")
+                if variant != args.variant or options or not args.first <= deal <= args.last:
                     continue
                 verdict = Verdict(row["verdict"])
                 counts[verdict] += 1
                 if verdict is Verdict.WINNABLE:
                     winnable.append(deal)
         how = (
+            f"# Verdicts from `{args.made_by}`:" if args.made_by else
             f"# Verdicts from `gatebot analyse --variant {args.variant} --deals {args.first}-{args.last} "
             f"--csv {args.from_csv.name}` (10 s a deal):"
         )
-        again = f"--from-csv {args.from_csv.name}"
+        again = f"--from-csv {args.from_csv.name}" + (f" --made-by '{args.made_by}'" if args.made_by else "")
     else:
         for deal in range(args.first, args.last + 1):
             game = Game.new(args.variant, deal=deal)
-            assert isinstance(game, GateGame)
-            found = solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
+            found = family.solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
             counts[found.verdict] += 1
             if found.verdict is Verdict.WINNABLE:
                 winnable.append(deal)

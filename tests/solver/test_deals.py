@@ -6,7 +6,7 @@ from importlib import resources
 import pytest
 
 from gatebot.rules import MAX_DEAL, Game
-from gatebot.solver import Verdict, solve
+from gatebot.solver import Verdict, family
 from gatebot.solver.deals import list_name, parse_deal_list, pick_winnable, winnable_deals
 
 
@@ -19,7 +19,7 @@ def test_a_list_is_deal_numbers_with_comments_and_blank_lines() -> None:
         parse_deal_list("0\n")
 
 
-@pytest.mark.parametrize("variant", ["gate", "little-gate"])
+@pytest.mark.parametrize("variant", ["gate", "little-gate", "canfield", "archway"])
 def test_each_variant_ships_a_list(variant: str) -> None:
     shipped = resources.files("gatebot.solver").joinpath("data", list_name(variant))
     assert shipped.is_file()
@@ -32,12 +32,16 @@ def test_the_gate_list_holds_most_deals() -> None:
     assert len(winnable_deals("gate")) >= 900  # Gate is winnable far more often than not
 
 
-@pytest.mark.parametrize("variant", ["gate", "little-gate"])
+@pytest.mark.parametrize("variant", ["gate", "little-gate", "canfield", "archway"])
 def test_listed_deals_are_winnable(variant: str) -> None:
     deals = winnable_deals(variant)
     for deal in random.Random(1).sample(deals, min(3, len(deals))):
-        found = solve(Game.new(variant, deal=deal), max_nodes=2_000_000, max_seconds=30)
+        game = Game.new(variant, deal=deal)
+        found = family.solve(game, max_nodes=2_000_000, max_seconds=60)
         assert found.verdict is Verdict.WINNABLE, deal
+        for move in found.line:
+            game.play(move)
+        assert game.is_won, deal
 
 
 def test_a_pick_is_a_listed_deal_and_follows_the_generator() -> None:
