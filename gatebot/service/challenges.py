@@ -208,6 +208,10 @@ class DailySettings:
         return rules_line(self.hints, self.undo, stock=has_stock(self.variant))
 
 
+#: The fewest proven deals a winnable daily may pick from (Archway's four would repeat every few days).
+DAILY_LIST_MINIMUM = 10
+
+
 def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:
     """The deal a server's daily challenge plays on ``day``: a keyed hash of the date.
 
@@ -489,11 +493,16 @@ class ChallengeService:
             chosen = cls.check_options(options)
         except (RulesError, ValueError) as error:
             raise ChallengeError(sentence(str(error))) from None
-        if winnable and (chosen or not winnable_deals(cls.name)):
-            listed = [Game.variant_class(name).title for name in Game.variants() if winnable_deals(name)]
+        if winnable and (chosen or len(winnable_deals(cls.name)) < DAILY_LIST_MINIMUM):
+            listed = [
+                Game.variant_class(name).title for name in Game.variants()
+                if len(winnable_deals(name)) >= DAILY_LIST_MINIMUM
+            ]
+            names = ", ".join(listed[:-1]) + f" and {listed[-1]}" if len(listed) > 1 else "".join(listed)
             raise ChallengeError(
-                f"A winnable daily challenge comes from the list of proven deals, which only {' and '.join(listed)} "
-                f"without options have: switch winnable off for {variant_title(cls.name, chosen)}."
+                f"A winnable daily challenge comes from a list of proven deals long enough not to repeat within "
+                f"days, which only {names} without options have: switch winnable off for "
+                f"{variant_title(cls.name, chosen)}."
             )
         async with self._db.writer(), self._db.sessions() as session, session.begin():
             row = await session.get(DailySchedule, guild_id)

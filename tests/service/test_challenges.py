@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from gatebot.rules import MAX_DEAL, Game
 from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.challenges import (
+    DAILY_LIST_MINIMUM,
     MAX_HOURS,
     PAGE_SIZE,
     Announcement,
@@ -1139,7 +1140,17 @@ async def test_a_winnable_challenge_of_a_variant_without_a_solver_is_refused_in_
     with pytest.raises(ChallengeError) as refused:
         await challenges.create(ALICE, GUILD, channel_id=None, variant=variant, winnable=True)
     assert str(refused.value) == f"Winnable deals don't exist for {title} yet."
+    assert solver.calls == []
+
+
+async def test_a_winnable_daily_needs_a_long_list_of_proven_deals(challenges: ChallengeService) -> None:
+    assert 0 < len(winnable_deals("archway")) < DAILY_LIST_MINIMUM <= len(winnable_deals("canfield"))
     with pytest.raises(ChallengeError) as daily:
-        await challenges.set_daily(GUILD, CHANNEL, variant=variant, winnable=True)
-    assert one_sentence(str(daily.value)) and title in str(daily.value) and "Gate and Little Gate" in str(daily.value)
-    assert solver.calls == [] and await challenges.daily(GUILD) is None
+        await challenges.set_daily(GUILD, CHANNEL, variant="archway", winnable=True)
+    message = str(daily.value)
+    assert one_sentence(message) and "for Archway" in message
+    assert all(title in message.split("only")[1] for title in ("Canfield", "Gate", "Little Gate"))
+    assert await challenges.daily(GUILD) is None
+    await challenges.set_daily(GUILD, CHANNEL, variant="canfield", winnable=True)
+    opened = [a.challenge for a in await challenges.tick() if a.challenge.guild_id == GUILD]
+    assert len(opened) == 1 and opened[0].deal in winnable_deals("canfield")
