@@ -23,6 +23,7 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.search import luby
@@ -331,6 +332,65 @@ def _cycle_key(position: Position) -> int | None:
     return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
 
 
+#: Deadlock verdicts by (base, foundations, sorted piles): many positions share their piles.
+_DEADLOCKS: dict[tuple, bool] = {}
+_DEADLOCKS_KEPT = 200_000
+
+
+def deadlocked(position: Position) -> bool:
+    """Whether some card can never go up, in a game whose piles move only whole.
+
+    There a card lying on another in a pile goes up before it: it leaves only to its
+    foundation, or with the whole pile, which keeps their order. Each suit goes up in order.
+    When "goes up before" runs in a circle (2♣ on 3♥, 3♥ after 2♥ in its suit, 2♥ under a
+    card that needs 2♣ up first …) none of the cards in the circle can ever go up, and the
+    position is lost. Not for partial moves or any card to a space, which break a pile's order.
+    """
+    key = (position.base, position.foundations, tuple(sorted(position.piles)))
+    known = _DEADLOCKS.get(key)
+    if known is not None:
+        return known
+    last = (position.base - 1) % RANKS
+    under: dict[int, int] = {}
+    for pile in position.piles:
+        for lower, upper in pairwise(pile):
+            under[upper] = lower
+    state: dict[int, int] = {}  # 1 on the current path, 2 done
+
+    def after(card: int) -> list[int]:
+        found = [under[card]] if card in under else []
+        if RANK[card] != last:
+            found.append(((RANK[card] + 1) % RANKS) * 4 + SUIT[card])  # the next card of its suit
+        return found
+
+    circle = False
+    for first in under:
+        if circle:
+            break
+        if first in state:
+            continue
+        state[first] = 1
+        stack = [(first, iter(after(first)))]
+        while stack:
+            card, rest = stack[-1]
+            following = next(rest, None)
+            if following is None:
+                state[card] = 2
+                stack.pop()
+                continue
+            seen = state.get(following)
+            if seen == 1:
+                circle = True
+                break
+            if seen is None:
+                state[following] = 1
+                stack.append((following, iter(after(following))))
+    if len(_DEADLOCKS) >= _DEADLOCKS_KEPT:
+        _DEADLOCKS.clear()
+    _DEADLOCKS[key] = circle
+    return circle
+
+
 #: Restarts follow the Luby sequence in units of this many nodes, each with a new move order.
 SLICE = 2_000
 
@@ -343,8 +403,11 @@ class Search:
     searched to the end without a win are kept across restarts: they are lost.
     """
 
-    def __init__(self, *, max_nodes: int, max_seconds: float, safe: bool = True, seed: int = 0) -> None:
+    def __init__(
+        self, *, max_nodes: int, max_seconds: float, safe: bool = True, deadlocks: bool = True, seed: int = 0
+    ) -> None:
         self.max_nodes, self.max_seconds, self.safe = max_nodes, max_seconds, safe
+        self.deadlocks = deadlocks
         self.nodes = 0
         self.line: list[Step] = []
         self._lost: set[int] = set()
@@ -364,6 +427,8 @@ class Search:
                     raise OutOfBudget from None
 
     def _moves(self, position: Position, shuffle: bool) -> list[Step]:
+        if self.deadlocks and not position.partial and not position.any_space and deadlocked(position):
+            return []  # lost: searched to the end at once
         found = moves(position, safe=self.safe)
         if shuffle and len(found) > 2:
             rest = found[1:]
@@ -407,9 +472,15 @@ class _SliceSpent(Exception):
     pass
 
 
-def solve(start: Position, *, max_nodes: int = 2_000_000, max_seconds: float = 10.0, safe: bool = True) -> Result:
-    """Decide ``start``: a winning line, a proof of loss, or unresolved within the budget."""
-    search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe)
+def solve(
+    start: Position, *, max_nodes: int = 2_000_000, max_seconds: float = 10.0, safe: bool = True,
+    deadlocks: bool = True,
+) -> Result:
+    """Decide ``start``: a winning line, a proof of loss, or unresolved within the budget.
+
+    ``safe`` and ``deadlocks`` switch the pruning rules off, for checking.
+    """
+    search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe, deadlocks=deadlocks)
     began = time.perf_counter()
     collecting = gc.isenabled()
     gc.disable()  # the search makes only acyclic tuples; scanning millions of them costs more than it frees
