@@ -576,5 +576,6 @@ def _guess(board: ArchwayGame, search: Search) -> Hint:
     move = board.legal_moves()[0] if step is None else to_moves(board, step)[0]
     said = _play(board, move)
     return Hint(
-        move, f"{said[0].upper() + said[1:]}: the solver ran out of time, so this is its best guess", Outlook.UNKNOWN
+        move, f"{said[0].upper() + said[1:]}: it leads towards the most cards up of the lines I looked at",
+        Outlook.UNKNOWN,
     )

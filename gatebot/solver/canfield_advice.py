@@ -143,8 +143,8 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
             wins[_first_token(found.line)] += 1
     if wins:
         token, count = wins.most_common(1)[0]
-        why = "it starts a win in the most of the deals I imagined for the cards you can't see"
+        why = "it starts the most wins"
         return _hint(view, token, why, Outlook.OPEN, count / max(1, decided), decided)
     token = _fallback(first or _imagined(view, rng)) or str(view.legal_moves()[0])
-    why = "no imagined deal of the unseen cards was won yet, and this move keeps the most in play"
+    why = "no imagined deal was won, and this is the most promising move"
     return _hint(view, token, why, Outlook.OPEN, 0.0 if decided else None, decided)
