@@ -11,6 +11,11 @@ the waste or uncovers a card, else a draw — the "highest-scoring immediate mov
 PySolFC's default hint.
 
     .venv/bin/python benchmarks/hint_player.py --variant gate --deals 1-1000 --jobs 2
+    .venv/bin/python benchmarks/hint_player.py --variant canfield --deals 1-100 --jobs 2
+
+In Canfield and Archway the greedy player puts a card up if it can, else plays the first
+other move that takes a card off the reserve, the waste or the arch (Canfield's reserve
+first), else a pile move, else turns the stock.
 """
 
 from __future__ import annotations
@@ -26,13 +31,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gatebot.analyse import format_deals, parse_deals, percentile
-from gatebot.rules import Game, GateGame
+from gatebot.rules import Game, GateGame, Move
 from gatebot.rules.gate import ACCEPTS, KEY
-from gatebot.solver import Outlook, hint
+from gatebot.solver import Outlook, family
+from gatebot.solver.hint import HINT_SECONDS
 from gatebot.solver.search import DRAW_CODE, Search
 from gatebot.solver.solve import to_move
 
-MOVE_CAP = 500
+MOVE_CAP = 1000
 
 
 def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], int, bool]:
@@ -41,7 +47,7 @@ def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], 
     game = Game.new(variant, deal=deal)
     latencies = []
     for _ in range(MOVE_CAP):
-        found = hint(game)
+        found = family.hint(game, seconds=HINT_SECONDS)
         latencies.append(found.seconds)
         if found.move is None or found.outlook is Outlook.LOST:
             break
@@ -57,7 +63,8 @@ def play_greedy(job: tuple[str, int]) -> tuple[int, bool, int]:
     """Play one deal with the greedy player, which looks one move ahead."""
     variant, deal = job
     game = Game.new(variant, deal=deal)
-    assert isinstance(game, GateGame)
+    if not isinstance(game, GateGame):
+        return play_greedy_other(game, deal)
     for _ in range(MOVE_CAP):
         step = greedy_step(Search(game))
         if step is None:
@@ -66,6 +73,31 @@ def play_greedy(job: tuple[str, int]) -> tuple[int, bool, int]:
         if game.is_won:
             break
     return deal, game.is_won, game.score
+
+
+def play_greedy_other(game: Game, deal: int) -> tuple[int, bool, int]:
+    """The greedy player in Canfield or Archway: a card up, else a card off the reserve, waste or arch."""
+    for _ in range(MOVE_CAP):
+        move = greedy_move(game)
+        if move is None:
+            break
+        game.play(move)
+        if game.is_won or game.is_over:
+            break
+    return deal, game.is_won, game.score
+
+
+def greedy_move(game: Game) -> Move | None:
+    legal = [move for move in game.legal_moves() if move.target != "p"]  # never back into Archway's arch
+    ups = [move for move in legal if move.target in ("f", "a", "k")]
+    plays = [move for move in legal if not move.is_draw and not move.source.isdigit()]
+    plays.sort(key=lambda move: move.source != "r")
+    piles = [move for move in legal if not move.is_draw and move.source.isdigit() and move not in ups]
+    draws = [move for move in legal if move.is_draw]
+    for group in (ups, plays, piles, draws):
+        if group:
+            return group[0]
+    return None
 
 
 def greedy_step(search: Search) -> tuple[int, int, int] | None:

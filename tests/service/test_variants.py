@@ -133,6 +133,25 @@ async def test_gate_still_gets_hints_and_winnable_deals_through_the_family_door(
     assert solver.calls == [solve_text, hint_for]
 
 
+async def test_canfield_and_archway_hints_come_from_their_own_solvers_seeing_only_the_view(
+    db: Database, solver: Recording
+) -> None:
+    service = GameService(db, solver=solver)
+    dealt = await service.new_game(ALICE, "canfield", deal=10)
+    assert "hint" in dealt.actions
+    hint = await service.hint(ALICE)
+    assert hint.kind is ReplyKind.HINT and hint.message.startswith("Hint: ") and hint.suggestion is not None
+    assert hint.suggestion in {str(move) for move in dealt.game.legal_moves()}
+    assert "imagined deals of the cards you can't see" in hint.message or "Still winnable" in hint.message
+    assert solver.calls == [hint_for]
+    assert (await stored(db, dealt.game_id)).hint_count == 1
+    assert family.hidden(dealt.game) == 12 + 34  # the reserve under its top, the first pass's stock
+    dealt = await service.new_game(ALICE, "archway", deal=3, confirm=True)
+    hint = await service.hint(ALICE)
+    assert hint.kind is ReplyKind.HINT and hint.suggestion is not None
+    assert hint.suggestion in {str(move) for move in dealt.game.legal_moves()}
+
+
 def test_the_worker_takes_only_what_a_player_sees_of_any_variant() -> None:
     gate = Game.new("gate", deal=5)
     with pytest.raises(ValueError, match="sees"):
