@@ -8,12 +8,15 @@ deals ``--deals`` under the matching rules — gatebot's Canfield (three at a ti
 passes), with ``--partial`` its ``partial-moves`` option plus Solvitaire's spaces — with a
 node budget per deal (so the figure doesn't depend on how busy the machine is), in
 ``--jobs`` processes, and prints the rate with its 95% Wilson interval, undecided deals
-counted both ways. ``--blocked RANK`` keeps one rank off the tableau (12: no King on an Ace;
-``base``: the foundations' last rank off their base rank) to compare other readings of the
-rules; ``--csv`` keeps a row per deal.
+counted both ways. ``--blocked RANK`` keeps one rank's cards off the tableau (12: no King on
+an Ace; ``base``: the foundations' last rank, the one below the base) — Solvitaire's code
+(``is_next_legal_card``) never builds the last rank, so ``--blocked base`` plays its rules
+exactly, where gatebot's Canfield builds every rank ("an Ace takes a King"). ``--csv`` keeps a
+row per deal.
 
-    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 15000 --jobs 2
-    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 15000 --jobs 2 --partial
+    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 50000 --jobs 2
+    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 50000 --jobs 2 --blocked base
+    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 20000 --jobs 2 --partial --blocked base
 """
 
 from __future__ import annotations
@@ -73,7 +76,9 @@ def main() -> int:
     decided = [row[3] for row in rows if row[1] != "unresolved"]
     rate, margin = PUBLISHED[args.partial]
     rules = "partial moves, any card to a space" if args.partial else "whole piles, spaces from the waste"
-    blocked = f", rank {args.blocked} never built" if args.blocked else ""
+    blocked = {"": "", "base": ", the foundations' last rank never built on the tableau"}.get(
+        args.blocked, f", rank {args.blocked} never built on the tableau"
+    )
     print(f"Canfield ({rules}{blocked}), deals {format_deals(deals)}, {args.nodes} nodes each")
     print(f"  winnable {won}, lost {lost}, undecided {open_} of {len(rows)}")
     print(f"  winnable: {100 * low:.1f}%–{100 * high:.1f}% (95% Wilson, undecided counted both ways)")
