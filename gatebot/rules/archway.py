@@ -26,7 +26,7 @@ from gatebot.rules.deal import shuffle
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError
 from gatebot.rules.game import Game
 from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move
-from gatebot.rules.position import parse_pile_line
+from gatebot.rules.position import check_line_count, parse_pile_line
 
 KIT = "kit"
 COLUMN_COUNT = 4
@@ -118,12 +118,7 @@ class ArchwayGame(Game):
     @classmethod
     def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
         labels = ["A", "K", "P", *_COLUMNS]
-        if len(lines) != len(labels):
-            expected = ", ".join(label + ":" for label in labels)
-            raise PositionError(
-                f"An {cls.title} position has {len(labels) + 1} lines (the variant, then {expected}); "
-                f"this one has {len(lines) + 1}"
-            )
+        check_line_count(cls.title, labels, lines)
         game = cls(options)
         seen: Counter[int] = Counter()
         where: dict[int, list[str]] = {}

@@ -22,7 +22,7 @@ from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant
 from gatebot.rules.game import Game
 from gatebot.rules.move import DRAW, FOUNDATION, Move
-from gatebot.rules.position import parse_pile_line
+from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
 
 DRAW_ONE = "draw-one"
 PASSES_1 = "passes-1"
@@ -161,23 +161,10 @@ class CanfieldGame(Game):
     @classmethod
     def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
         labels = ["R", "F", "B", *_PILE_NAMES, "W", "S", "P"]
-        if len(lines) != len(labels):
-            expected = ", ".join(label + ":" for label in labels)
-            raise PositionError(
-                f"A {cls.title} position has {len(labels) + 1} lines (the variant, then {expected}); "
-                f"this one has {len(lines) + 1}"
-            )
+        check_line_count(cls.title, labels, lines)
         game = cls(options)
-        seen: dict[int, str] = {}
-
-        def claim(cards: list[int], label: str) -> list[int]:
-            for card in cards:
-                if card in seen:
-                    raise PositionError(
-                        f"Line {label}: {CARD_TEXT[card]} is already on line {seen[card]}: each card appears once"
-                    )
-                seen[card] = label
-            return cards
+        claim = CardClaims()
+        seen = claim.seen
 
         reserve_hidden = 0
         head, colon, rest = lines[0].partition(":")

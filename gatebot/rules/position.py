@@ -5,10 +5,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gatebot.rules.cards import parse_card
+from gatebot.rules.cards import CARD_TEXT, parse_card
 from gatebot.rules.errors import NotationError, PositionError
 
 _HIDDEN = re.compile(r"\?(\d+)")
+
+
+def check_line_count(title: str, labels: list[str], lines: list[str]) -> None:
+    """Refuse a position whose line count isn't the variant's line, then one line per label."""
+    if len(lines) != len(labels):
+        expected = ", ".join(label + ":" for label in labels)
+        article = "An" if title[:1] in "AEIOU" else "A"
+        raise PositionError(
+            f"{article} {title} position has {len(labels) + 1} lines (the variant, then {expected}); "
+            f"this one has {len(lines) + 1}"
+        )
+
+
+class CardClaims:
+    """The cards a position's lines have named so far, so a card named twice is refused by line."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, str] = {}
+
+    def __call__(self, cards: list[int], label: str) -> list[int]:
+        """``cards``, after checking no earlier line named one of them."""
+        for card in cards:
+            if card in self.seen:
+                raise PositionError(
+                    f"Line {label}: {CARD_TEXT[card]} is already on line {self.seen[card]}: each card appears once"
+                )
+            self.seen[card] = label
+        return cards
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ replay every winning line through that engine.
 
 from __future__ import annotations
 
-import enum
 import gc
 import random
 import time
@@ -27,6 +26,7 @@ from itertools import pairwise
 
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.search import luby
+from gatebot.solver.solve import Verdict
 
 RANKS = 13
 #: Whether a card (index ``(rank - 1) * 4 + suit``, suits C D H S) is red.
@@ -34,12 +34,6 @@ RED = tuple(card % 4 in (1, 2) for card in range(52))
 RANK = tuple(card // 4 for card in range(52))
 SUIT = tuple(card % 4 for card in range(52))
 UNLIMITED = -1
-
-
-class Verdict(enum.Enum):
-    WINNABLE = "winnable"
-    LOST = "lost"
-    UNRESOLVED = "unresolved"
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,9 +49,8 @@ def solve(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
     if not (board.stock_known and board.reserve_known):
         raise ValueError("the solver needs the whole position: the reserve's and the stock's order too")
     found = search.solve(search.position_of(board), max_nodes=max_nodes, max_seconds=max_seconds)
-    verdict = Verdict(found.verdict.value)
-    if verdict is not Verdict.WINNABLE:
-        return Solution(verdict, (), found.nodes, found.seconds)
+    if found.verdict is not Verdict.WINNABLE:
+        return Solution(found.verdict, (), found.nodes, found.seconds)
     copy = board.copy()
     line = tuple(copy.play(Move.from_text(token)) for token in search.tokens(found.line))
     if not copy.is_won:
@@ -100,10 +99,10 @@ def _exact(view: CanfieldGame, deadline: float) -> Hint:
     """Nothing is hidden: the first move of a proved win, or the news that none is left."""
     position = search.position_of(view)
     found = search.solve(position, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
-    if found.verdict is search.Verdict.WINNABLE and found.line:
+    if found.verdict is Verdict.WINNABLE and found.line:
         return _hint(view, _first_token(found.line), "it is the first move of a win", Outlook.WINNABLE)
     token = _fallback(position)
-    if found.verdict is search.Verdict.LOST:
+    if found.verdict is Verdict.LOST:
         ups = [move for move in view.legal_moves() if move.target == "f"]
         if not ups:
             return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
@@ -137,9 +136,9 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
         position = _imagined(view, rng)
         first = first or position
         found = search.solve(position, max_nodes=SAMPLE_NODES, max_seconds=remaining)
-        if found.verdict is not search.Verdict.UNRESOLVED:
+        if found.verdict is not Verdict.UNRESOLVED:
             decided += 1
-        if found.verdict is search.Verdict.WINNABLE and found.line:
+        if found.verdict is Verdict.WINNABLE and found.line:
             wins[_first_token(found.line)] += 1
     if wins:
         token, count = wins.most_common(1)[0]
