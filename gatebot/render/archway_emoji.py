@@ -12,7 +12,7 @@ most there can be) takes under 1000 characters: the whole board always fits one 
 
 from __future__ import annotations
 
-from gatebot.render.archway_text import DOWN_WORDS, TOTAL, UP_WORDS, archway_facts
+from gatebot.render.archway_text import DOWN_WORDS, UP_WORDS, archway_facts
 from gatebot.render.emoji_rows import (
     BLANK_TILE,
     COMPACT_CARDS_PER_LINE,
@@ -49,7 +49,7 @@ def render_archway_emoji(game: ArchwayGame, *, compact: bool = False) -> str:
     for number, column in enumerate(game.columns, start=1):
         cells = [*map(emoji_card, column[:-1]), f"[{emoji_card(column[-1])}]"] if column else []
         row(str(number), cells or [f"{BLANK_TILE} *space*"])
-    lines.extend(ending_lines(game, width, total=TOTAL))
+    lines.extend(ending_lines(game, width, total=game.card_count))
     return "\n".join(lines)
 
 

@@ -16,7 +16,6 @@ empty column as a slot marked ``space``. Everything in Archway is open, so every
 
 from __future__ import annotations
 
-from gatebot.render.archway_text import TOTAL
 from gatebot.render.canfield_text import rank_word
 from gatebot.render.image_geometry import (
     Badge,
@@ -112,5 +111,5 @@ def _header(game: ArchwayGame, m: Metrics, right_edge: int) -> tuple[list[Text],
     title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
     deal = "custom position" if game.deal is None else f"deal {game.deal}"
     count = len(game.moves)
-    facts = f"{count} move{'s' if count != 1 else ''} · score {game.score}/{TOTAL}"
+    facts = f"{count} move{'s' if count != 1 else ''} · score {game.score}/{game.card_count}"
     return header_texts(game, f"{title} · {deal}", facts, m, right_edge)

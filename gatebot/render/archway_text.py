@@ -24,8 +24,6 @@ from gatebot.render.text_rows import (
 )
 from gatebot.rules import ArchwayGame, Card
 
-#: Cards in the game, and so the score when it is won.
-TOTAL = 104
 SPACE_WORDS = "·· space"
 EMPTY_PACKET = "none"
 
@@ -49,7 +47,7 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
     for number, column in enumerate(game.columns, start=1):
         row = [cells.card(card, top=i == len(column) - 1) for i, card in enumerate(column)]
         lines.extend(cells.row(str(number), row or cells.note(SPACE_WORDS), width))
-    lines.extend(ending_lines(game, width, total=TOTAL))
+    lines.extend(ending_lines(game, width, total=game.card_count))
     return "\n".join(lines)
 
 
@@ -77,5 +75,5 @@ def archway_facts(game: ArchwayGame) -> list[str]:
     return [
         "custom position" if game.deal is None else f"deal {game.deal}",
         f"{count} move{'s' if count != 1 else ''}",
-        f"score {game.score}/{TOTAL}",
+        f"score {game.score}/{game.card_count}",
     ]

@@ -81,6 +81,7 @@ class ArchwayGame(Game):
     name = "archway"
     title = "Archway"
     known_options = (KIT,)
+    card_count = 104
     pile_words = MappingProxyType({
         "a": ACE_FOUNDATION, "ace": ACE_FOUNDATION, "aces": ACE_FOUNDATION,
         "k": KING_FOUNDATION, "king": KING_FOUNDATION, "kings": KING_FOUNDATION,
@@ -266,7 +267,7 @@ class ArchwayGame(Game):
 
     @property
     def is_won(self) -> bool:
-        return self.score == 104
+        return self.score == self.card_count
 
     @property
     def moves(self) -> tuple[Move, ...]:

@@ -57,6 +57,8 @@ class Game(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     known_options: ClassVar[tuple[str, ...]] = ()
+    #: How many cards the variant plays with: the score of a won game.
+    card_count: ClassVar[int] = 52
     #: Words this variant adds to the move language, each naming a pile (``"arch": "p"``).
     pile_words: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: Whether cards under a column's top card can ever move with it (False: one card at a time).

@@ -10,23 +10,22 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from gatebot.rules import ArchwayGame, Game, RulesError
+from gatebot.rules import Game, RulesError
 
-#: Cards in one deck: every variant but a two-deck one plays with this many.
+#: Cards in one deck, for a variant name this gatebot doesn't know.
 ONE_DECK = 52
 
 
 @functools.cache
 def deck_size(variant: str) -> int:
-    """How many cards a game of ``variant`` plays with: 52, or 104 for Archway's two decks.
+    """How many cards a game of ``variant`` plays with (its rules say): 52, or 104 for Archway's two decks.
 
     A name no variant has (a row from a newer gatebot) counts as one deck.
     """
     try:
-        cls = Game.variant_class(variant)
+        return Game.variant_class(variant).card_count
     except RulesError:
         return ONE_DECK
-    return 2 * ONE_DECK if issubclass(cls, ArchwayGame) else ONE_DECK
 
 
 @functools.cache
