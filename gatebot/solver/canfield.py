@@ -309,7 +309,14 @@ def _key(position: Position) -> int:
         talon = ("cycle", waste + stock[::-1])
     else:
         talon = (stock, waste, position.passes)
-    # Kept as its hash: millions of keys fit in memory, and a clash (odds about n²/2⁶⁴) is negligible.
+    return _hashed(position, talon)
+
+
+def _hashed(position: Position, talon: tuple) -> int:
+    """The key of ``position`` with its talon written as ``talon``.
+
+    Kept as its hash: millions of keys fit in memory, and a clash (odds about n²/2⁶⁴) is negligible.
+    """
     return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
 
 
@@ -322,8 +329,7 @@ def _cycle_key(position: Position) -> int | None:
     stock, waste = position.stock, position.waste
     if position.passes != UNLIMITED or not stock or len(waste) % position.draw == 0:
         return None
-    talon = ("cycle", waste + stock[::-1])
-    return hash((len(position.reserve), position.foundations, tuple(sorted(position.piles)), talon))
+    return _hashed(position, ("cycle", waste + stock[::-1]))
 
 
 #: Deadlock verdicts by (base, foundations, sorted piles): many positions share their piles.

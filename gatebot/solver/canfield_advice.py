@@ -112,20 +112,20 @@ def _exact(view: CanfieldGame, deadline: float) -> Hint:
     return _hint(view, token, "it is the most promising move", Outlook.UNKNOWN)
 
 
-def _imagined(view: CanfieldGame, rng: random.Random) -> search.Position:
-    """The view with its unseen cards dealt at random into the hidden reserve and stock."""
-    raw = view.raw()
-    under = len(raw.reserve) - 1 if len(raw.reserve) > 1 else 0
-    unseen = list(raw.reserve[:under]) + ([] if view.stock_known else list(raw.stock))
+def _imagined(seen: search.Position, stock_known: bool, rng: random.Random) -> search.Position:
+    """The view's position ``seen`` with its unseen cards dealt at random into the hidden reserve and stock."""
+    under = max(0, len(seen.reserve) - 1)
+    unseen = list(seen.reserve[:under]) + ([] if stock_known else list(seen.stock))
     rng.shuffle(unseen)
-    reserve = (*unseen[:under], *raw.reserve[under:])
-    stock = raw.stock if view.stock_known else tuple(unseen[under:])
-    return replace(search.position_of(view), reserve=reserve, stock=stock)
+    reserve = (*unseen[:under], *seen.reserve[under:])
+    stock = seen.stock if stock_known else tuple(unseen[under:])
+    return replace(seen, reserve=reserve, stock=stock)
 
 
 def _sampled(view: CanfieldGame, deadline: float) -> Hint:
     """Vote over imagined deals of the unseen cards: the move that starts the most wins."""
     rng = random.Random(zlib.crc32(view.to_text().encode()))
+    seen = search.position_of(view)
     wins: Counter[str] = Counter()
     decided = 0
     first: search.Position | None = None
@@ -133,7 +133,7 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             break
-        position = _imagined(view, rng)
+        position = _imagined(seen, view.stock_known, rng)
         first = first or position
         found = search.solve(position, max_nodes=SAMPLE_NODES, max_seconds=remaining)
         if found.verdict is not Verdict.UNRESOLVED:
@@ -144,6 +144,6 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
         token, count = wins.most_common(1)[0]
         why = "it starts the most wins"
         return _hint(view, token, why, Outlook.OPEN, count / max(1, decided), decided)
-    token = _fallback(first or _imagined(view, rng)) or str(view.legal_moves()[0])
+    token = _fallback(first or _imagined(seen, view.stock_known, rng)) or str(view.legal_moves()[0])
     why = "no imagined deal was won, and this is the most promising move"
     return _hint(view, token, why, Outlook.OPEN, 0.0 if decided else None, decided)
