@@ -5,7 +5,7 @@ ending and removing challenges and switching the daily one on or off need the Ma
 Server permission, checked when the command runs (Discord's default permissions apply only
 to a whole top-level command, and listing and playing are for everyone); a member without
 it gets one private sentence. The service's refusals (:class:`ChallengeError`, a
-``ValueError``) reach the central error handler and become one private sentence too.
+:class:`~gatebot.errors.UserError`) reach the central error handler and become one private sentence too.
 """
 
 from __future__ import annotations

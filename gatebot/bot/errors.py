@@ -1,8 +1,8 @@
 """The one place interaction errors end up, in a documented order.
 
 1. A check that refused the user (cooldown, missing permission): their reason, ephemeral.
-2. A user mistake the rules or the service reported (a ``ValueError`` with a sentence):
-   that sentence, ephemeral.
+2. A user mistake the rules or the service reported (a :class:`~gatebot.errors.UserError`):
+   its sentence, ephemeral. Only those: a bug's ``ValueError`` never shows its text.
 3. Anything else is a bug: logged with the interaction's context and a short apology sent.
    Games are never half-changed: every service request is one transaction that either
    committed before the error or rolled back with it.
@@ -14,6 +14,8 @@ import logging
 
 import discord
 from discord import app_commands
+
+from gatebot.errors import UserError
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         return
     if isinstance(error, app_commands.CheckFailure):
         text = str(error) or "You can't use that here."
-    elif isinstance(original, ValueError) and str(original):
+    elif isinstance(original, UserError) and str(original):
         text = str(original)
     else:
         command = interaction.command.qualified_name if interaction.command else "?"

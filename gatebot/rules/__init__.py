@@ -10,6 +10,7 @@ from gatebot.rules.cards import Card, Suit
 from gatebot.rules.deal import MAX_DEAL
 from gatebot.rules.errors import (
     AmbiguousMove,
+    DealNumberError,
     IllegalMove,
     NotationError,
     PositionError,
@@ -28,6 +29,7 @@ __all__ = [
     "ArchwayGame",
     "CanfieldGame",
     "Card",
+    "DealNumberError",
     "Game",
     "GateGame",
     "IllegalMove",

@@ -1,13 +1,16 @@
 """Errors of the rules core, one class per cause, all of them ``ValueError``.
 
 Front ends catch :class:`RulesError` to tell a player, in one sentence, why their input
-was refused; the message is that sentence.
+was refused; the message is that sentence. It is a :class:`~gatebot.errors.UserError`, the
+one kind of error front ends show to people.
 """
 
 from __future__ import annotations
 
+from gatebot.errors import UserError
 
-class RulesError(ValueError):
+
+class RulesError(UserError):
     """Base class: anything the rules core refuses because of its input."""
 
 
@@ -33,3 +36,7 @@ class PositionError(RulesError):
 
 class UnknownVariant(RulesError):
     """A variant or option name that gatebot does not know."""
+
+
+class DealNumberError(RulesError):
+    """A deal number outside the numbering (RULES.md §2)."""

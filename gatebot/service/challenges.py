@@ -31,6 +31,7 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, RulesError
 from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
@@ -57,7 +58,7 @@ MAX_HOURS = 14 * 24
 PAGE_SIZE = 10
 
 
-class ChallengeError(ValueError):
+class ChallengeError(UserError):
     """A challenge request that can't be done; the message says why and what to do, in one sentence."""
 
 

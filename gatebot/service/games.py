@@ -31,6 +31,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import hint_message, no_win_message, sentence
@@ -62,6 +63,10 @@ WINNABLE_SECONDS = 0.5
 #: A hint asked while the game changed is worked out again this many times at most.
 _HINT_TRIES = 2
 _FOREVER = float("inf")
+
+
+class PreferenceError(UserError):
+    """A board preference gatebot doesn't have."""
 
 
 class GameDamaged(Exception):
@@ -282,14 +287,14 @@ class GameService:
             cls = Game.variant_class(variant)
             chosen_options = cls.check_options(options)
             if winnable and deal is not None:
-                raise ValueError("choose a deal number or a winnable deal, not both")
+                raise UserError("Choose a deal number or a winnable deal, not both.")
             if deal is not None:
                 cls.new(deal=deal, options=chosen_options)  # checks the number before any work
             if winnable:
                 refusal = no_winnable_deals(cls.name, chosen_options)
                 if refusal is not None:
-                    raise ValueError(refusal)
-        except (RulesError, ValueError) as error:
+                    raise UserError(refusal)
+        except UserError as error:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
         if winnable:
             if not confirm:
@@ -308,7 +313,7 @@ class GameService:
             number = self._pick_deal() if deal is None else deal
         try:
             game = cls.new(deal=number, options=chosen_options)
-        except (RulesError, ValueError) as error:
+        except UserError as error:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
 
         async def work(session: AsyncSession) -> Reply:
@@ -613,7 +618,7 @@ class GameService:
     ) -> Preferences:
         """Change how the player's boards are drawn; return the preferences now in force."""
         if board_style is not None and board_style not in BOARD_STYLES:
-            raise ValueError(f"board style must be one of {', '.join(BOARD_STYLES)}")
+            raise PreferenceError(f"Board styles are {', '.join(BOARD_STYLES)}; choose one of them.")
 
         async def work(session: AsyncSession) -> Reply:
             player = await self._player(session, actor)

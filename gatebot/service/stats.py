@@ -19,6 +19,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gatebot.errors import UserError
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
@@ -86,7 +87,7 @@ class PlayerStats:
         return sum(variant.games for variant in self.variants)
 
 
-class NoCard(ValueError):
+class NoCard(UserError):
     """Base class: a result card that can't be given; the message says why, in one sentence."""
 
 

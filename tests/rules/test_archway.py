@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from gatebot.rules import (
     AmbiguousMove,
     ArchwayGame,
+    DealNumberError,
     Game,
     IllegalMove,
     Move,
@@ -107,7 +108,7 @@ def test_every_deal_has_the_bases_up_four_columns_of_12_and_48_in_the_arch(deal:
 
 
 def test_deal_numbers_out_of_range_are_refused() -> None:
-    with pytest.raises(ValueError, match="deal numbers run from 1"):
+    with pytest.raises(DealNumberError, match="Deal numbers run from 1"):
         Game.new("archway", deal=0)
 
 

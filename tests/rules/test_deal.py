@@ -2,7 +2,7 @@
 
 import pytest
 
-from gatebot.rules import Game
+from gatebot.rules import DealNumberError, Game
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.rules.deal import MAX_DEAL, shuffled_deck
 
@@ -65,5 +65,5 @@ def test_different_numbers_give_different_deals() -> None:
 
 @pytest.mark.parametrize("number", [0, -1, MAX_DEAL + 1])
 def test_deal_numbers_out_of_range_are_refused(number: int) -> None:
-    with pytest.raises(ValueError, match="1 to 4294967295"):
+    with pytest.raises(DealNumberError, match="1 to 4294967295"):
         Game.new("gate", deal=number)
