@@ -2,7 +2,8 @@
 
 A middleware records every API request before its handler runs (method, path, query, headers,
 JSON or multipart body with file bytes, arrival time) and its answer after, and checks the bot
-token where Discord does. A catch-all route answers anything the fake does not serve with
+token where Discord does, and answers with an armed failure instead where a test asked for one
+(:mod:`tests.fake_discord.faults`). A catch-all route answers anything the fake does not serve with
 Discord's ``404: Not Found`` body and leaves ``route`` None on the record, so a test can assert
 the bot made no call the fake does not know (``FakeDiscord.unexpected_requests``).
 """
@@ -15,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from tests.fake_discord import faults
 from tests.fake_discord.gateway import GATEWAY_PATH, RESUME_PATH, Gateway
 from tests.fake_discord.records import RecordedRequest
 from tests.fake_discord.rest_app import GATEWAY_KEY
@@ -60,8 +62,12 @@ async def record_requests(request: web.Request, handler: Handler) -> web.StreamR
     request[RECORD] = recorded
     authorized = request.headers.get("Authorization") == f"Bot {state.token}"
     open_route = request.path.startswith(UNAUTHENTICATED) or request.path == API_PREFIX + "/gateway"
+    fault = state.faults.take(recorded.route)
     if not authorized and not open_route:
         response: web.StreamResponse = error(401, 0, "401: Unauthorized")
+    elif fault is not None:
+        served = await handler(request) if fault.processed or fault.status == 0 else None
+        response = await faults.apply(fault, request, served if isinstance(served, web.Response) else None)
     else:
         response = await handler(request)
     recorded.status = response.status

@@ -121,8 +121,10 @@ def check_message_body(
 ) -> web.Response | None:
     """The error Discord gives for an invalid message body, or None if it is fine.
 
-    Checks the limits bots actually hit: 2000 characters of content, 10 embeds, 5 component rows
-    (classic components), and no empty message on create.
+    Checks the limits bots actually hit: 2000 characters of content, 10 embeds (a 4096-character
+    description, a 256-character title, 6000 characters in all), 5 component rows of at most 5
+    buttons or one select (25 options; labels of 80 characters on buttons and 100 on options;
+    custom ids of 100), and no empty message on create.
     """
     content = body.get("content") or ""
     if len(content) > MAX_CONTENT:
@@ -134,7 +136,62 @@ def check_message_body(
         return form_error(
             prefix + "components", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_COMPONENT_ROWS} or fewer in length."
         )
+    problem = _check_embeds(body.get("embeds") or [], prefix) or _check_components(body.get("components") or [], prefix)
+    if problem is not None:
+        return problem
     has_any = content or body.get("embeds") or files or body.get("components") or body.get("sticker_ids")
     if creating and not has_any and not body.get("poll"):
         return error(400, 50006, "Cannot send an empty message")
+    return None
+
+
+MAX_DESCRIPTION = 4096
+MAX_TITLE = 256
+MAX_EMBED_TOTAL = 6000
+MAX_ROW_ITEMS = 5
+MAX_SELECT_OPTIONS = 25
+MAX_BUTTON_LABEL = 80
+MAX_OPTION_LABEL = 100
+MAX_CUSTOM_ID = 100
+
+
+def _too_long(path: str, limit: int) -> web.Response:
+    return form_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def _check_embeds(embeds: list[JSON], prefix: str) -> web.Response | None:
+    for index, embed in enumerate(embeds):
+        path = f"{prefix}embeds.{index}"
+        description, title = embed.get("description") or "", embed.get("title") or ""
+        if len(description) > MAX_DESCRIPTION:
+            return _too_long(path + ".description", MAX_DESCRIPTION)
+        if len(title) > MAX_TITLE:
+            return _too_long(path + ".title", MAX_TITLE)
+        fields = embed.get("fields") or []
+        total = len(description) + len(title) + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+        if total > MAX_EMBED_TOTAL:
+            return form_error(path, "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+    return None
+
+
+def _check_components(rows: list[JSON], prefix: str) -> web.Response | None:
+    for r, row in enumerate(rows):
+        items = row.get("components") or []
+        path = f"{prefix}components.{r}.components"
+        if len(items) > MAX_ROW_ITEMS:
+            return _too_long(path, MAX_ROW_ITEMS)
+        for i, item in enumerate(items):
+            where = f"{path}.{i}"
+            if len(item.get("custom_id") or "") > MAX_CUSTOM_ID:
+                return _too_long(where + ".custom_id", MAX_CUSTOM_ID)
+            if item.get("type") == 2 and len(item.get("label") or "") > MAX_BUTTON_LABEL:
+                return _too_long(where + ".label", MAX_BUTTON_LABEL)
+            options = item.get("options")
+            if item.get("type") == 3 and options is not None:
+                if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+                    return _too_long(where + ".options", MAX_SELECT_OPTIONS)
+                for o, option in enumerate(options):
+                    for key in ("label", "value", "description"):
+                        if len(option.get(key) or "") > MAX_OPTION_LABEL:
+                            return _too_long(f"{where}.options.{o}.{key}", MAX_OPTION_LABEL)
     return None

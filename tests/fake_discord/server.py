@@ -11,6 +11,7 @@ from aiohttp import web
 
 from tests.fake_discord import interactions
 from tests.fake_discord.base_url import API_BASE_VARIABLE
+from tests.fake_discord.faults import Fault
 from tests.fake_discord.gateway import Gateway, Session
 from tests.fake_discord.handles import DEFAULT_TIMEOUT, InteractionHandle, MessageHandle
 from tests.fake_discord.intents import application_flags
@@ -104,6 +105,36 @@ class FakeDiscord:
     def env(self) -> dict[str, str]:
         """Environment for running ``gatebot run`` against this fake in a subprocess."""
         return {API_BASE_VARIABLE: self.api_base, "DISCORD_TOKEN": self.token}
+
+    # -- failures ---------------------------------------------------------------------------
+
+    def fail(
+        self,
+        route: str,
+        status: int = 500,
+        *,
+        code: int = 0,
+        message: str | None = None,
+        times: int = 1,
+        delay: float = 0.0,
+        drop: bool = False,
+        processed: bool = False,
+        retry_after: float = 0.05,
+    ) -> Fault:
+        """Answer the next ``times`` requests of ``route`` with a failure (see :mod:`tests.fake_discord.faults`).
+
+        ``route`` is a template as in ``requests_to`` (``"PATCH /channels/{channel_id}/messages/{message_id}"``,
+        ``"POST /interactions/{interaction_id}/{token}/callback"``). ``status=0`` with ``delay`` is a slow
+        success; ``drop`` closes the socket instead of answering; ``processed`` does the work first.
+        """
+        return self.state.faults.arm(Fault(
+            route, status, code=code, message=message, times=times, delay=delay, drop=drop,
+            processed=processed, retry_after=retry_after,
+        ))
+
+    def heal(self) -> None:
+        """Disarm every failure still armed."""
+        self.state.faults.clear()
 
     # -- the world -------------------------------------------------------------------------
 

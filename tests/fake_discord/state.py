@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tests.fake_discord.faults import Faults
 from tests.fake_discord.model import FakeChannel, FakeUser, World, iso_now
 from tests.fake_discord.payloads import member_payload, user_payload
 from tests.fake_discord.records import (
@@ -56,6 +57,8 @@ class FakeState:
         self.dispatch: Dispatcher = _no_gateway
         #: Seconds the bot has to answer an interaction (Discord: 3); None for no limit.
         self.ack_deadline: float | None = 3.0
+        #: Failures armed for chosen routes (see :mod:`tests.fake_discord.faults`).
+        self.faults = Faults()
 
     def _describe_recent(self) -> str:
         recent = self.requests[-5:]
