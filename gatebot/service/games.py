@@ -36,6 +36,7 @@ from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import hint_message, no_win_message, sentence
 from gatebot.service.attempts import AttemptRules
+from gatebot.service.lines import MAX_MOVES, line_refusal, too_many_moves
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Thinker, ThinkingFailed
 from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict, family
@@ -357,7 +358,7 @@ class GameService:
             self._remember(record, game)
             self._note_current(actor, record, game)
             first = f"Dealt {game.title} deal {game.deal}." if attempt is None else attempt.began(self._clock())
-            return self._board(record, game.copy(), message=_dealt(first, abandoned=current))
+            return self._board(record, game.copy(), message=_dealt(first, abandoned=current), saved=True)
 
         return await self._run(actor, work)
 
@@ -380,7 +381,13 @@ class GameService:
         return pick_winnable(variant, self._rng)
 
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
-        """Play a line of typed moves in order, stopping at the first that fails."""
+        """Play a line of typed moves in order, stopping at the first that fails.
+
+        A line over :mod:`gatebot.service.lines`' bounds is refused before it is read.
+        """
+        refusal = line_refusal(text)
+        if refusal is not None:
+            return Reply(ReplyKind.ERROR, refusal)
 
         def apply(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             return _play(game, text)
@@ -451,11 +458,11 @@ class GameService:
 
         done = await self._change(actor, finish, safe.version, safe.game_id)
         if not done.ok:
-            return done
+            return replace(done, saved=safe.saved or done.saved)
         if attempt is not None and attempt.hints is Rule.COUNTED and done.game_id is not None:
             await self._charge_hint(done.game_id)
             done = replace(done, message=_join(done.message, attempt.finish_counted()))
-        return replace(done, played=safe.played + done.played)
+        return replace(done, played=safe.played + done.played, saved=True)
 
     async def hint(
         self, actor: Actor, *, game_id: int | None = None, expected_version: int | None = None
@@ -542,7 +549,7 @@ class GameService:
             await session.flush()
             self._note_current(actor, record, game)
             said = "You ended the game" if ending else "You resigned"
-            return self._board(record, game, message=f"{said} with a score of {record.score}.")
+            return self._board(record, game, message=f"{said} with a score of {record.score}.", saved=True)
 
         return await self._run(actor, work)
 
@@ -756,7 +763,7 @@ class GameService:
             return self._reply(
                 record.id, record.version, status, game.copy(),
                 message=_outcome_message(status, error, record.move_count, record.score),
-                played=tuple(token for token in tokens if token != UNDO_TOKEN),
+                played=tuple(token for token in tokens if token != UNDO_TOKEN), saved=True,
             )
 
         async with self._lock(actor):
@@ -825,7 +832,7 @@ class GameService:
         return self._reply(
             current.game_id, current.version + 1, status, game,
             message=_outcome_message(status, error, move_count, game.score),
-            played=tuple(token for token in tokens if token != UNDO_TOKEN),
+            played=tuple(token for token in tokens if token != UNDO_TOKEN), saved=True,
         )
 
     def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:
@@ -1115,9 +1122,10 @@ class GameService:
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
         played: tuple[str, ...] = (),
+        saved: bool = False,
     ) -> Reply:
         return self._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
-                           message=message, played=played)
+                           message=message, played=played, saved=saved)
 
     def _reply(
         self,
@@ -1129,6 +1137,7 @@ class GameService:
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
         played: tuple[str, ...] = (),
+        saved: bool = False,
     ) -> Reply:
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
@@ -1145,7 +1154,7 @@ class GameService:
                 actions.append("end")
                 if message is None:
                     message = no_win_message(game.score, self._end_prompt)
-        return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
+        return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves, saved=saved)
 
 
 def no_hints(game: Game) -> str:
@@ -1179,9 +1188,15 @@ async def _in_open_challenge(session: AsyncSession, game: Game, now: datetime) -
 
 
 def _play(game: Game, text: str) -> tuple[list[str], str | None]:
+    """Play a typed line, at most :data:`~gatebot.service.lines.MAX_MOVES` of its moves."""
     result = game.play_line(text)
+    played = [str(move) for move in result.played]
     error = None if result.error is None else sentence(str(result.error))
-    return [str(move) for move in result.played], error
+    if len(played) > MAX_MOVES:
+        for _ in range(len(played) - MAX_MOVES):
+            game.undo()
+        played, error = played[:MAX_MOVES], too_many_moves()
+    return played, error
 
 
 def _undo(count: int) -> Apply:

@@ -53,6 +53,9 @@ class Reply:
     moves: tuple[str, ...] = field(default=())
     #: The move a hint suggests, in canonical notation (not played).
     suggestion: str | None = None
+    #: Whether this request changed the stored game and the change was committed. A front end
+    #: that fails to show the answer says so ("your move was saved…"), never that nothing changed.
+    saved: bool = False
 
     @property
     def ok(self) -> bool:

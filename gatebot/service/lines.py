@@ -1,0 +1,43 @@
+"""Bounds on what one request may ask, checked before any parsing or database work.
+
+A line of moves has no business being long: the longest useful one is a whole winning line
+pasted at once (Gate deal 1's is 113 moves in 310 characters). Refusing early keeps a 10 MB
+message from costing seconds of parsing, keeps every later load (which replays the log)
+cheap, and keeps refusals short — a refusal quotes at most :data:`EXCERPT` characters of what
+was typed, so no answer can outgrow Discord's limits.
+"""
+
+from __future__ import annotations
+
+#: Characters in one line of typed moves.
+MAX_LINE = 1000
+#: Moves one request plays at most; the rest of a longer line is left for the next message.
+MAX_MOVES = 300
+#: The longest word a move is written with ("queen-of-diamonds" is 17).
+MAX_WORD = 24
+#: Characters of the player's input a message may quote.
+EXCERPT = 20
+
+
+def excerpt(text: str, size: int = EXCERPT) -> str:
+    """``text`` on one line, cut to ``size`` characters with "…" when longer (for quoting input back)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= size else flat[: size - 1].rstrip() + "…"
+
+
+def line_refusal(text: str) -> str | None:
+    """Why a line of moves is refused before it is read, in one sentence; None when it may be read."""
+    if len(text) > MAX_LINE:
+        return (
+            f"That line is too long to be moves ({len(text):,} characters): "
+            f"send at most {MAX_LINE} characters, a few moves at a time."
+        )
+    for word in text.split():
+        if len(word) > MAX_WORD:
+            return f"“{excerpt(word)}” is too long to be a move: moves are short, like 3f, w5 or d."
+    return None
+
+
+def too_many_moves() -> str:
+    """The sentence that says a line was cut at :data:`MAX_MOVES` moves."""
+    return f"I played the first {MAX_MOVES} moves of that line: send the rest in another message."
