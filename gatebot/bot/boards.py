@@ -18,6 +18,8 @@ from gatebot.render import render_text
 from gatebot.service import Preferences, Reply
 
 MESSAGE_LIMIT = 2000
+#: Discord's limit on an embed's description.
+DESCRIPTION_LIMIT = 4096
 IMAGE_NAME = "gate-board.png"
 
 
@@ -60,7 +62,7 @@ async def board_message(reply: Reply, preferences: Preferences, *, note: str | N
         from gatebot.render.image import render_png
 
         png = await asyncio.to_thread(render_png, game)
-        embed = discord.Embed(description=line or None, colour=discord.Colour.dark_green())
+        embed = discord.Embed(description=_clip(line, DESCRIPTION_LIMIT) or None, colour=discord.Colour.dark_green())
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
     if preferences.board_style == "emoji":
@@ -79,4 +81,11 @@ def _with_line(board: str, line: str | None) -> str:
     room = MESSAGE_LIMIT - len(board) - 1
     if room <= 1:
         return board
-    return f"{board}\n{line if len(line) <= room else line[: room - 1] + '…'}"
+    return f"{board}\n{_clip(line, room)}"
+
+
+def _clip(line: str | None, room: int) -> str | None:
+    """``line`` cut to ``room`` characters, ending in "…" when it was longer."""
+    if line is None or len(line) <= room:
+        return line
+    return line[: room - 1] + "…"

@@ -8,11 +8,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from gatebot.bot.errors import on_app_command_error
+from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.herald import Herald
 from gatebot.bot.schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.table import Table
-from gatebot.bot.views import BoardButton, MoveSelect
+from gatebot.bot.views import BoardButton, MoveSelect, unclaimed_sentence
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.settings import Settings
@@ -46,6 +46,8 @@ class GateBot(commands.AutoShardedBot):
         self.challenges = ChallengeService(service)
         self.herald = Herald(self, self.challenges, self.table)
         self.scheduler = Scheduler(self.challenges, self.herald, every=tick_every)
+        # A component nothing claims gets a sentence, not "This interaction failed".
+        watch_unclaimed(self, unclaimed_sentence)
 
     async def setup_hook(self) -> None:
         for extension in EXTENSIONS:

@@ -4,11 +4,23 @@ Every front door of the bot — slash commands, button presses, typed moves — 
 so one game keeps one board message, and the rules for answering within Discord's
 three seconds (answer or defer first, draw images in a thread) live in one place.
 
+It is also the error boundary of those doors (:mod:`gatebot.bot.errors` says the order). Each
+request is followed in an :class:`Answer`: the service's reply once it came (so whether a change
+was committed), whether the board shows it and whether the person was answered. When Discord
+fails a request, or a bug breaks one, the person gets exactly one answer that tells the truth:
+"your move was saved, but I couldn't update the board" when it was saved, the apology that
+nothing changed only when nothing did, and nothing more once they were answered.
+
 Hints are private: a slash command or a button press is deferred ephemerally at once (the
 hint engine thinks for up to a second) and answered by editing that private reply; a hint
-asked in chat is a reply to the asking message. Once a change leaves the stock out, the
+asked in chat is a reply to the asking message. Once a change leaves nothing hidden, the
 solver is asked, after the answer has gone, whether a win is left; when none is, the board
 is redrawn with the offer and an End game button.
+
+Typed moves get one reaction, ✅ when something was saved and ❌ when nothing was, and at most
+one reply: the refusal; the board's note when that board was edited further up the channel (the
+end of the game, or why the rest of a line wasn't played); or the sentence about a board that
+couldn't be updated. A refusal never touches the public board.
 """
 
 from __future__ import annotations
@@ -18,17 +30,46 @@ import contextlib
 import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 
 import discord
 
 from gatebot.bot.actors import interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
+from gatebot.bot.errors import (
+    APOLOGY,
+    DELIVERY_ERRORS,
+    apology,
+    expired,
+    log_failure,
+    reply_privately,
+)
+from gatebot.bot.views import board_game_id
+from gatebot.errors import UserError
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 
 log = logging.getLogger(__name__)
 
 #: Seconds after which an interaction still being worked on is acknowledged (Discord allows 3).
 SAFETY_DEFER = 2.0
+NO_HINT = "I have no hint for you right now."
+
+
+@dataclass(slots=True)
+class Answer:
+    """What is known about answering one request, for the error boundary."""
+
+    reply: Reply | None = None
+    #: The board message shows the reply's game (edited or posted).
+    board_shown: bool = False
+    #: The person has had their answer; a later failure (the End-game offer, say) is only logged.
+    answered: bool = False
+
+    def failure_text(self) -> str:
+        """The one sentence for a person whose answer failed, true to what was saved and shown."""
+        if self.reply is not None and self.board_shown:
+            return _ack(self.reply)
+        return apology(self.reply)
 
 
 class Table:
@@ -57,11 +98,29 @@ class Table:
             if not done:
                 async with self._guard(interaction):
                     if not interaction.response.is_done():
-                        with contextlib.suppress(discord.HTTPException):
+                        with contextlib.suppress(*DELIVERY_ERRORS):
                             await interaction.response.defer(thinking=thinking)
             await task
         finally:
             self._answering.pop(interaction.id, None)
+
+    async def _bounded(
+        self, interaction: discord.Interaction, answer: Answer, work: Awaitable[None], *, thinking: bool, what: str
+    ) -> None:
+        """Run ``work`` on time, and give the person one true answer if it fails."""
+        try:
+            await self._on_time(interaction, work, thinking=thinking)
+        except Exception as error:
+            if expired(error):
+                log.warning("interaction %s expired before it was answered", interaction.id)
+                return
+            if isinstance(error, UserError) and str(error) and not answer.answered:
+                await reply_privately(interaction, str(error))
+                return
+            log_failure(error, "%s for user %s in guild %s channel %s",
+                        what, interaction.user.id, interaction.guild_id, interaction.channel_id)
+            if not answer.answered:
+                await reply_privately(interaction, answer.failure_text())
 
     @contextlib.asynccontextmanager
     async def _turn(self, actor: Actor) -> AsyncIterator[None]:
@@ -91,14 +150,16 @@ class Table:
         ``confirm`` makes the buttons under the question of a request that needs a yes first.
         """
         actor = interaction_actor(interaction)
+        answer = Answer()
 
         async def work() -> None:
             async with self._turn(actor):
-                reply = await request(actor)
-                await self.answer(interaction, reply, new_board=new_board, confirm=confirm)
-                await self._offer_end(actor, reply, interaction.channel_id)
+                answer.reply = await request(actor)
+                await self.answer(interaction, answer.reply, new_board=new_board, confirm=confirm, answer=answer)
+                await self._offer_end(actor, answer.reply, interaction.channel_id)
 
-        await self._on_time(interaction, work(), thinking=True)
+        command = interaction.command.qualified_name if interaction.command else "a command"
+        await self._bounded(interaction, answer, work(), thinking=True, what=f"/{command}")
 
     async def answer(
         self,
@@ -107,30 +168,40 @@ class Table:
         *,
         new_board: bool = False,
         confirm: Callable[[], discord.ui.View] | None = None,
+        answer: Answer | None = None,
     ) -> None:
         """Answer an interaction with ``reply`` (in the player's turn: see :meth:`command`).
 
         An error is one ephemeral sentence, and a question one with ``confirm``'s buttons. A
         changed game updates its board message in place when it is in this channel (the
         command gets a short ephemeral line); otherwise, or with ``new_board``, the answer is
-        a fresh board, which becomes the game's board.
+        a fresh board, which becomes the game's board. A board the bot may no longer edit
+        (deleted, or a channel it lost access to) is replaced by a fresh one: the interaction's
+        answer needs no channel permission.
         """
+        answer = answer or Answer(reply)
         if reply.kind is ReplyKind.CONFIRM and confirm is not None:
             await self._ephemeral(interaction, reply.message or "Are you sure?", view=confirm())
+            answer.answered = True
             return
         if reply.private or reply.game is None:
             await self._ephemeral(interaction, reply.message or "That can't be done.")
+            answer.answered = True
             return
         actor = interaction_actor(interaction)
         message = await self._draw(actor, reply)
         if not new_board and await self._edit_board(interaction.channel_id, reply, message):
+            answer.board_shown = True
             await self._ephemeral(interaction, _ack(reply))
+            answer.answered = True
             return
         async with self._guard(interaction):
             if interaction.response.is_done():
                 sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+                answer.board_shown = answer.answered = True
             else:
                 await interaction.response.send_message(**message.send_kwargs())
+                answer.board_shown = answer.answered = True
                 sent = await interaction.original_response()
         if reply.game_id is not None and interaction.channel_id is not None:
             await self.service.set_board_message(reply.game_id, interaction.channel_id, sent.id)
@@ -141,14 +212,15 @@ class Table:
             await self.hint(interaction, game_id=game_id, version=version)
             return
         actor = interaction_actor(interaction)
+        answer = Answer()
 
         async def work() -> None:
             async with self._turn(actor):
-                reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
-                await self._redraw(interaction, actor, reply, game_id)
-                await self._offer_end(actor, reply, interaction.channel_id)
+                answer.reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
+                await self._redraw(interaction, actor, answer, game_id)
+                await self._offer_end(actor, answer.reply, interaction.channel_id)
 
-        await self._on_time(interaction, work(), thinking=False)
+        await self._bounded(interaction, answer, work(), thinking=False, what=f"the {action} button of game {game_id}")
 
     async def hint(self, interaction: discord.Interaction, *, game_id: int | None = None,
                    version: int | None = None) -> None:
@@ -158,11 +230,17 @@ class Table:
         private reply. A press on an out-of-date board also redraws the board as it is now.
         """
         actor = interaction_actor(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with self._turn(actor):
-            reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
-            await self._show_board_change(actor, reply, interaction.channel_id)
-        await interaction.edit_original_response(content=reply.message or "I have no hint for you right now.")
+        answer = Answer()
+
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            async with self._turn(actor):
+                reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
+                await interaction.edit_original_response(content=reply.message or NO_HINT)
+                answer.answered = True
+                await self._show_board_change(actor, reply, interaction.channel_id)
+
+        await self._bounded(interaction, answer, work(), thinking=True, what="a hint")
 
     async def _show_board_change(self, actor: Actor, reply: Reply, channel_id: int | None) -> None:
         """After a hint: redraw a board that was out of date, or one that should now offer End game."""
@@ -179,22 +257,31 @@ class Table:
         if offer is not None:
             await self._edit_board(channel_id, offer, await self._draw(actor, offer))
 
-    async def _redraw(self, interaction: discord.Interaction, actor: Actor, reply: Reply, game_id: int) -> None:
-        if reply.kind is ReplyKind.ERROR and (reply.game is None or reply.game_id != game_id):
+    async def _redraw(self, interaction: discord.Interaction, actor: Actor, answer: Answer, game_id: int) -> None:
+        """Answer a press: the pressed board redrawn, or a private sentence when nothing is to be redrawn.
+
+        A refusal goes to the presser alone and leaves the public board as it is. A press on an
+        out-of-date board (a double click) redraws the board as it is now, with no note on it,
+        and tells the presser privately why nothing was played.
+        """
+        reply = answer.reply
+        assert reply is not None
+        if reply.kind is ReplyKind.ERROR or reply.game is None or reply.game_id != game_id:
             await self._ephemeral(interaction, reply.message or "That can't be done.")
+            answer.answered = True
             return
-        if reply.game is None:
-            await self._ephemeral(interaction, reply.message or "That board can't be shown.")
-            return
-        note = None if reply.kind is ReplyKind.STALE else reply.message
-        message = await self._draw(actor, reply, note=note)
+        stale = reply.kind is ReplyKind.STALE
+        message = await self._draw(actor, reply, note="" if stale else None)
         async with self._guard(interaction):
             if interaction.response.is_done():  # deferred by the safety timer
                 await interaction.edit_original_response(**message.edit_kwargs())
             else:
                 await interaction.response.edit_message(**message.edit_kwargs())
-        if reply.kind is ReplyKind.STALE and reply.message:
-            await interaction.followup.send(reply.message, ephemeral=True)
+        answer.board_shown = True
+        answer.answered = not stale
+        if stale:
+            await interaction.followup.send(reply.message or "That board was out of date.", ephemeral=True)
+            answer.answered = True
 
     async def _ephemeral(
         self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
@@ -217,38 +304,76 @@ class Table:
 
     # -- typed moves ----------------------------------------------------------------------
 
-    async def typed(self, message: discord.Message, text: str) -> None:
-        """Moves typed in a message: play them, update the board, mark the message ✅ or ❌."""
+    async def typed(
+        self, message: discord.Message, text: str, request: Callable[[Actor], Awaitable[Reply]] | None = None
+    ) -> None:
+        """Moves typed in a message: play them, update the board, mark the message ✅ or ❌.
+
+        ``request`` is the service request the message makes when it is not a line of moves
+        (``@Gate undo``).
+        """
         actor = message_actor(message)
-        async with self._turn(actor):
-            reply = await self.service.play(actor, text)
-            await self._typed_answer(message, actor, reply)
-            await self._offer_end(actor, reply, message.channel.id)
+        said = _Said(message)
+        try:
+            owner = await self._replied_board_owner(message)
+            if owner is not None and owner.user_id != actor.user_id:
+                await said.refuse(f"That's {owner.display_name}'s board: reply to your own board, "
+                                  "or start a game of your own with /gate new.")
+                return
+            async with self._turn(actor):
+                said.reply = await (request(actor) if request is not None else self.service.play(actor, text))
+                await self._typed_answer(said, actor, said.reply)
+                await self._offer_end(actor, said.reply, message.channel.id)
+        except Exception as error:
+            await said.failed(error, "typed moves")
 
     async def typed_hint(self, message: discord.Message) -> None:
         """A hint asked for in chat: answered as a reply to the asking message (in a DM, privately)."""
         actor = message_actor(message)
-        async with self._turn(actor), message.channel.typing():
-            reply = await self.service.hint(actor)
-            await self._show_board_change(actor, reply, message.channel.id)
-        await message.reply(reply.message or "I have no hint for you right now.", mention_author=False)
+        said = _Said(message)
+        try:
+            async with self._turn(actor), _typing(message.channel):
+                reply = await self.service.hint(actor)
+            await said.say(reply.message or NO_HINT)
+            async with self._turn(actor):
+                await self._show_board_change(actor, reply, message.channel.id)
+        except Exception as error:
+            await said.failed(error, "a typed hint")
 
-    async def _typed_answer(self, message: discord.Message, actor: Actor, reply: Reply) -> None:
-        if reply.game is None:
-            await _react(message, "❌")
-            await message.reply(reply.message or "That can't be played.", mention_author=False)
+    async def _typed_answer(self, said: _Said, actor: Actor, reply: Reply) -> None:
+        """✅ and the board updated when something was saved; otherwise ❌ and the refusal, and no board edit."""
+        if not reply.saved:
+            await said.refuse(reply.message or "That can't be played.")
             return
-        board = await self._draw(actor, reply, note=None)
-        if not await self._edit_board(message.channel.id, reply, board):
-            sent = await message.channel.send(**board.send_kwargs())
-            if reply.game_id is not None:
-                await self.service.set_board_message(reply.game_id, message.channel.id, sent.id)
-        if reply.played:
-            await _react(message, "✅")
-        if reply.message:
-            if not reply.played:
-                await _react(message, "❌")
-            await message.reply(reply.message, mention_author=False)
+        await said.react("✅")
+        if reply.game is None:
+            return
+        board = await self._draw(actor, reply)
+        channel = said.message.channel
+        try:
+            edited = await self._edit_board(channel.id, reply, board)
+            if not edited:
+                sent = await channel.send(**board.send_kwargs())
+                if reply.game_id is not None:
+                    await self.service.set_board_message(reply.game_id, channel.id, sent.id)
+        except DELIVERY_ERRORS as error:
+            log_failure(error, "the board of game %s in channel %s", reply.game_id, channel.id)
+            await said.say(apology(reply))
+            return
+        if edited and reply.message:  # the board may be far up the channel: say it next to the message too
+            await said.say(reply.message)
+
+    async def _replied_board_owner(self, message: discord.Message) -> Actor | None:
+        """The owner of the board a message replies to, if it replies to one of gatebot's boards."""
+        reference = message.reference
+        replied = reference.resolved if reference is not None else None
+        if not isinstance(replied, discord.Message):
+            return None
+        game_id = board_game_id(replied)
+        if game_id is None:
+            return None
+        found = await self.service.board_of(game_id)
+        return None if found is None else found[0]
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -257,7 +382,11 @@ class Table:
         return await board_message(reply, preferences, note=note)
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
-        """Edit the game's board message if it is in ``channel_id``; False if there is none to edit."""
+        """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.
+
+        A board deleted meanwhile (404) or in a channel the bot lost access to (403) is not
+        an error: the caller posts a fresh board instead. Other failures are raised.
+        """
         if reply.game_id is None or channel_id is None:
             return False
         board_channel, message_id = await self.service.board_message(reply.game_id)
@@ -266,9 +395,76 @@ class Table:
         channel = self.client.get_partial_messageable(channel_id)
         try:
             await channel.get_partial_message(message_id).edit(**board.edit_kwargs())
-        except discord.NotFound:
+        except (discord.NotFound, discord.Forbidden) as error:
+            log.info("board %s of game %s can't be edited (%s): posting a fresh one", message_id, reply.game_id,
+                     error.status)
             return False
         return True
+
+
+class _Said:
+    """What the bot has said about one typed message: one reaction and at most one reply."""
+
+    def __init__(self, message: discord.Message) -> None:
+        self.message = message
+        self.reply: Reply | None = None
+        self.reacted: str | None = None
+        self.replied = False
+
+    async def react(self, emoji: str) -> None:
+        if self.reacted is not None:
+            return
+        self.reacted = emoji
+        try:
+            await self.message.add_reaction(emoji)
+        except DELIVERY_ERRORS as error:
+            log.info("could not react to message %s: %s", self.message.id, error)
+
+    async def say(self, text: str) -> None:
+        """Reply once; a second sentence for the same message is dropped (and logged)."""
+        if self.replied:
+            log.info("not replying twice to message %s: %r", self.message.id, text)
+            return
+        self.replied = True
+        try:
+            await self.message.reply(text, mention_author=False)
+        except DELIVERY_ERRORS as error:
+            log.warning("could not reply to message %s: %s", self.message.id, error)
+
+    async def refuse(self, text: str) -> None:
+        await self.react("❌")
+        await self.say(text)
+
+    async def failed(self, error: Exception, what: str) -> None:
+        """The boundary for a typed message: the user's mistake, or the truth about a failure."""
+        if isinstance(error, UserError) and str(error):
+            await self.refuse(str(error))
+            return
+        log_failure(error, "%s from user %s in channel %s", what, self.message.author.id, self.message.channel.id)
+        saved = self.reply is not None and self.reply.saved
+        if saved:
+            await self.react("✅")
+            await self.say(apology(self.reply))
+        else:
+            await self.refuse(APOLOGY)
+
+
+@contextlib.asynccontextmanager
+async def _typing(channel: discord.abc.Messageable) -> AsyncIterator[None]:
+    """Show "typing…" while a hint is worked out, where the bot may; the hint comes either way."""
+    typing = channel.typing()
+    entered = False
+    try:
+        await typing.__aenter__()
+        entered = True
+    except DELIVERY_ERRORS as error:
+        log.info("could not show typing in channel %s: %s", getattr(channel, "id", "?"), error)
+    try:
+        yield
+    finally:
+        if entered:
+            with contextlib.suppress(*DELIVERY_ERRORS):
+                await typing.__aexit__(None, None, None)
 
 
 def _ack(reply: Reply) -> str:
@@ -276,12 +472,3 @@ def _ack(reply: Reply) -> str:
         line = "Played " + ", ".join(reply.played) + "."
         return f"{line} {reply.message}" if reply.message else line
     return reply.message or "Done."
-
-
-
-
-async def _react(message: discord.Message, emoji: str) -> None:
-    try:
-        await message.add_reaction(emoji)
-    except discord.HTTPException:
-        log.debug("could not react to message %s", message.id)

@@ -1,7 +1,8 @@
 """Moves typed in chat: in DMs, after a mention of the bot, and in replies to one's own board.
 
 A message of these that has the word "hint" in it (``@Gate hint``, ``@Gate what now? hint
-please``) asks for a hint instead: no move is ever called "hint".
+please``) asks for a hint instead: no move is ever called "hint". ``undo`` (or ``undo 3``)
+takes moves back, as ``/gate undo`` does.
 
 None of these needs the privileged message-content intent: Discord delivers the content of
 DMs, of messages that mention the bot and of replies to it. Servers that grant the intent
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 _MENTION = re.compile(r"<@!?\d+>")
 _HINT = re.compile(r"\bhints?\b", re.IGNORECASE)
+#: "undo" or "undo 3": take moves back, as /gate undo does.
+_UNDO = re.compile(r"undo(?:\s+(?P<count>\d{1,3}))?", re.IGNORECASE)
 
 
 class TypedMoves(commands.Cog):
@@ -40,6 +43,11 @@ class TypedMoves(commands.Cog):
             return
         if asks_for_hint(text):
             await self.bot.table.typed_hint(message)
+            return
+        undo = _UNDO.fullmatch(text)
+        if undo is not None:
+            count = max(1, min(100, int(undo["count"] or 1)))
+            await self.bot.table.typed(message, text, lambda actor: self.bot.service.undo(actor, count))
             return
         await self.bot.table.typed(message, text)
 

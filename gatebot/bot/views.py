@@ -12,13 +12,14 @@ its player presses it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
-from gatebot.bot.errors import on_view_error, reply_privately
+from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
 from gatebot.render.card import render_card
 from gatebot.rules import Game, Move, describe_move
 from gatebot.service import Reply
@@ -57,6 +58,10 @@ def _statistics(interaction: discord.Interaction) -> Statistics:
 
 
 BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
+#: The game id in any custom id of a board's components.
+BOARD_GAME = re.compile(
+    r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}|share:(?P<shared>\d{1,19}))"
+)
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 SHARE_ID = r"gate:share:(?P<game>\d+)"
 
@@ -182,3 +187,24 @@ def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOptio
         words = describe_move(game, Move.from_text(token))
         options.append(discord.SelectOption(label=f"{token} — {words}"[:100], value=token))
     return options
+
+
+STALE_PRESS = "That board was out of date, so nothing was played: the board shows your game as it is now."
+
+
+def unclaimed_sentence(custom_id: str) -> str:
+    """The answer to a component nothing claims: a board's own button pressed again, or anything else."""
+    found = BOARD_GAME.fullmatch(custom_id)
+    if found is not None and found["game"] is not None:
+        return STALE_PRESS
+    return UNKNOWN_COMPONENT
+
+
+def board_game_id(message: discord.Message) -> int | None:
+    """The game whose board ``message`` is, read from its components' custom ids; None if it is no board."""
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            found = BOARD_GAME.fullmatch(getattr(child, "custom_id", None) or "")
+            if found is not None:
+                return int(found["game"] or found["shared"])
+    return None
