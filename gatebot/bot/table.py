@@ -37,6 +37,7 @@ import discord
 from gatebot.bot.actors import interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
 from gatebot.bot.errors import (
+    ALREADY_ANSWERED,
     APOLOGY,
     DELIVERY_ERRORS,
     apology,
@@ -113,6 +114,10 @@ class Table:
         except Exception as error:
             if expired(error):
                 log.warning("interaction %s expired before it was answered", interaction.id)
+                return
+            if isinstance(error, discord.HTTPException) and error.code == ALREADY_ANSWERED:
+                # Discord acted on the answer and still reported a failure, so the retry was refused.
+                log.warning("interaction %s: an answer reported failed had arrived", interaction.id)
                 return
             if isinstance(error, UserError) and str(error) and not answer.answered:
                 await reply_privately(interaction, str(error))

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from gatebot.bot.errors import APOLOGY, UNKNOWN_COMPONENT
 from gatebot.bot.views import STALE_PRESS
+from gatebot.rules import Game
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of, button
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -95,6 +96,20 @@ async def test_a_transient_500_on_the_answer_costs_the_player_nothing(gatebot: C
     assert answer.type == 7, "the board itself was redrawn once Discord recovered"
     assert (await run.game_row()).log == "d"
     assert not press.followups
+
+
+async def test_an_answer_discord_took_but_reported_failed_is_not_followed_by_an_apology(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    board = await started(run)
+    fake.fail(CALLBACK, 500, processed=True)  # the board was redrawn, then Discord answered 500
+    press = await fake.click(board, button(board, "draw"))
+    answer = await press.response()
+    assert answer.type == 7
+    await fake.wait_for(lambda: len(fake.requests_to(CALLBACK)) >= 3 or None, timeout=10, what="the retry")
+    await settled()
+    assert not press.followups, "no second answer"
+    assert (await run.game_row()).log == "d"
 
 
 async def test_a_rate_limited_answer_arrives_after_the_wait(gatebot: Callable) -> None:
@@ -313,13 +328,7 @@ async def test_typed_undo_takes_back_a_move_and_nothing_to_undo_is_one_refusal(g
     assert await played.reaction() == ["✅"]
     back = await fake.send_message(f"{fake.bot.mention} UNDO 1")
     assert await back.reaction() == ["✅"]
-    assert (await run.position()).to_text() == (await started_position()).to_text()
-
-
-async def started_position():  # noqa: ANN201
-    from gatebot.rules import Game
-
-    return Game.new("gate", deal=1)
+    assert (await run.position()).to_text() == Game.new("gate", deal=1).to_text()
 
 
 async def test_a_press_on_a_board_left_behind_redraws_it_clean_and_tells_only_the_presser(gatebot: Callable) -> None:
