@@ -60,6 +60,18 @@ sequence, resumes). ``await fake.wait_for(check)`` waits for any condition witho
 ``await fake.reconnect()`` (op 7, then RESUME) and ``await fake.gateway.drop_connections()``
 (events meanwhile are replayed on RESUME) exercise reconnection.
 
+Failures as Discord produces them (:mod:`tests.fake_discord.faults`)::
+
+    fake.fail("PATCH /channels/{channel_id}/messages/{message_id}", 403, code=50013)  # next edit refused
+    fake.fail("POST /interactions/{interaction_id}/{token}/callback", 500, processed=True)  # done, then 500
+    fake.fail("POST /channels/{channel_id}/messages", 429, retry_after=0.2)   # rate limited once
+    fake.fail(route, drop=True, times=5)   # the socket closes mid-request, five times
+    fake.fail(route, 0, delay=2.5)         # a slow success
+    fake.heal()                            # disarm what is left
+
+A failed request is recorded with the status it got. discord.py retries 429s and 500s on its
+own (500s after 1, 3, 5... seconds), so a fault meant to outlast its retries needs ``times``.
+
 Discord's rules the fake enforces, so the bot is tested against them: the bot token (401, close
 4004); privileged intents the app has not switched on (close 4014, so discord.py raises
 ``PrivilegedIntentsRequired``; ``FakeDiscord(privileged_intents=Intent.MESSAGE_CONTENT)`` switches
@@ -68,7 +80,8 @@ attachments and components unless it identified with MESSAGE_CONTENT (DMs and me
 them); full member lists only with GUILD_MEMBERS; the 3-second deadline to answer an interaction
 (``ack_deadline``; late answers get 404 Unknown interaction, 10062); one callback per
 interaction (40060) of a type valid for it; follow-ups only after the callback; message limits
-(2000 characters, 10 embeds, 5 rows: 50035) and empty messages (50006); and the bot's channel
+(2000 characters, 10 embeds of 4096-character descriptions, 5 rows of 5 components, 25
+select options, labels of 80/100 characters: 50035) and empty messages (50006); and the bot's channel
 permissions from roles and overwrites (403, 50013). The bot also receives MESSAGE_CREATE/UPDATE/
 DELETE for its own non-ephemeral messages, as on Discord.
 
