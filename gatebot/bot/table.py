@@ -18,8 +18,9 @@ solver is asked, after the answer has gone, whether a win is left; when none is,
 is redrawn with the offer and an End game button.
 
 Typed moves get one reaction, ✅ when something was saved and ❌ when nothing was, and at most
-one reply: the refusal; the board's note when that board was edited further up the channel (the
-end of the game, or why the rest of a line wasn't played); or the sentence about a board that
+one reply: the refusal; the board's note when that board was edited further up the channel and
+the game goes on (why the rest of a line wasn't played; the end of a game is said once, on the
+board); or the sentence about a board that
 couldn't be updated. A refusal never touches the public board.
 """
 
@@ -54,6 +55,8 @@ log = logging.getLogger(__name__)
 #: Seconds after which an interaction still being worked on is acknowledged (Discord allows 3).
 SAFETY_DEFER = 2.0
 NO_HINT = "I have no hint for you right now."
+#: Moves an acknowledgement names one by one; a longer line is counted instead.
+ACK_MOVES = 8
 
 
 @dataclass(slots=True)
@@ -365,7 +368,9 @@ class Table:
             log_failure(error, "the board of game %s in channel %s", reply.game_id, channel.id)
             await said.say(apology(reply))
             return
-        if edited and reply.message:  # the board may be far up the channel: say it next to the message too
+        if edited and reply.message and reply.status is not None and not reply.status.finished:
+            # The board may be far up the channel: why the rest of a line wasn't played goes next to the
+            # message too. The end of a game is said once, on the board.
             await said.say(reply.message)
 
     async def _replied_board_owner(self, message: discord.Message) -> Actor | None:
@@ -473,7 +478,9 @@ async def _typing(channel: discord.abc.Messageable) -> AsyncIterator[None]:
 
 
 def _ack(reply: Reply) -> str:
+    """The private line for a command whose board was edited in place; the board's note isn't repeated."""
+    if len(reply.played) > ACK_MOVES:
+        return f"Played {len(reply.played)} moves: the board shows it."
     if reply.played:
-        line = "Played " + ", ".join(reply.played) + "."
-        return f"{line} {reply.message}" if reply.message else line
-    return reply.message or "Done."
+        return "Played " + ", ".join(reply.played) + ": the board shows it."
+    return "Done: the board shows it."

@@ -259,10 +259,16 @@ async def test_a_whole_game_in_direct_messages(gatebot: Callable) -> None:
     await (await fake.send_command("gate new", {"deal": 10}, user=bob, dm=True)).response()
     sent = await fake.send_message(" ".join(LOST_DEAL_10), author=bob, dm=True)
     assert "✅" in await sent.reaction()
-    reply = await sent.reply()
-    assert "No legal move is left" in reply.content
+    dm = fake.dm_channel(bob)
+    board = await fake.wait_for(
+        lambda: next((m for m in fake.messages(dm) if "No legal move is left" in m.content), None),
+        what="the board saying the game is over",
+    )
+    assert board.custom_ids(), "it is the board, with its buttons"
     row = await run.game_row()
     assert row.status == "lost"
+    said = [m for m in fake.messages(dm) if "No legal move is left" in m.content]
+    assert said == [board], "the end of the game is said once"
 
 
 #: How long the slowed-down service takes: long enough that the 0.1 s safety deferral comes

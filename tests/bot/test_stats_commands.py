@@ -17,7 +17,8 @@ from tests.lines import WIN_DEAL_1
 async def win_deal_1(run: Running, user: FakeUser | None = None) -> None:
     await (await run.fake.send_command("gate new", {"deal": 1}, user=user)).response()
     played = await run.fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=user)
-    assert "You won!" in (await played.response()).content
+    await played.response()
+    await run.fake.wait_for(lambda: "You won!" in board_of(run.fake).content or None, what="the board saying so")
 
 
 async def rows_of(run: Running, user: FakeUser) -> tuple[int, int]:
@@ -138,8 +139,9 @@ async def test_the_share_button_posts_a_won_games_card_for_its_player_only(gateb
     board = board_of(fake)
     assert not any(cid.startswith("gate:share:") for cid in board.custom_ids()), "no result while it is played"
     played = await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})
-    assert "You won!" in (await played.response()).content
+    await played.response()
     board = fake.message(board.id)
+    assert "You won!" in board.content
     share = share_button(board)
     game_id = (await run.game_row()).id
     assert share["custom_id"] == f"gate:share:{game_id}" and not share.get("disabled")
