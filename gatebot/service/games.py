@@ -49,8 +49,9 @@ UNDO_TOKEN = "u"
 _RETRIES = 8
 _KNOWN_GAMES = 4096
 T = TypeVar("T")
-#: What a request does to a game: the tokens it played (``u`` for an undo) and the sentence
-#: that stopped it, if any. It is given the attempt's challenge rules, None outside challenges.
+#: What a request does to a game: the tokens it played (``u`` for an undo) and its sentence, if
+#: any (what stopped it; for an undo, what was taken back). It is given the attempt's challenge
+#: rules, None outside challenges.
 Apply = Callable[[Game, AttemptRules | None], tuple[list[str], str | None]]
 
 #: The solver's budget for finishing a game with nothing hidden (Auto) or proving it lost.
@@ -1185,22 +1186,28 @@ def _play(game: Game, text: str) -> tuple[list[str], str | None]:
 
 
 def _undo(count: int) -> Apply:
-    """Take back up to ``count`` moves; in a challenge, none that turned up a stock card."""
+    """Take back up to ``count`` moves, saying which; in a challenge, none that turned up a stock card."""
 
     def apply(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         if not game.moves:
             return [], "There is no move to take back."
         if attempt is not None and not attempt.undo_allowed:
             return [], attempt.no_undo()
-        taken = 0
-        while taken < count and game.moves:
+        taken: list[str] = []
+        while len(taken) < count and game.moves:
             if attempt is not None and not attempt.can_undo(game):
-                return [UNDO_TOKEN] * taken, attempt.undo_stops()
-            game.undo()
-            taken += 1
-        return [UNDO_TOKEN] * taken, None
+                return [UNDO_TOKEN] * len(taken), _join(took_back(taken) if taken else None, attempt.undo_stops())
+            taken.append(str(game.undo()))
+        every = len(taken) < count
+        return [UNDO_TOKEN] * len(taken), took_back(taken, every=every)
 
     return apply
+
+
+def took_back(taken: list[str], *, every: bool = False) -> str:
+    """``Took back 3f and d.``: the moves an undo took back, last first (``every``: that was all of them)."""
+    named = taken[0] if len(taken) == 1 else f"{', '.join(taken[:-1])} and {taken[-1]}"
+    return f"Took back {named}{' (that was every move)' if every else ''}."
 
 
 def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:

@@ -1,8 +1,12 @@
 """The game service on a real database (SQLite file and PostgreSQL): every request end to end."""
 
 import logging
+import random
+import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select, update
 
 from gatebot.rules import Game
@@ -110,6 +114,40 @@ async def test_undo_is_logged_and_counted(db: Database) -> None:
     await service.undo(ALICE, 5)
     nothing = await service.undo(ALICE)
     assert nothing.kind is ReplyKind.ERROR and nothing.message == "There is no move to take back."
+
+
+async def test_an_undo_says_what_it_took_back(db: Database) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "d 3f")
+    both = await service.undo(ALICE, 2)
+    assert both.message == "Took back 3f and d."
+    await service.play(ALICE, "3f 76")
+    assert (await service.act(ALICE, "undo")).message == "Took back 76."
+    assert (await service.undo(ALICE, 9)).message == "Took back 3f (that was every move)."
+
+
+TAKEN_BACK = re.compile(r"Took back (?P<moves>.+?)(?P<every> \(that was every move\))?\.")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(played=st.integers(1, 6), wanted=st.integers(1, 8), seed=st.integers(0, 2**16))
+async def test_an_undo_names_the_moves_it_took_back_last_first(
+    db: Database, played: int, wanted: int, seed: int
+) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1, confirm=True)
+    game, rng = Game.new("gate", deal=1), random.Random(seed)
+    tokens = []
+    for _ in range(played):
+        tokens.append(str(game.play(rng.choice(game.legal_moves()))))
+    await service.play(ALICE, " ".join(tokens))
+    reply = await service.undo(ALICE, wanted)
+    said = TAKEN_BACK.fullmatch(reply.message)
+    assert said is not None, reply.message
+    assert re.split(r", | and ", said["moves"]) == tokens[::-1][:wanted]
+    assert (said["every"] is not None) == (wanted > played)
+    assert len(reply.game.moves) == max(0, played - wanted)
 
 
 async def test_resigning_ends_the_game(db: Database) -> None:
