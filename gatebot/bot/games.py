@@ -107,7 +107,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     async def hint(self, interaction: discord.Interaction) -> None:
         await self.bot.table.hint(interaction)
 
-    @app_commands.command(description="Show your game's board here")
+    @app_commands.command(description="Show your game's board here (once it has ended, how it ended)")
     async def board(self, interaction: discord.Interaction) -> None:
         await self.bot.table.command(interaction, self.service.show, new_board=True)
 

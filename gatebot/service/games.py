@@ -244,12 +244,17 @@ class GameService:
     # -- requests -------------------------------------------------------------------------
 
     async def show(self, actor: Actor) -> Reply:
-        """The player's game in progress, as it stands."""
+        """The player's game in progress, as it stands; with none, their latest game as it ended.
+
+        A finished game's board has its final status, so front ends draw it finished (with
+        its result to share) and know there is nothing to play; with no game at all, or a
+        latest game set aside as unreadable, the reply is the refusal of a move.
+        """
 
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
             if record is None:
-                return await self._nothing_to_play(session, actor)
+                return await self._last_game(session, actor)
             closed = await self._close_if_over(session, record)
             if closed is not None:
                 return closed
@@ -950,6 +955,26 @@ class GameService:
                     return Reply(ReplyKind.ERROR, rules.has_closed(latest.score), game_id=latest.id,
                                  status=GameStatus.EXPIRED)
         return self._no_game()
+
+    async def _last_game(self, session: AsyncSession, actor: Actor) -> Reply:
+        """The board of the player's most recent game, finished; the refusal of a move when there is none to show."""
+        player_id = self._players.get((actor.platform, actor.user_id))
+        latest = None if player_id is None else await session.scalar(
+            select(GameRecord).where(GameRecord.player_id == player_id).order_by(GameRecord.id.desc()).limit(1)
+        )
+        if latest is None or latest.status in (GameStatus.ACTIVE, GameStatus.QUARANTINED):
+            return await self._nothing_to_play(session, actor)
+        try:
+            game = replay(latest)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed to show how it ended: %s", latest.id, error)
+            return self._no_game()
+        rules = await self._attempt_rules(session, latest) if latest.status == GameStatus.EXPIRED else None
+        message = (
+            rules.has_closed(latest.score) if rules is not None
+            else f"That game is over: start a new one with {self._new_command}."
+        )
+        return self._board(latest, game, message=message)
 
     def _no_game(self) -> Reply:
         return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")

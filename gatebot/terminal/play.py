@@ -180,7 +180,7 @@ class TerminalGame:
             self.say(reply.message or "That didn't work, and nothing was changed.")
             if game is None:
                 current = await self.service.show(self.actor)
-                game = current.game if current.ok else None
+                game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
         notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []

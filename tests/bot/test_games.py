@@ -15,3 +15,27 @@ async def test_undo_says_what_it_took_back(gatebot: Callable) -> None:
     ack = await (await fake.send_command("gate undo", {"count": 2})).response()
     assert ack.ephemeral and ack.content == "Took back 3f and d."
     assert (await run.game_row()).log == "d 3f u u"
+
+
+async def test_the_board_of_a_finished_game_shows_how_it_ended_and_shares_it(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    await (await fake.send_command("gate move", {"moves": "3f 76"})).response()
+    await (await fake.send_command("gate resign")).response()
+    row = await run.game_row()
+
+    asked = await fake.send_command("gate board")
+    shown = await asked.response()
+    assert not shown.ephemeral
+    assert "That game is over: start a new one with /gate new." in shown.content
+    assert "2 moves" in shown.content and "score 1/52" in shown.content  # the final board's header
+    components = [c for line in shown.components for c in line["components"]]
+    enabled = [c["custom_id"] for c in components if not c.get("disabled")]
+    assert enabled == [f"gate:share:{row.id}"]  # the play buttons are there, disabled
+    assert {c["custom_id"].split(":")[1] for c in components if c.get("disabled")} == {"draw", "undo", "auto", "hint"}
+
+    board = asked.original
+    assert board is not None
+    shared = await (await fake.click(board, f"gate:share:{row.id}")).response()
+    assert not shared.ephemeral and "Gate · deal 1 · 1/52" in shared.content

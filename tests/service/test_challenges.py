@@ -297,7 +297,8 @@ async def test_one_attempt_each_even_after_it_ended(
     await games.resign(BOB)
     again = await challenges.play(BOB, GUILD)
     assert again.kind is ReplyKind.ERROR and info.name in again.message  # its wording: test_attempts.py
-    assert (await games.show(BOB)).kind is ReplyKind.ERROR  # no second game was dealt
+    shown = await games.show(BOB)  # no second game was dealt: the board is the resigned attempt
+    assert (shown.game_id, shown.status) == (first.game_id, GameStatus.RESIGNED)
     assert (await challenges.play(CAROL, GUILD)).ok  # others still may
     assert (await challenges.get(GUILD, info.id)).attempts == 2
 

@@ -172,6 +172,28 @@ async def test_a_button_on_an_old_board_is_refused_and_the_board_refreshed(db: D
     assert again.version == record.version and again.game.to_text() == record.position
 
 
+async def test_with_no_game_in_progress_the_board_is_the_last_game_as_it_ended(db: Database) -> None:
+    service = GameService(db, new_command="/gate new")
+    assert (await service.show(ALICE)).kind is ReplyKind.ERROR  # never played: nothing to show
+    start = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f 76")
+    resigned = await service.resign(ALICE)
+    for shown in (await service.show(ALICE), await GameService(db, new_command="/gate new").show(ALICE)):
+        assert (shown.kind, shown.game_id, shown.status) == (ReplyKind.BOARD, start.game_id, GameStatus.RESIGNED)
+        assert shown.game.to_text() == resigned.game.to_text() and shown.version == resigned.version
+        assert shown.actions == () and shown.moves == ()  # nothing to play on it
+        assert shown.message == "That game is over: start a new one with /gate new."
+    refused = await service.play(ALICE, "d")
+    assert refused.kind is ReplyKind.ERROR and "no game in progress" in refused.message
+
+    again = await service.new_game(ALICE, deal=2)
+    assert (await service.show(ALICE)).game_id == again.game_id  # a game in progress comes first
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).where(GameRecord.id == again.game_id)
+                              .values(log="9f", status=GameStatus.QUARANTINED))
+    assert (await GameService(db).show(ALICE)).kind is ReplyKind.ERROR  # the latest can't be shown
+
+
 async def test_players_do_not_see_each_others_games(db: Database) -> None:
     service = GameService(db)
     await service.new_game(ALICE, deal=1)
