@@ -134,6 +134,8 @@ class _Current:
     move_count: int
     game: Game
     attempt: AttemptRules | None = None
+    #: The solver proved no win is left from this position (stored: see :func:`record_progress`).
+    lost: bool = False
 
 
 _GAMES = GameRecord.__table__.c
@@ -146,6 +148,17 @@ _COUNT_HINT = (
         _GAMES.status == literal_column("'active'"),
     )
     .values(hint_count=_GAMES.hint_count + 1)
+)
+#: The solver's proof that no win is left, stored on the position it was proved for (the
+#: version that was read, which it leaves as it is: the position didn't change).
+_PROVE_LOST = (
+    update(GameRecord.__table__)
+    .where(
+        _GAMES.id == bindparam("b_id"),
+        _GAMES.version == bindparam("b_version"),
+        _GAMES.status == literal_column("'active'"),
+    )
+    .values(proved_lost=True)
 )
 #: The fast path's single statement, built once (SQLAlchemy caches its compiled form).
 _FAST_UPDATE = (
@@ -163,6 +176,7 @@ _FAST_UPDATE = (
         status=bindparam("b_status"),
         move_count=_GAMES.move_count + bindparam("b_moves"),
         undo_count=_GAMES.undo_count + bindparam("b_undos"),
+        proved_lost=bindparam("b_lost"),
         updated_at=bindparam("b_now", type_=_GAMES.updated_at.type),
         finished_at=bindparam("b_finished", type_=_GAMES.finished_at.type),
         version=bindparam("b_new_version"),
@@ -446,7 +460,7 @@ class GameService:
             return safe
         verdict, line = found
         if verdict is Verdict.LOST:
-            return self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
+            return await self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
 
         def finish(current: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
@@ -502,7 +516,7 @@ class GameService:
                             suggestion=None if found.move is None else str(found.move))
             if found.outlook is Outlook.LOST and not family.hidden(game) and game.has_legal_move():
                 self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))
-                if "end" not in reply.actions:
+                if "end" not in reply.actions and await self._prove_lost(reply):
                     reply = replace(reply, actions=(*reply.actions, "end"))
             return reply
         return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
@@ -523,7 +537,8 @@ class GameService:
         found = await self._solution(game.to_text())
         if found is None or found[0] is not Verdict.LOST:
             return None
-        return self._offer_end(reply, game)
+        offer = await self._offer_end(reply, game)
+        return offer if "end" in offer.actions else None
 
     def close(self) -> None:
         """Stop the solver's worker process, if one was started; the database is its owner's to close."""
@@ -725,14 +740,39 @@ class GameService:
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
-    def _known_lost(self, game: Game) -> bool:
-        """Whether the solver already proved this position (nothing hidden) can't be won."""
+    def _proof_known(self, game: Game) -> bool:
+        """Whether this process's solver already proved the position (nothing hidden) can't be won.
+
+        A change that reaches such a position (an undo back to it, say) stores the proof at
+        once, so its board offers End game without asking the solver again.
+        """
         if not family.thinks_about(game) or family.hidden(game):
             return False
         cached = self._verdicts.get(game.to_text())
         return cached is not None and cached[0] is Verdict.LOST
 
-    def _offer_end(self, reply: Reply, game: Game) -> Reply:
+    async def _prove_lost(self, reply: Reply) -> bool:
+        """Store on the reply's game that no win is left from the position it shows; False if the game moved on.
+
+        The End-game offer is drawn from this stored proof, so it outlives the process
+        (a restart, or another process serving the player). Later plays keep it, since a
+        position played on from a lost one is lost too; an undo clears it.
+        """
+        if reply.game_id is None or reply.version is None:
+            return False
+        async with self._db.writer(), self._db.engine.begin() as connection:
+            result = await connection.execute(_PROVE_LOST, {"b_id": reply.game_id, "b_version": reply.version})
+        if result.rowcount != 1:
+            return False
+        for current in self._current.values():
+            if (current.game_id, current.version) == (reply.game_id, reply.version):
+                current.lost = True
+        return True
+
+    async def _offer_end(self, reply: Reply, game: Game) -> Reply:
+        """``reply`` with the End-game offer, once the proof is stored (unchanged if the game moved on meanwhile)."""
+        if not await self._prove_lost(reply):
+            return reply
         actions = reply.actions if "end" in reply.actions else (*reply.actions, "end")
         message = _join(reply.message, no_win_message(game.score, self._end_prompt))
         return replace(reply, message=message, actions=actions)
@@ -755,6 +795,7 @@ class GameService:
             if not tokens:
                 return self._board(record, game, kind=ReplyKind.ERROR, message=error)
             record_progress(record, game, tokens, self._clock())
+            record.proved_lost = record.proved_lost or self._proof_known(game)
             await session.flush()
             self._remember(record, game)
             self._note_current(actor, record, game)
@@ -762,7 +803,7 @@ class GameService:
             return self._reply(
                 record.id, record.version, status, game.copy(),
                 message=_outcome_message(status, error, record.move_count, record.score),
-                played=tuple(token for token in tokens if token != UNDO_TOKEN),
+                played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=record.proved_lost,
             )
 
         async with self._lock(actor):
@@ -798,6 +839,7 @@ class GameService:
             return None
         status = GameStatus.WON if game.is_won else GameStatus.ACTIVE if game.has_legal_move() else GameStatus.LOST
         undos = tokens.count(UNDO_TOKEN)
+        lost = (current.lost and not undos) or self._proof_known(game)
         now = self._clock()
         new_log = f"{current.log} {' '.join(tokens)}".strip()
         position = game.to_text()
@@ -805,6 +847,7 @@ class GameService:
             "b_id": current.game_id, "b_version": current.version, "b_old_log": current.log,
             "b_log": new_log, "b_position": position,
             "b_score": game.score, "b_status": status.value, "b_moves": len(tokens) - undos, "b_undos": undos,
+            "b_lost": lost,
             "b_now": now, "b_finished": None if status is GameStatus.ACTIVE else now,
             "b_new_version": current.version + 1,
         }
@@ -821,7 +864,7 @@ class GameService:
         move_count = current.move_count + len(tokens) - undos
         if status is GameStatus.ACTIVE:
             self._current[key] = _Current(
-                current.game_id, current.version + 1, new_log, move_count, game.copy(), current.attempt
+                current.game_id, current.version + 1, new_log, move_count, game.copy(), current.attempt, lost
             )
         else:
             self._current.pop(key, None)
@@ -831,7 +874,7 @@ class GameService:
         return self._reply(
             current.game_id, current.version + 1, status, game,
             message=_outcome_message(status, error, move_count, game.score),
-            played=tuple(token for token in tokens if token != UNDO_TOKEN),
+            played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=lost,
         )
 
     def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:
@@ -840,7 +883,7 @@ class GameService:
         attempt = None if record.challenge_id is None else self._attempts.get(record.id)
         if record.status == GameStatus.ACTIVE and (record.challenge_id is None or attempt is not None):
             self._current[key] = _Current(
-                record.id, record.version, record.log, record.move_count, game.copy(), attempt
+                record.id, record.version, record.log, record.move_count, game.copy(), attempt, record.proved_lost
             )
         else:
             self._current.pop(key, None)
@@ -1143,7 +1186,7 @@ class GameService:
         played: tuple[str, ...] = (),
     ) -> Reply:
         return self._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
-                           message=message, played=played)
+                           message=message, played=played, lost=record.proved_lost)
 
     def _reply(
         self,
@@ -1155,7 +1198,9 @@ class GameService:
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
         played: tuple[str, ...] = (),
+        lost: bool = False,
     ) -> Reply:
+        """A board reply; ``lost``: the stored proof that no win is left, which offers End game."""
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
         attempt = self._attempts.get(game_id)
@@ -1167,10 +1212,9 @@ class GameService:
             if (attempt is None or attempt.hints_allowed) and family.thinks_about(game):
                 actions.append("hint")
             actions.append("resign")
-            if (attempt is None or attempt.hints_allowed) and self._known_lost(game):
+            if (attempt is None or attempt.hints_allowed) and lost:
                 actions.append("end")
-                if message is None:
-                    message = no_win_message(game.score, self._end_prompt)
+                message = _join(message, no_win_message(game.score, self._end_prompt))
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves)
 
 
@@ -1241,13 +1285,18 @@ def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | N
 
 
 def record_progress(record: GameRecord, game: Game, tokens: list[str], now: datetime | None = None) -> None:
-    """Write what was done to the row: the log, the position cache, the counters, the end."""
+    """Write what was done to the row: the log, the position cache, the counters, the end.
+
+    A stored proof that no win is left stays through plays (a position played on from a
+    lost one is lost too) and goes with an undo.
+    """
     record.log = f"{record.log} {' '.join(tokens)}".strip()
     record.position = game.to_text()
     record.score = game.score
     undos = tokens.count(UNDO_TOKEN)
     record.undo_count += undos
     record.move_count += len(tokens) - undos
+    record.proved_lost = record.proved_lost and not undos
     record.updated_at = now = now or utcnow()
     if game.is_won:
         _finish(record, GameStatus.WON, now)

@@ -5,6 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.bot.gatebots import Running
+from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.lines import NO_WIN_DEAL_1
+
+
+def board_of(fake: FakeDiscord) -> StoredMessage:
+    """The newest message with board buttons in #general."""
+    return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
+
+
+def end_button(components: list[dict]) -> str | None:
+    return next((c["custom_id"] for row in components for c in row["components"]
+                 if c.get("custom_id", "").startswith("gate:end:")), None)
 
 
 async def test_undo_says_what_it_took_back(gatebot: Callable) -> None:
@@ -39,3 +51,24 @@ async def test_the_board_of_a_finished_game_shows_how_it_ended_and_shares_it(gat
     assert board is not None
     shared = await (await fake.click(board, f"gate:share:{row.id}")).response()
     assert not shared.ephemeral and "Gate · deal 1 · 1/52" in shared.content
+
+
+async def test_the_end_game_offer_survives_a_restart(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    await (await fake.send_command("gate move", {"moves": " ".join(NO_WIN_DEAL_1)})).response()
+    await fake.wait_for(lambda: end_button(fake.message(board.id).components), timeout=10, what="End game")
+    await run.bot.close()
+
+    again: Running = await gatebot()  # a new process: nothing remembered but the database
+    asked = await fake.send_command("gate board")
+    shown = await asked.response()
+    assert not shown.ephemeral and "No win is left from here" in shown.content
+    end = end_button(shown.components)  # on the board as first posted, not added later by the solver
+    assert end is not None
+    assert asked.original is not None
+    pressed = await (await fake.click(asked.original, end)).response()
+    assert pressed.type == 7 and "You ended the game with a score of 9." in pressed.content
+    assert ((await again.game_row()).status, (await again.game_row()).score) == ("resigned", 9)

@@ -380,3 +380,31 @@ async def test_downgrading_to_0001_keeps_games_and_unlinks_attempts(empty_db: Da
 
     assert await upgrade(empty_db) == (FIRST, head_revision())  # and up again
     await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+
+# -- 0004: the stored End-game proof ----------------------------------------------------------
+
+
+def _games_columns(connection: Connection) -> set[str]:
+    return {column["name"] for column in sa.inspect(connection).get_columns("games")}
+
+
+async def test_0004_adds_the_end_game_proof_and_downgrades_without_it(empty_db: Database) -> None:
+    await _on(empty_db, _to("0002"))
+    ids = await _on(empty_db, _player_rows)
+    await _on(empty_db, lambda c: c.execute(GAMES_0001.insert(), [_game_row(ids["alice"], 1, "3f", "active")]))
+    assert "proved_lost" not in await _on(empty_db, _games_columns)
+
+    assert await upgrade(empty_db) == ("0002", head_revision())
+    async with empty_db.sessions() as session:
+        [game] = await session.scalars(sa.select(GameRecord))
+        assert game.proved_lost is False  # no game has a proof before the solver gives one
+        game.proved_lost = True
+        await session.commit()
+
+    await _on(empty_db, _to("0002", down=True))
+    assert "proved_lost" not in await _on(empty_db, _games_columns)
+    assert "uq_games_one_active_per_player" in await _on(empty_db, _index_names)
+    await _second_active_game_is_refused(empty_db, ids["alice"])  # the partial index kept its WHERE
+    assert await upgrade(empty_db) == ("0002", head_revision())
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
