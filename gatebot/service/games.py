@@ -174,7 +174,7 @@ _FAST_UPDATE = (
         position=bindparam("b_position"),
         score=bindparam("b_score"),
         status=bindparam("b_status"),
-        move_count=_GAMES.move_count + bindparam("b_moves"),
+        move_count=bindparam("b_moves"),
         undo_count=_GAMES.undo_count + bindparam("b_undos"),
         proved_lost=bindparam("b_lost"),
         updated_at=bindparam("b_now", type_=_GAMES.updated_at.type),
@@ -846,7 +846,7 @@ class GameService:
         params = {
             "b_id": current.game_id, "b_version": current.version, "b_old_log": current.log,
             "b_log": new_log, "b_position": position,
-            "b_score": game.score, "b_status": status.value, "b_moves": len(tokens) - undos, "b_undos": undos,
+            "b_score": game.score, "b_status": status.value, "b_moves": move_count(game), "b_undos": undos,
             "b_lost": lost,
             "b_now": now, "b_finished": None if status is GameStatus.ACTIVE else now,
             "b_new_version": current.version + 1,
@@ -861,10 +861,10 @@ class GameService:
         if result is None or result.rowcount != 1:
             self._current.pop(key, None)
             return None
-        move_count = current.move_count + len(tokens) - undos
+        moves = move_count(game)
         if status is GameStatus.ACTIVE:
             self._current[key] = _Current(
-                current.game_id, current.version + 1, new_log, move_count, game.copy(), current.attempt, lost
+                current.game_id, current.version + 1, new_log, moves, game.copy(), current.attempt, lost
             )
         else:
             self._current.pop(key, None)
@@ -873,7 +873,7 @@ class GameService:
             known.log, known.position, known.game = new_log, position, game.copy()
         return self._reply(
             current.game_id, current.version + 1, status, game,
-            message=_outcome_message(status, error, move_count, game.score),
+            message=_outcome_message(status, error, moves, game.score),
             played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=lost,
         )
 
@@ -1284,6 +1284,18 @@ def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | N
     return played, None if played else "No card can go to the foundations safely right now."
 
 
+def move_count(game: Game) -> int:
+    """The one move count a player reads: the moves of the game's line as it stands.
+
+    A move taken back no longer counts (it is gone from the board's line), and a draw is a
+    move like any other. The board's header counts the same (``len(game.moves)``); the win
+    sentence, the stored ``move_count`` and so the result card, the statistics and the
+    challenge leaderboards all come from here. A challenge that counts undos or hints adds
+    one per use for its ranking only (:func:`gatebot.service.attempts.penalty`).
+    """
+    return len(game.moves)
+
+
 def record_progress(record: GameRecord, game: Game, tokens: list[str], now: datetime | None = None) -> None:
     """Write what was done to the row: the log, the position cache, the counters, the end.
 
@@ -1295,7 +1307,7 @@ def record_progress(record: GameRecord, game: Game, tokens: list[str], now: date
     record.score = game.score
     undos = tokens.count(UNDO_TOKEN)
     record.undo_count += undos
-    record.move_count += len(tokens) - undos
+    record.move_count = move_count(game)
     record.proved_lost = record.proved_lost and not undos
     record.updated_at = now = now or utcnow()
     if game.is_won:

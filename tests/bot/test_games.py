@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord, StoredMessage
-from tests.lines import NO_WIN_DEAL_1
+from tests.lines import NO_WIN_DEAL_1, WIN_DEAL_1
 
 
 def board_of(fake: FakeDiscord) -> StoredMessage:
@@ -72,3 +72,30 @@ async def test_the_end_game_offer_survives_a_restart(gatebot: Callable) -> None:
     pressed = await (await fake.click(asked.original, end)).response()
     assert pressed.type == 7 and "You ended the game with a score of 9." in pressed.content
     assert ((await again.game_row()).status, (await again.game_row()).score) == ("resigned", 9)
+
+
+async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_the_leaderboard(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    made = await fake.send_command("challenge create", {"name": "Cup", "deal": 1, "undo": "counted"})
+    assert not (await made.response()).ephemeral
+    await (await fake.send_command("challenge play")).response()
+    board = board_of(fake)
+    await (await fake.send_command("gate move", {"moves": "3f 45"})).response()
+    await (await fake.send_command("gate undo")).response()  # 45 is taken back: it no longer counts
+    await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1[1:])})).response()  # draws among them
+    assert (await run.game_row()).status == "won"
+    kept = len(WIN_DEAL_1)
+
+    won = fake.message(board.id).content
+    header = won.splitlines()[1]  # under the code fence
+    assert header.startswith("Gate · deal 1 · ") and f" · {kept} moves · " in header
+    assert f"You won! Every card is home: score 52/52 in {kept} moves." in won
+    card = await (await fake.send_command("gate share")).response()
+    assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
+    stats = await (await fake.send_command("gate stats")).response()
+    assert "fastest win" in stats.content and f"in {kept} moves." in stats.content
+    ranked = await (await fake.send_command("challenge leaderboard")).response()
+    assert f"{kept} moves (+1 counted)" in ranked.content  # the ranking adds the counted undo, and says so

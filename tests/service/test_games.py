@@ -109,7 +109,7 @@ async def test_undo_is_logged_and_counted(db: Database) -> None:
     assert reply.game.to_text() == expected.to_text()
     assert "undo" in reply.actions
     record = await stored(db, start.game_id)
-    assert (record.log, record.undo_count, record.move_count) == ("3f 45 u", 1, 2)
+    assert (record.log, record.undo_count, record.move_count) == ("3f 45 u", 1, 1)  # 45 was taken back
     assert replay(record).to_text() == expected.to_text()
     await service.undo(ALICE, 5)
     nothing = await service.undo(ALICE)
