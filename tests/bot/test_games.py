@@ -79,7 +79,7 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
 ) -> None:
     run: Running = await gatebot()
     fake = run.fake
-    made = await fake.send_command("challenge create", {"name": "Cup", "deal": 1, "undo": "counted"})
+    made = await fake.send_command("challenge-admin create", {"name": "Cup", "deal": 1, "undo": "counted"})
     assert not (await made.response()).ephemeral
     await (await fake.send_command("challenge play")).response()
     board = board_of(fake)
