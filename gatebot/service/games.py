@@ -740,7 +740,7 @@ class GameService:
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
-    def _proof_known(self, game: Game) -> bool:
+    def _proof_known(self, game: Game, text: str | None = None) -> bool:
         """Whether this process's solver already proved the position (nothing hidden) can't be won.
 
         A change that reaches such a position (an undo back to it, say) stores the proof at
@@ -748,7 +748,7 @@ class GameService:
         """
         if not family.thinks_about(game) or family.hidden(game):
             return False
-        cached = self._verdicts.get(game.to_text())
+        cached = self._verdicts.get(game.to_text() if text is None else text)
         return cached is not None and cached[0] is Verdict.LOST
 
     async def _prove_lost(self, reply: Reply) -> bool:
@@ -795,7 +795,7 @@ class GameService:
             if not tokens:
                 return self._board(record, game, kind=ReplyKind.ERROR, message=error)
             record_progress(record, game, tokens, self._clock())
-            record.proved_lost = record.proved_lost or self._proof_known(game)
+            record.proved_lost = record.proved_lost or self._proof_known(game, record.position)
             await session.flush()
             self._remember(record, game)
             self._note_current(actor, record, game)
@@ -839,10 +839,10 @@ class GameService:
             return None
         status = GameStatus.WON if game.is_won else GameStatus.ACTIVE if game.has_legal_move() else GameStatus.LOST
         undos = tokens.count(UNDO_TOKEN)
-        lost = (current.lost and not undos) or self._proof_known(game)
         now = self._clock()
         new_log = f"{current.log} {' '.join(tokens)}".strip()
         position = game.to_text()
+        lost = (current.lost and not undos) or self._proof_known(game, position)
         params = {
             "b_id": current.game_id, "b_version": current.version, "b_old_log": current.log,
             "b_log": new_log, "b_position": position,
