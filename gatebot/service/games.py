@@ -526,7 +526,10 @@ class GameService:
 
         For front ends to ask once they have answered the change, so the solver (up to
         about a second, usually milliseconds, remembered per position) never delays a
-        move. The offer is ``reply`` with the sentence and the ``end`` action added.
+        move. The offer is ``reply`` with the sentence and the ``end`` action added; the
+        proof is stored with the game first, so every later board of that position (after
+        a restart too) offers it without asking the solver again. None when the game
+        changed meanwhile.
         """
         game = reply.game
         if (
