@@ -120,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
         "forget-server", help="delete a Discord server's challenges and daily schedule",
         description="Delete everything stored about one Discord server's challenges (its daily "
         "schedule too), e.g. after the bot left it or on its admins' request. Attempts at them stay "
-        "their players' games. In the server itself, /challenge forget-server does the same.",
+        "their players' games. In the server itself, /challenge-admin forget-server does the same.",
     )
     forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help="the server's id (a snowflake)")
     forget.set_defaults(handler=_db_forget_server)

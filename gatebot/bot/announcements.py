@@ -153,7 +153,9 @@ def listing_text(infos: Sequence[ChallengeInfo], now: datetime) -> str:
     upcoming = sorted((info for info in infos if info.is_upcoming(now)), key=lambda info: info.opens_at)
     closed = [info for info in infos if info.closed_at is not None]
     if not running and not upcoming and not closed:
-        return "This server has no challenges yet: a member with Manage Server can make one with /challenge create."
+        return (
+            "This server has no challenges yet: a member with Manage Server can make one with /challenge-admin create."
+        )
     lines = ["**Open challenges**"]
     lines.extend(
         f"`{info.id}` **{_name(info.name, 60)}** — {info.title} · {info.rules_line} · "
@@ -182,7 +184,9 @@ def listing_text(infos: Sequence[ChallengeInfo], now: datetime) -> str:
 def daily_text(settings: DailySettings | None) -> str:
     """Whether the server's daily challenge is on, where, and what it plays."""
     if settings is None or not settings.enabled:
-        return "The daily challenge is off: a member with Manage Server can switch it on with /challenge daily on."
+        return (
+            "The daily challenge is off: a member with Manage Server can switch it on with /challenge-admin daily on."
+        )
     return (
         f"The daily challenge is on in <#{settings.channel_id}>: {_daily_game(settings)}. "
         "A new one opens every day at 00:00 UTC and runs for the day."

@@ -1,11 +1,15 @@
-"""The ``/challenge`` slash commands: a server's challenges made, played, ended and ranked.
+"""The ``/challenge`` and ``/challenge-admin`` slash commands: a server's challenges played and ranked, made and ended.
 
-Thin like ``/gate``: each command is a call to the challenge service and an answer. Making,
-ending and removing challenges and switching the daily one on or off need the Manage
-Server permission, checked when the command runs (Discord's default permissions apply only
-to a whole top-level command, and listing and playing are for everyone); a member without
-it gets one private sentence. The service's refusals (:class:`ChallengeError`, a
-:class:`~gatebot.errors.UserError`) reach the central error handler and become one private sentence too.
+Thin like ``/gate``: each command is a call to the challenge service and an answer.
+``/challenge`` (listing, playing, ranking, the daily's status) is for everyone.
+``/challenge-admin`` (making, ending and removing challenges, switching the daily one on or
+off) is its own top-level command because Discord's default permissions apply only to a
+whole top-level command: it carries Manage Server as its default member permission, so
+members don't see it and a server's admins can grant it to others in the server's
+Integrations settings. Each admin command still checks Manage Server when it runs (the
+default is the server's to change); a member without it gets one private sentence. The
+service's refusals (:class:`ChallengeError`, a :class:`~gatebot.errors.UserError`) reach the
+central error handler and become one private sentence too.
 """
 
 from __future__ import annotations
@@ -76,12 +80,14 @@ def _message(content: str, view: discord.ui.View | None, **extra: Any) -> dict[s
 
 
 @app_commands.guild_only()
-class Challenges(
-    commands.GroupCog, group_name="challenge", group_description="Server challenges: one deal, everyone once"
+@app_commands.default_permissions(manage_guild=True)
+class ChallengeAdmin(
+    commands.GroupCog, group_name="challenge-admin",
+    group_description="Make, end and remove this server's challenges (Manage Server)",
 ):
-    """Slash commands for a server's challenges."""
+    """Slash commands for the members who run a server's challenges."""
 
-    daily = app_commands.Group(name="daily", description="The server's daily challenge, opened at 00:00 UTC")
+    daily = app_commands.Group(name="daily", description="Switch the server's daily challenge on or off")
 
     def __init__(self, bot: GateBot) -> None:
         self.bot = bot
@@ -180,34 +186,6 @@ class Challenges(
             ephemeral=True,
         )
 
-    # -- for everyone ---------------------------------------------------------------------
-
-    @app_commands.command(name="list", description="The open challenges and the recently closed ones (only you see it)")
-    async def list_(self, interaction: discord.Interaction) -> None:
-        assert interaction.guild_id is not None
-        found = await self.challenges.listing(interaction.guild_id)
-        await interaction.response.send_message(listing_text(found, self.challenges.now()), ephemeral=True)
-
-    @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
-    @app_commands.describe(challenge="The challenge's number (default: the one open now)")
-    async def play(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
-        await start_attempt(interaction, challenge)
-
-    @app_commands.command(description="A challenge's standings, or the server's all-time leaderboard")
-    @app_commands.describe(
-        challenge="The challenge's number (default: the open one, else the latest)",
-        all_time="The server's all-time leaderboard instead: wins, games, win rate, best streak",
-    )
-    async def leaderboard(
-        self, interaction: discord.Interaction, challenge: int | None = None, all_time: bool = False
-    ) -> None:
-        assert interaction.guild_id is not None
-        if all_time:
-            content, view = await server_board_page(self.challenges, interaction.guild_id)
-        else:
-            content, view = await leaderboard_page(self.challenges, interaction.guild_id, challenge)
-        await interaction.response.send_message(**_message(content, view))
-
     # -- the daily challenge --------------------------------------------------------------
 
     @daily.command(name="on", description="Open a challenge every day at 00:00 UTC in a channel")
@@ -262,7 +240,56 @@ class Challenges(
         )
         await interaction.response.send_message(text, ephemeral=True)
 
-    @daily.command(name="status", description="Whether the daily challenge is on, and how it is played")
+    # -- choosing a challenge by number ---------------------------------------------------
+
+    @end.autocomplete("challenge")
+    async def open_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await challenge_choices(self.challenges, interaction, current, open_only=True)
+
+
+@app_commands.guild_only()
+class Challenges(
+    commands.GroupCog, group_name="challenge", group_description="Server challenges: one deal, everyone once"
+):
+    """Slash commands for everyone in a server with challenges."""
+
+    def __init__(self, bot: GateBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def challenges(self) -> ChallengeService:
+        return self.bot.challenges
+
+    # -- for everyone ---------------------------------------------------------------------
+
+    @app_commands.command(name="list", description="The open challenges and the recently closed ones (only you see it)")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        found = await self.challenges.listing(interaction.guild_id)
+        await interaction.response.send_message(listing_text(found, self.challenges.now()), ephemeral=True)
+
+    @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
+    @app_commands.describe(challenge="The challenge's number (default: the one open now)")
+    async def play(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
+        await start_attempt(interaction, challenge)
+
+    @app_commands.command(description="A challenge's standings, or the server's all-time leaderboard")
+    @app_commands.describe(
+        challenge="The challenge's number (default: the open one, else the latest)",
+        all_time="The server's all-time leaderboard instead: wins, games, win rate, best streak",
+    )
+    async def leaderboard(
+        self, interaction: discord.Interaction, challenge: int | None = None, all_time: bool = False
+    ) -> None:
+        assert interaction.guild_id is not None
+        if all_time:
+            content, view = await server_board_page(self.challenges, interaction.guild_id)
+        else:
+            content, view = await leaderboard_page(self.challenges, interaction.guild_id, challenge)
+        await interaction.response.send_message(**_message(content, view))
+
+    @app_commands.command(name="daily", description="Whether the daily challenge is on, and how it is played")
     async def daily_status(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         settings = await self.challenges.daily(interaction.guild_id)
@@ -271,29 +298,12 @@ class Challenges(
     # -- choosing a challenge by number ---------------------------------------------------
 
     @play.autocomplete("challenge")
-    @end.autocomplete("challenge")
     async def open_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        return await self._choices(interaction, current, open_only=True)
+        return await challenge_choices(self.challenges, interaction, current, open_only=True)
 
     @leaderboard.autocomplete("challenge")
     async def any_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        return await self._choices(interaction, current, open_only=False)
-
-    async def _choices(
-        self, interaction: discord.Interaction, current: str | int, *, open_only: bool
-    ) -> list[app_commands.Choice[int]]:
-        """The server's challenges whose number or name matches what has been typed, open ones first."""
-        if interaction.guild_id is None:
-            return []
-        now = self.challenges.now()
-        typed = str(current).strip().casefold()
-        choices = []
-        for info in await self.challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
-            state = "open" if info.is_open(now) else "to open" if info.is_upcoming(now) else "closed"
-            label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
-            if not typed or str(info.id).startswith(typed) or typed in label.casefold():
-                choices.append(app_commands.Choice(name=label[:100], value=info.id))
-        return choices[:25]
+        return await challenge_choices(self.challenges, interaction, current, open_only=False)
 
     # -- the server goes -------------------------------------------------------------------
 
@@ -302,6 +312,23 @@ class Challenges(
         """Removed from a server: its daily challenge stops (its challenges and results are kept)."""
         if await self.challenges.daily_off(guild.id):
             log.info("switched the daily challenge of server %s off: the bot was removed from it", guild.id)
+
+
+async def challenge_choices(
+    challenges: ChallengeService, interaction: discord.Interaction, current: str | int, *, open_only: bool
+) -> list[app_commands.Choice[int]]:
+    """The server's challenges whose number or name matches what has been typed, open ones first."""
+    if interaction.guild_id is None:
+        return []
+    now = challenges.now()
+    typed = str(current).strip().casefold()
+    choices = []
+    for info in await challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
+        state = "open" if info.is_open(now) else "to open" if info.is_upcoming(now) else "closed"
+        label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
+        if not typed or str(info.id).startswith(typed) or typed in label.casefold():
+            choices.append(app_commands.Choice(name=label[:100], value=info.id))
+    return choices[:25]
 
 
 class ConfirmForgetServer(Question):
@@ -335,7 +362,8 @@ class ConfirmForgetServer(Question):
 
 
 async def setup(bot: GateBot) -> None:
-    """Add the commands, and the Play and page buttons, which work on messages from before a restart."""
+    """Add both groups of commands, and the Play and page buttons, which work on messages from before a restart."""
     bot.add_dynamic_items(PlayButton, PageButton)
     await bot.add_cog(Challenges(bot))
+    await bot.add_cog(ChallengeAdmin(bot))
 

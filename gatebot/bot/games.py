@@ -95,6 +95,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         await self.bot.table.command(interaction, lambda actor: self.service.play(actor, "d"))
 
     @app_commands.command(description="Take back your last move (or several)")
+    @app_commands.describe(count="How many moves to take back, the last first (default 1)")
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 1) -> None:
         await self.bot.table.command(interaction, lambda actor: self.service.undo(actor, count))
 
@@ -106,7 +107,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     async def hint(self, interaction: discord.Interaction) -> None:
         await self.bot.table.hint(interaction)
 
-    @app_commands.command(description="Show your game's board here")
+    @app_commands.command(description="Show your game's board here (once it has ended, how it ended)")
     async def board(self, interaction: discord.Interaction) -> None:
         await self.bot.table.command(interaction, self.service.show, new_board=True)
 

@@ -23,8 +23,8 @@ Ace foundation · `3k` column 3 to its King foundation · `7h2` 7♥ into the sp
 `/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`, \
 `/gate settings` (text, emoji or image boards; compact for phones).
 **Challenges:** everyone in the server plays the same deal, once: `/challenge play` (or the Play button), \
-`/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge create`) or \
-switch on a daily one (`/challenge daily on`).
+`/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge-admin create`) or \
+switch on a daily one (`/challenge-admin daily on`).
 **You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate forget-me` (deletes everything stored about you)."""
 

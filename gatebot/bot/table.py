@@ -478,9 +478,18 @@ async def _typing(channel: discord.abc.Messageable) -> AsyncIterator[None]:
 
 
 def _ack(reply: Reply) -> str:
-    """The private line for a command whose board was edited in place; the board's note isn't repeated."""
+    """The private line for a command whose board was edited in place.
+
+    It carries the reply's sentence while the game goes on ("Took back 3f and d."); the end of a
+    game is said once, on the board, so then it only points there.
+    """
     if len(reply.played) > ACK_MOVES:
-        return f"Played {len(reply.played)} moves: the board shows it."
-    if reply.played:
-        return "Played " + ", ".join(reply.played) + ": the board shows it."
-    return "Done: the board shows it."
+        head = f"Played {len(reply.played)} moves."
+    elif reply.played:
+        head = "Played " + ", ".join(reply.played) + "."
+    else:
+        head = ""
+    over = reply.status is not None and reply.status.finished
+    if reply.message and not over:
+        return f"{head} {reply.message}".strip()
+    return f"{head[:-1]}: the board shows it." if head else "Done: the board shows it."

@@ -40,6 +40,7 @@ class ResultCard:
     deal: int
     won: bool
     score: int  # cards on the foundations at the end
+    #: The moves kept (undone ones don't count), as the board's header and win sentence said.
     moves: int
     hints: int
     undos: int

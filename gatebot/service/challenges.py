@@ -51,7 +51,7 @@ from gatebot.store.models import (
 
 log = logging.getLogger(__name__)
 
-#: How long a challenge made with ``/challenge create`` runs, by default and at most.
+#: How long a challenge made with ``/challenge-admin create`` runs, by default and at most.
 DEFAULT_HOURS = 24
 MAX_HOURS = 14 * 24
 #: Rows on one page of a leaderboard.

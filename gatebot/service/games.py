@@ -50,8 +50,9 @@ UNDO_TOKEN = "u"
 _RETRIES = 8
 _KNOWN_GAMES = 4096
 T = TypeVar("T")
-#: What a request does to a game: the tokens it played (``u`` for an undo) and the sentence
-#: that stopped it, if any. It is given the attempt's challenge rules, None outside challenges.
+#: What a request does to a game: the tokens it played (``u`` for an undo) and its sentence, if
+#: any (what stopped it; for an undo, what was taken back). It is given the attempt's challenge
+#: rules, None outside challenges.
 Apply = Callable[[Game, AttemptRules | None], tuple[list[str], str | None]]
 
 #: The solver's budget for finishing a game with nothing hidden (Auto) or proving it lost.
@@ -134,6 +135,8 @@ class _Current:
     move_count: int
     game: Game
     attempt: AttemptRules | None = None
+    #: The solver proved no win is left from this position (stored: see :func:`record_progress`).
+    lost: bool = False
 
 
 _GAMES = GameRecord.__table__.c
@@ -146,6 +149,17 @@ _COUNT_HINT = (
         _GAMES.status == literal_column("'active'"),
     )
     .values(hint_count=_GAMES.hint_count + 1)
+)
+#: The solver's proof that no win is left, stored on the position it was proved for (the
+#: version that was read, which it leaves as it is: the position didn't change).
+_PROVE_LOST = (
+    update(GameRecord.__table__)
+    .where(
+        _GAMES.id == bindparam("b_id"),
+        _GAMES.version == bindparam("b_version"),
+        _GAMES.status == literal_column("'active'"),
+    )
+    .values(proved_lost=True)
 )
 #: The fast path's single statement, built once (SQLAlchemy caches its compiled form).
 _FAST_UPDATE = (
@@ -161,8 +175,9 @@ _FAST_UPDATE = (
         position=bindparam("b_position"),
         score=bindparam("b_score"),
         status=bindparam("b_status"),
-        move_count=_GAMES.move_count + bindparam("b_moves"),
+        move_count=bindparam("b_moves"),
         undo_count=_GAMES.undo_count + bindparam("b_undos"),
+        proved_lost=bindparam("b_lost"),
         updated_at=bindparam("b_now", type_=_GAMES.updated_at.type),
         finished_at=bindparam("b_finished", type_=_GAMES.finished_at.type),
         version=bindparam("b_new_version"),
@@ -244,12 +259,17 @@ class GameService:
     # -- requests -------------------------------------------------------------------------
 
     async def show(self, actor: Actor) -> Reply:
-        """The player's game in progress, as it stands."""
+        """The player's game in progress, as it stands; with none, their latest game as it ended.
+
+        A finished game's board has its final status, so front ends draw it finished (with
+        its result to share) and know there is nothing to play; with no game at all, or a
+        latest game set aside as unreadable, the reply is the refusal of a move.
+        """
 
         async def work(session: AsyncSession) -> Reply:
             record = await self._active(session, actor)
             if record is None:
-                return await self._nothing_to_play(session, actor)
+                return await self._last_game(session, actor)
             closed = await self._close_if_over(session, record)
             if closed is not None:
                 return closed
@@ -447,7 +467,7 @@ class GameService:
             return safe
         verdict, line = found
         if verdict is Verdict.LOST:
-            return self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
+            return await self._offer_end(replace(safe, kind=ReplyKind.BOARD, message=None), game)
 
         def finish(current: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
@@ -503,7 +523,7 @@ class GameService:
                             suggestion=None if found.move is None else str(found.move))
             if found.outlook is Outlook.LOST and not family.hidden(game) and game.has_legal_move():
                 self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))
-                if "end" not in reply.actions:
+                if "end" not in reply.actions and await self._prove_lost(reply):
                     reply = replace(reply, actions=(*reply.actions, "end"))
             return reply
         return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
@@ -513,7 +533,10 @@ class GameService:
 
         For front ends to ask once they have answered the change, so the solver (up to
         about a second, usually milliseconds, remembered per position) never delays a
-        move. The offer is ``reply`` with the sentence and the ``end`` action added.
+        move. The offer is ``reply`` with the sentence and the ``end`` action added; the
+        proof is stored with the game first, so every later board of that position (after
+        a restart too) offers it without asking the solver again. None when the game
+        changed meanwhile.
         """
         game = reply.game
         if (
@@ -524,7 +547,8 @@ class GameService:
         found = await self._solution(game.to_text())
         if found is None or found[0] is not Verdict.LOST:
             return None
-        return self._offer_end(reply, game)
+        offer = await self._offer_end(reply, game)
+        return offer if "end" in offer.actions else None
 
     def close(self) -> None:
         """Stop the solver's worker process, if one was started; the database is its owner's to close."""
@@ -726,14 +750,39 @@ class GameService:
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
-    def _known_lost(self, game: Game) -> bool:
-        """Whether the solver already proved this position (nothing hidden) can't be won."""
+    def _proof_known(self, game: Game, text: str | None = None) -> bool:
+        """Whether this process's solver already proved the position (nothing hidden) can't be won.
+
+        A change that reaches such a position (an undo back to it, say) stores the proof at
+        once, so its board offers End game without asking the solver again.
+        """
         if not family.thinks_about(game) or family.hidden(game):
             return False
-        cached = self._verdicts.get(game.to_text())
+        cached = self._verdicts.get(game.to_text() if text is None else text)
         return cached is not None and cached[0] is Verdict.LOST
 
-    def _offer_end(self, reply: Reply, game: Game) -> Reply:
+    async def _prove_lost(self, reply: Reply) -> bool:
+        """Store on the reply's game that no win is left from the position it shows; False if the game moved on.
+
+        The End-game offer is drawn from this stored proof, so it outlives the process
+        (a restart, or another process serving the player). Later plays keep it, since a
+        position played on from a lost one is lost too; an undo clears it.
+        """
+        if reply.game_id is None or reply.version is None:
+            return False
+        async with self._db.writer(), self._db.engine.begin() as connection:
+            result = await connection.execute(_PROVE_LOST, {"b_id": reply.game_id, "b_version": reply.version})
+        if result.rowcount != 1:
+            return False
+        for current in self._current.values():
+            if (current.game_id, current.version) == (reply.game_id, reply.version):
+                current.lost = True
+        return True
+
+    async def _offer_end(self, reply: Reply, game: Game) -> Reply:
+        """``reply`` with the End-game offer, once the proof is stored (unchanged if the game moved on meanwhile)."""
+        if not await self._prove_lost(reply):
+            return reply
         actions = reply.actions if "end" in reply.actions else (*reply.actions, "end")
         message = _join(reply.message, no_win_message(game.score, self._end_prompt))
         return replace(reply, message=message, actions=actions)
@@ -756,6 +805,7 @@ class GameService:
             if not tokens:
                 return self._board(record, game, kind=ReplyKind.ERROR, message=error)
             record_progress(record, game, tokens, self._clock())
+            record.proved_lost = record.proved_lost or self._proof_known(game, record.position)
             await session.flush()
             self._remember(record, game)
             self._note_current(actor, record, game)
@@ -763,7 +813,8 @@ class GameService:
             return self._reply(
                 record.id, record.version, status, game.copy(),
                 message=_outcome_message(status, error, record.move_count, record.score),
-                played=tuple(token for token in tokens if token != UNDO_TOKEN), saved=True,
+                played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=record.proved_lost,
+                saved=True,
             )
 
         async with self._lock(actor):
@@ -802,10 +853,12 @@ class GameService:
         now = self._clock()
         new_log = f"{current.log} {' '.join(tokens)}".strip()
         position = game.to_text()
+        lost = (current.lost and not undos) or self._proof_known(game, position)
         params = {
             "b_id": current.game_id, "b_version": current.version, "b_old_log": current.log,
             "b_log": new_log, "b_position": position,
-            "b_score": game.score, "b_status": status.value, "b_moves": len(tokens) - undos, "b_undos": undos,
+            "b_score": game.score, "b_status": status.value, "b_moves": move_count(game), "b_undos": undos,
+            "b_lost": lost,
             "b_now": now, "b_finished": None if status is GameStatus.ACTIVE else now,
             "b_new_version": current.version + 1,
         }
@@ -819,10 +872,10 @@ class GameService:
         if result is None or result.rowcount != 1:
             self._current.pop(key, None)
             return None
-        move_count = current.move_count + len(tokens) - undos
+        moves = move_count(game)
         if status is GameStatus.ACTIVE:
             self._current[key] = _Current(
-                current.game_id, current.version + 1, new_log, move_count, game.copy(), current.attempt
+                current.game_id, current.version + 1, new_log, moves, game.copy(), current.attempt, lost
             )
         else:
             self._current.pop(key, None)
@@ -831,8 +884,8 @@ class GameService:
             known.log, known.position, known.game = new_log, position, game.copy()
         return self._reply(
             current.game_id, current.version + 1, status, game,
-            message=_outcome_message(status, error, move_count, game.score),
-            played=tuple(token for token in tokens if token != UNDO_TOKEN), saved=True,
+            message=_outcome_message(status, error, moves, game.score),
+            played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=lost, saved=True,
         )
 
     def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:
@@ -841,7 +894,7 @@ class GameService:
         attempt = None if record.challenge_id is None else self._attempts.get(record.id)
         if record.status == GameStatus.ACTIVE and (record.challenge_id is None or attempt is not None):
             self._current[key] = _Current(
-                record.id, record.version, record.log, record.move_count, game.copy(), attempt
+                record.id, record.version, record.log, record.move_count, game.copy(), attempt, record.proved_lost
             )
         else:
             self._current.pop(key, None)
@@ -956,6 +1009,26 @@ class GameService:
                     return Reply(ReplyKind.ERROR, rules.has_closed(latest.score), game_id=latest.id,
                                  status=GameStatus.EXPIRED)
         return self._no_game()
+
+    async def _last_game(self, session: AsyncSession, actor: Actor) -> Reply:
+        """The board of the player's most recent game, finished; the refusal of a move when there is none to show."""
+        player_id = self._players.get((actor.platform, actor.user_id))
+        latest = None if player_id is None else await session.scalar(
+            select(GameRecord).where(GameRecord.player_id == player_id).order_by(GameRecord.id.desc()).limit(1)
+        )
+        if latest is None or latest.status in (GameStatus.ACTIVE, GameStatus.QUARANTINED):
+            return await self._nothing_to_play(session, actor)
+        try:
+            game = replay(latest)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed to show how it ended: %s", latest.id, error)
+            return self._no_game()
+        rules = await self._attempt_rules(session, latest) if latest.status == GameStatus.EXPIRED else None
+        message = (
+            rules.has_closed(latest.score) if rules is not None
+            else f"That game is over: start a new one with {self._new_command}."
+        )
+        return self._board(latest, game, message=message)
 
     def _no_game(self) -> Reply:
         return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")
@@ -1125,7 +1198,7 @@ class GameService:
         saved: bool = False,
     ) -> Reply:
         return self._reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
-                           message=message, played=played, saved=saved)
+                           message=message, played=played, lost=record.proved_lost, saved=saved)
 
     def _reply(
         self,
@@ -1137,8 +1210,10 @@ class GameService:
         kind: ReplyKind = ReplyKind.BOARD,
         message: str | None = None,
         played: tuple[str, ...] = (),
+        lost: bool = False,
         saved: bool = False,
     ) -> Reply:
+        """A board reply; ``lost``: the stored proof that no win is left, which offers End game."""
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
         attempt = self._attempts.get(game_id)
@@ -1150,10 +1225,9 @@ class GameService:
             if (attempt is None or attempt.hints_allowed) and family.thinks_about(game):
                 actions.append("hint")
             actions.append("resign")
-            if (attempt is None or attempt.hints_allowed) and self._known_lost(game):
+            if (attempt is None or attempt.hints_allowed) and lost:
                 actions.append("end")
-                if message is None:
-                    message = no_win_message(game.score, self._end_prompt)
+                message = _join(message, no_win_message(game.score, self._end_prompt))
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves, saved=saved)
 
 
@@ -1200,22 +1274,28 @@ def _play(game: Game, text: str) -> tuple[list[str], str | None]:
 
 
 def _undo(count: int) -> Apply:
-    """Take back up to ``count`` moves; in a challenge, none that turned up a stock card."""
+    """Take back up to ``count`` moves, saying which; in a challenge, none that turned up a stock card."""
 
     def apply(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         if not game.moves:
             return [], "There is no move to take back."
         if attempt is not None and not attempt.undo_allowed:
             return [], attempt.no_undo()
-        taken = 0
-        while taken < count and game.moves:
+        taken: list[str] = []
+        while len(taken) < count and game.moves:
             if attempt is not None and not attempt.can_undo(game):
-                return [UNDO_TOKEN] * taken, attempt.undo_stops()
-            game.undo()
-            taken += 1
-        return [UNDO_TOKEN] * taken, None
+                return [UNDO_TOKEN] * len(taken), _join(took_back(taken) if taken else None, attempt.undo_stops())
+            taken.append(str(game.undo()))
+        every = len(taken) < count
+        return [UNDO_TOKEN] * len(taken), took_back(taken, every=every)
 
     return apply
+
+
+def took_back(taken: list[str], *, every: bool = False) -> str:
+    """``Took back 3f and d.``: the moves an undo took back, last first (``every``: that was all of them)."""
+    named = taken[0] if len(taken) == 1 else f"{', '.join(taken[:-1])} and {taken[-1]}"
+    return f"Took back {named}{' (that was every move)' if every else ''}."
 
 
 def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
@@ -1223,14 +1303,31 @@ def _auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | N
     return played, None if played else "No card can go to the foundations safely right now."
 
 
+def move_count(game: Game) -> int:
+    """The one move count a player reads: the moves of the game's line as it stands.
+
+    A move taken back no longer counts (it is gone from the board's line), and a draw is a
+    move like any other. The board's header counts the same (``len(game.moves)``); the win
+    sentence, the stored ``move_count`` and so the result card, the statistics and the
+    challenge leaderboards all come from here. A challenge that counts undos or hints adds
+    one per use for its ranking only (:func:`gatebot.service.attempts.penalty`).
+    """
+    return len(game.moves)
+
+
 def record_progress(record: GameRecord, game: Game, tokens: list[str], now: datetime | None = None) -> None:
-    """Write what was done to the row: the log, the position cache, the counters, the end."""
+    """Write what was done to the row: the log, the position cache, the counters, the end.
+
+    A stored proof that no win is left stays through plays (a position played on from a
+    lost one is lost too) and goes with an undo.
+    """
     record.log = f"{record.log} {' '.join(tokens)}".strip()
     record.position = game.to_text()
     record.score = game.score
     undos = tokens.count(UNDO_TOKEN)
     record.undo_count += undos
-    record.move_count += len(tokens) - undos
+    record.move_count = move_count(game)
+    record.proved_lost = record.proved_lost and not undos
     record.updated_at = now = now or utcnow()
     if game.is_won:
         _finish(record, GameStatus.WON, now)

@@ -34,7 +34,11 @@ FINISHED = tuple(status.value for status in GameStatus if status.finished)
 
 @dataclass(frozen=True, slots=True)
 class FastestWin:
-    """A player's quickest win of a variant: from the deal to the last card home."""
+    """A player's quickest win of a variant: from the deal to the last card home, in moves kept.
+
+    ``moves`` is the game's stored count (:func:`gatebot.service.games.move_count`), the
+    number its board and win sentence showed.
+    """
 
     seconds: float
     moves: int

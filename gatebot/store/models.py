@@ -159,6 +159,9 @@ class GameRecord(Base):
     problem: Mapped[str | None] = mapped_column(Text)
     #: The challenge this game is an attempt at; a removed challenge leaves an ordinary game.
     challenge_id: Mapped[int | None] = mapped_column(ForeignKey("challenges.id", ondelete="SET NULL"))
+    #: The solver proved that no win is left from the stored position (so End game is offered);
+    #: kept through later plays, cleared by an undo.
+    proved_lost: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     version: Mapped[int] = mapped_column(default=1, server_default=text("1"))
 
     player: Mapped[Player] = relationship(back_populates="games", lazy="raise")

@@ -1,7 +1,7 @@
-"""What a redrawn board doesn't say: which card filled an emptied column, what an undo took back.
+"""What a redrawn board doesn't say: which card filled an emptied column.
 
-Both are worked out from the board before a request and the service's reply, never from
-a game the terminal keeps itself, so they describe what was stored. When the two don't fit
+It is worked out from the board before a request and the service's reply, never from
+a game the terminal keeps itself, so it describes what was stored. When the two don't fit
 together (another terminal of the same player changed the game in between), nothing is
 said rather than something wrong.
 """
@@ -62,12 +62,3 @@ def fill_notes(before: Game, played: Sequence[str], after: Game) -> list[str]:
             notes.append(note)
     return notes if shadow.to_text() == after.to_text() else []
 
-
-def took_back(before: Game, after: Game, wanted: int) -> str | None:
-    """``Took back 76, 3f.``: the moves an undo removed, last first, and whether that was all of them."""
-    kept = len(after.moves)
-    taken = before.moves[kept:]
-    if not taken or before.deal != after.deal or before.moves[:kept] != after.moves:
-        return None
-    every = " (that was every move)" if len(taken) < wanted else ""
-    return "Took back " + ", ".join(str(move) for move in reversed(taken)) + every + "."

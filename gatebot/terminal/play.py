@@ -19,7 +19,7 @@ from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.guide import HELP_TEXT, rules_text
-from gatebot.terminal.notes import fill_notes, took_back
+from gatebot.terminal.notes import fill_notes
 from gatebot.terminal.request import Screen, parse_new
 
 _QUIT = frozenset({"quit", "exit", "q"})
@@ -115,14 +115,7 @@ class TerminalGame:
             self.say("Say undo to take back one move, or undo and a number, like undo 3.")
             return True
         wanted = int(args[0]) if args else 1
-        before = self.game
-        reply = await self.service.undo(self.actor, wanted)
-        going = await self.answer(reply)
-        if reply.ok and before is not None and reply.game is not None:
-            note = took_back(before, reply.game, wanted)
-            if note:
-                self.say(note)
-        return going
+        return await self.answer(await self.service.undo(self.actor, wanted))  # it says what was taken back
 
     async def hint(self) -> bool:
         """Say the hint for the game as it stands; nothing is played."""
@@ -187,7 +180,7 @@ class TerminalGame:
             self.say(reply.message or "That didn't work, and nothing was changed.")
             if game is None:
                 current = await self.service.show(self.actor)
-                game = current.game if current.ok else None
+                game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
         notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []

@@ -67,7 +67,7 @@ async def start_game(service: GameService, actor: Actor, request: PlayRequest, s
     if request.new:
         return await _deal(service, actor, request, say, confirm=True)
     shown = await service.show(actor)
-    if shown.ok and shown.game is not None:
+    if shown.ok and shown.game is not None and shown.status is GameStatus.ACTIVE:  # not the last one ended
         say(_resuming(shown.game))
         asked = _asked_for_another(request, shown.game)
         if asked:

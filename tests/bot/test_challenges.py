@@ -64,7 +64,7 @@ async def recorded(run: Running, announcement: StoredMessage) -> None:
 
 async def create(run: Running, **options: object) -> StoredMessage:
     """Alice makes a challenge here; its public announcement, once recorded."""
-    made = await run.fake.send_command("challenge create", options)
+    made = await run.fake.send_command("challenge-admin create", options)
     answer = await made.response()
     assert answer.type == 4 and not answer.ephemeral, answer.content
     assert made.original is not None
@@ -119,7 +119,7 @@ async def test_two_members_play_a_challenge_and_are_ranked(gatebot: Callable) ->
     assert total == "2 have played."
 
     await (await fake.send_command("gate resign", user=bob)).response()
-    ended = await fake.send_command("challenge end", {"challenge": row.id})
+    ended = await fake.send_command("challenge-admin end", {"challenge": row.id})
     final = await ended.response()
     assert not final.ephemeral and "has closed: Gate deal 1" in final.content
     assert "` 1.` **Alice** — 🏆 won" in final.content and "` 2.` **Bob** — 1 card home" in final.content
@@ -151,20 +151,20 @@ async def test_only_members_with_manage_server_make_and_end_challenges(gatebot: 
     run: Running = await gatebot()
     fake = run.fake
     bob = fake.user("bob")
-    made = await fake.send_command("challenge create", {"name": "Bob's", "deal": 3}, user=bob)
+    made = await fake.send_command("challenge-admin create", {"name": "Bob's", "deal": 3}, user=bob)
     refused = await made.response()
     assert refused.ephemeral
     assert refused.content == "Only members with the Manage Server permission can create challenges."
     assert await run.challenges() == []
-    daily = await (await fake.send_command("challenge daily on", {"channel": fake.channel}, user=bob)).response()
+    daily = await (await fake.send_command("challenge-admin daily on", {"channel": fake.channel}, user=bob)).response()
     assert daily.ephemeral and "Manage Server" in daily.content
     announcement = await create(run, deal=3)
     [row] = await run.challenges()
     assert "**Challenge 1**" in announcement.content
-    end = await (await fake.send_command("challenge end", {"challenge": row.id}, user=bob)).response()
+    end = await (await fake.send_command("challenge-admin end", {"challenge": row.id}, user=bob)).response()
     assert end.ephemeral and end.content == "Only members with the Manage Server permission can end challenges."
     assert (await run.challenges())[0].closed_at is None
-    missing = await (await fake.send_command("challenge end", {"challenge": row.id + 7})).response()
+    missing = await (await fake.send_command("challenge-admin end", {"challenge": row.id + 7})).response()
     assert missing.ephemeral and missing.content.startswith(f"This server has no challenge number {row.id + 7}")
 
 
@@ -174,7 +174,7 @@ async def test_list_and_autocomplete_name_the_challenges(gatebot: Callable) -> N
     await create(run, name="Morning", deal=4, hours=2)
     await create(run, name="Evening", variant="little-gate", single_moves=True, hints="forbidden")
     morning, evening = await run.challenges()
-    await (await fake.send_command("challenge end", {"challenge": morning.id})).response()
+    await (await fake.send_command("challenge-admin end", {"challenge": morning.id})).response()
     listed = await (await fake.send_command("challenge list", user=fake.user("bob"))).response()
     assert listed.ephemeral
     assert "**Open challenges**" in listed.content and "**Recently closed**" in listed.content
@@ -190,7 +190,7 @@ async def test_list_and_autocomplete_name_the_challenges(gatebot: Callable) -> N
 async def test_a_winnable_challenge_is_announced_after_the_solver_thinks(gatebot: Callable) -> None:
     run: Running = await gatebot()
     fake = run.fake
-    made = await fake.send_command("challenge create", {"winnable": True})
+    made = await fake.send_command("challenge-admin create", {"winnable": True})
     deferred = await made.response()
     assert deferred.type == 5 and deferred.ephemeral and deferred.latency < 1
     announcement = await made.followup(0, timeout=10)
@@ -207,7 +207,9 @@ async def test_the_daily_challenge_rolls_over_at_midnight_exactly_once(gatebot: 
     run: Running = await gatebot()
     fake = run.fake
     games = fake.guild.channel("games")
-    on = await (await fake.send_command("challenge daily on", {"channel": games, "hints": "forbidden"})).response()
+    on = await (
+        await fake.send_command("challenge-admin daily on", {"channel": games, "hints": "forbidden"})
+    ).response()
     assert on.ephemeral and f"<#{games.id}>" in on.content and "within a minute" in on.content
     assert "00:00 UTC" in on.content
     assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.OPENED]
@@ -242,9 +244,9 @@ async def test_the_daily_challenge_rolls_over_at_midnight_exactly_once(gatebot: 
     assert [message.id for message in posts(fake, games)] == [today.id, final.id, tomorrow.id]
     pressed = await fake.click(tomorrow, play_button(tomorrow), user=bob)  # the button outlives the restart
     assert (await pressed.response()).type == 4
-    status = await (await fake.send_command("challenge daily status")).response()
+    status = await (await fake.send_command("challenge daily")).response()
     assert status.ephemeral and "The daily challenge is on" in status.content
-    off = await (await fake.send_command("challenge daily off")).response()
+    off = await (await fake.send_command("challenge-admin daily off")).response()
     assert off.ephemeral and off.content.startswith("The daily challenge is off")
     assert not fake.unexpected_requests
 
@@ -255,7 +257,7 @@ async def test_a_failed_post_is_logged_and_the_next_one_still_goes_out(
     run: Running = await gatebot()
     fake = run.fake
     games = fake.guild.channel("games")
-    await (await fake.send_command("challenge daily on", {"channel": games})).response()
+    await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
     fake.guild.channels.remove(games)  # the channel is deleted before the daily challenge opens
     announced = await run.bot.scheduler.run_once()
     assert [a.happening for a in announced] == [Happening.OPENED]
@@ -304,7 +306,7 @@ async def test_the_scheduler_goes_on_after_failures_and_stops_cleanly() -> None:
 async def test_leaving_a_server_switches_its_daily_challenge_off(gatebot: Callable) -> None:
     run: Running = await gatebot()
     fake = run.fake
-    await (await fake.send_command("challenge daily on", {"channel": fake.channel})).response()
+    await (await fake.send_command("challenge-admin daily on", {"channel": fake.channel})).response()
     await fake.gateway.dispatch("GUILD_DELETE", {"id": str(fake.guild.id)}, fake.guild.id)
 
     async def enabled() -> bool:
@@ -359,7 +361,7 @@ async def test_leaderboards_turn_their_pages_with_buttons(gatebot: Callable) -> 
     turned = await fake.click(message, labelled(message, "◀"))
     assert "Page 1 of 2" in (await turned.response()).content
 
-    await (await fake.send_command("challenge end", {"challenge": row.id})).response()
+    await (await fake.send_command("challenge-admin end", {"challenge": row.id})).response()
     board = await fake.send_command("challenge leaderboard", {"all_time": True})
     shown = await board.response()
     assert "All-time challenge leaderboard" in shown.content and "Page 1 of 2 · 12 players" in shown.content
@@ -378,13 +380,13 @@ async def test_forget_server_asks_then_deletes_the_servers_challenges(gatebot: C
     open_one = await create(run, name="Open", deal=6)
     await create(run, name="Done", deal=7)
     done = (await run.challenges())[1]
-    await (await fake.send_command("challenge end", {"challenge": done.id})).response()
+    await (await fake.send_command("challenge-admin end", {"challenge": done.id})).response()
     await (await fake.click(open_one, play_button(open_one), user=bob)).response()
-    await (await fake.send_command("challenge daily on", {"channel": fake.channel})).response()
-    refused = await (await fake.send_command("challenge forget-server", user=bob)).response()
+    await (await fake.send_command("challenge-admin daily on", {"channel": fake.channel})).response()
+    refused = await (await fake.send_command("challenge-admin forget-server", user=bob)).response()
     assert refused.ephemeral and "Manage Server" in refused.content
 
-    asked = await fake.send_command("challenge forget-server")
+    asked = await fake.send_command("challenge-admin forget-server")
     question = await asked.response()
     assert question.ephemeral and "can't be undone" in question.content
     assert len(await run.challenges()) == 2, "nothing is deleted before the yes"
@@ -406,7 +408,7 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
     run: Running = await gatebot()
     fake = run.fake
     bob = fake.user("bob")
-    made = await fake.send_command("challenge create", {"name": "Later", "deal": 1, "starts_in": 2, "hours": 1})
+    made = await fake.send_command("challenge-admin create", {"name": "Later", "deal": 1, "starts_in": 2, "hours": 1})
     notice = await made.response()
     assert notice.type == 4 and not notice.ephemeral
     assert "📅 **Later** (challenge 1) opens <t:" in notice.content and "deal 1" not in notice.content
@@ -446,14 +448,14 @@ async def test_the_daily_challenge_needs_a_channel_the_bot_can_post_in(gatebot: 
     bot_role = next(role for role in fake.guild.roles if role.bot_id == fake.bot.id)
     games.overwrites.append(Overwrite(id=bot_role.id, type=0, deny=Permission.SEND_MESSAGES))
     run: Running = await gatebot()  # the bot learns the channel's overwrites as it connects
-    refused = await (await fake.send_command("challenge daily on", {"channel": games})).response()
+    refused = await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
     assert refused.ephemeral
     assert refused.content == (
         f"I can't post in <#{games.id}>: let me see it and send messages there, or choose another channel."
     )
     async with run.db.sessions() as session:
         assert await session.scalar(select(func.count()).select_from(DailySchedule)) == 0
-    allowed = await (await fake.send_command("challenge daily on", {"channel": fake.channel})).response()
+    allowed = await (await fake.send_command("challenge-admin daily on", {"channel": fake.channel})).response()
     assert allowed.ephemeral and allowed.content.startswith("The daily challenge is on")
 
 
@@ -490,7 +492,7 @@ async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebo
 
 async def test_a_challenge_refuses_an_option_its_variant_lacks(gatebot: Callable) -> None:
     run: Running = await gatebot()
-    made = await run.fake.send_command("challenge create", {"variant": "gate", "kit": True})
+    made = await run.fake.send_command("challenge-admin create", {"variant": "gate", "kit": True})
     refused = await made.response()
     assert refused.ephemeral
     assert refused.content == "Gate has no option 'kit': its options are single-moves, stock-fill."

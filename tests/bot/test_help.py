@@ -14,12 +14,12 @@ from gatebot.settings import Settings
 from gatebot.store import Database
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-#: "/gate new", "/challenge daily on", "/gate forget-me": a group and one or two words.
-MENTION = re.compile(r"(?<![\w/])/(gate|challenge)((?: [a-z][a-z-]*){1,2})")
+#: "/gate new", "/challenge-admin daily on", "/gate forget-me": a group and one or two words.
+MENTION = re.compile(r"(?<![\w/])/(gate|challenge-admin|challenge)((?: [a-z][a-z-]*){1,2})")
 
 
 async def registered_commands(tmp_path: Path) -> set[str]:
-    """Every slash command's full name (``challenge daily on``), from the bot's own command tree."""
+    """Every slash command's full name (``challenge-admin daily on``), from the bot's own command tree."""
     db = Database(f"sqlite+aiosqlite:///{tmp_path}/help.db")
     service = GameService(db)
     bot = GateBot(Settings(token="x", database_url="sqlite://"), service)
@@ -47,7 +47,7 @@ def mentioned(text: str, known: set[str]) -> set[str]:
 
 async def test_the_help_names_only_real_commands(tmp_path: Path) -> None:
     known = await registered_commands(tmp_path)
-    assert {"gate new", "challenge create", "challenge daily on", "gate forget-me"} <= known
+    assert {"gate new", "challenge-admin create", "challenge-admin daily on", "challenge daily"} <= known
     assert mentioned(HELP, known) <= known
 
 

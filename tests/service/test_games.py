@@ -1,8 +1,12 @@
 """The game service on a real database (SQLite file and PostgreSQL): every request end to end."""
 
 import logging
+import random
+import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select, update
 
 from gatebot.rules import Game
@@ -105,11 +109,45 @@ async def test_undo_is_logged_and_counted(db: Database) -> None:
     assert reply.game.to_text() == expected.to_text()
     assert "undo" in reply.actions
     record = await stored(db, start.game_id)
-    assert (record.log, record.undo_count, record.move_count) == ("3f 45 u", 1, 2)
+    assert (record.log, record.undo_count, record.move_count) == ("3f 45 u", 1, 1)  # 45 was taken back
     assert replay(record).to_text() == expected.to_text()
     await service.undo(ALICE, 5)
     nothing = await service.undo(ALICE)
     assert nothing.kind is ReplyKind.ERROR and nothing.message == "There is no move to take back."
+
+
+async def test_an_undo_says_what_it_took_back(db: Database) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "d 3f")
+    both = await service.undo(ALICE, 2)
+    assert both.message == "Took back 3f and d."
+    await service.play(ALICE, "3f 76")
+    assert (await service.act(ALICE, "undo")).message == "Took back 76."
+    assert (await service.undo(ALICE, 9)).message == "Took back 3f (that was every move)."
+
+
+TAKEN_BACK = re.compile(r"Took back (?P<moves>.+?)(?P<every> \(that was every move\))?\.")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(played=st.integers(1, 6), wanted=st.integers(1, 8), seed=st.integers(0, 2**16))
+async def test_an_undo_names_the_moves_it_took_back_last_first(
+    db: Database, played: int, wanted: int, seed: int
+) -> None:
+    service = GameService(db)
+    await service.new_game(ALICE, deal=1, confirm=True)
+    game, rng = Game.new("gate", deal=1), random.Random(seed)
+    tokens = []
+    for _ in range(played):
+        tokens.append(str(game.play(rng.choice(game.legal_moves()))))
+    await service.play(ALICE, " ".join(tokens))
+    reply = await service.undo(ALICE, wanted)
+    said = TAKEN_BACK.fullmatch(reply.message)
+    assert said is not None, reply.message
+    assert re.split(r", | and ", said["moves"]) == tokens[::-1][:wanted]
+    assert (said["every"] is not None) == (wanted > played)
+    assert len(reply.game.moves) == max(0, played - wanted)
 
 
 async def test_resigning_ends_the_game(db: Database) -> None:
@@ -132,6 +170,28 @@ async def test_a_button_on_an_old_board_is_refused_and_the_board_refreshed(db: D
     record = await stored(db, start.game_id)
     assert record.log == "d"
     assert again.version == record.version and again.game.to_text() == record.position
+
+
+async def test_with_no_game_in_progress_the_board_is_the_last_game_as_it_ended(db: Database) -> None:
+    service = GameService(db, new_command="/gate new")
+    assert (await service.show(ALICE)).kind is ReplyKind.ERROR  # never played: nothing to show
+    start = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f 76")
+    resigned = await service.resign(ALICE)
+    for shown in (await service.show(ALICE), await GameService(db, new_command="/gate new").show(ALICE)):
+        assert (shown.kind, shown.game_id, shown.status) == (ReplyKind.BOARD, start.game_id, GameStatus.RESIGNED)
+        assert shown.game.to_text() == resigned.game.to_text() and shown.version == resigned.version
+        assert shown.actions == () and shown.moves == ()  # nothing to play on it
+        assert shown.message == "That game is over: start a new one with /gate new."
+    refused = await service.play(ALICE, "d")
+    assert refused.kind is ReplyKind.ERROR and "no game in progress" in refused.message
+
+    again = await service.new_game(ALICE, deal=2)
+    assert (await service.show(ALICE)).game_id == again.game_id  # a game in progress comes first
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).where(GameRecord.id == again.game_id)
+                              .values(log="9f", status=GameStatus.QUARANTINED))
+    assert (await GameService(db).show(ALICE)).kind is ReplyKind.ERROR  # the latest can't be shown
 
 
 async def test_players_do_not_see_each_others_games(db: Database) -> None:

@@ -183,11 +183,15 @@ async def test_a_game_that_can_no_longer_be_won_is_offered_to_end(db: Database, 
     offer = await service.end_offer(played)
     assert offer is not None and offer.message == NO_WIN
     assert offer.actions[-1] == "end" and offer.version == played.version
-    assert await service.end_offer(await service.play(ALICE, "35")) is not None
-    await service.undo(ALICE)
+    on = await service.play(ALICE, "35")  # played on from a lost position: lost too, offered at once
+    assert "end" in on.actions and on.message == NO_WIN and await service.end_offer(on) is None
+    undone = await service.undo(ALICE)
+    assert undone.message == f"Took back 35. {NO_WIN}" and "end" in undone.actions  # back where it was proved
 
-    shown = await service.show(ALICE)  # remembered: the board offers it at once
+    shown = await service.show(ALICE)  # stored: the board offers it at once
     assert "end" in shown.actions and shown.message == NO_WIN
+    restarted = await GameService(db, solver=solver).show(ALICE)  # another process, or after a restart
+    assert "end" in restarted.actions and restarted.message == NO_WIN
     auto = await service.auto(ALICE)
     assert auto.kind is ReplyKind.BOARD and auto.message == NO_WIN and "end" in auto.actions
     record = await stored(db, start.game_id)

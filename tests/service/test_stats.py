@@ -136,7 +136,7 @@ async def test_the_fastest_win_is_the_shortest_from_deal_to_last_card(db: Databa
     await service.new_game(ALICE, deal=1)
     await service.play(ALICE, "3f d")
     await service.undo(ALICE)
-    await service.play(ALICE, " ".join(WIN_DEAL_1[1:]))  # 2 + 112 moves, one undo
+    await service.play(ALICE, " ".join(WIN_DEAL_1[1:]))  # d taken back: 1 + 112 moves kept
     async with db.sessions() as session:
         quick = await session.scalar(select(GameRecord.id).order_by(GameRecord.id.desc()))
     await lose(service, ALICE)
@@ -144,7 +144,7 @@ async def test_the_fastest_win_is_the_shortest_from_deal_to_last_card(db: Databa
         end = await finished_at(db, game_id)
         await set_times(db, game_id, started_at=end - timedelta(seconds=seconds))
     [gate] = (await Statistics(db).player(ALICE.platform, ALICE.user_id)).variants
-    assert gate.fastest_win == FastestWin(pytest.approx(90.0), len(WIN_DEAL_1) + 1)
+    assert gate.fastest_win == FastestWin(pytest.approx(90.0), len(WIN_DEAL_1))
 
 
 async def add_daily(db: Database, guild_id: int, day: date, *, kind: str = "daily") -> AttemptRules:
@@ -239,7 +239,7 @@ async def test_a_challenge_result_names_the_challenge(db: Database) -> None:
     await service.resign(ALICE)
     card = await Statistics(db).latest_result(ALICE.platform, ALICE.user_id)
     assert (card.challenge, card.won, card.score, card.undos, card.moves, card.steps) == (
-        "Daily 2024-03-01", False, 1, 1, 2, 3,
+        "Daily 2024-03-01", False, 1, 1, 1, 3,
     )
     assert [row.count(None) for row in card.ascents] == [13, 12, 13, 13]  # A♦ went up at step 0
     assert card.ascents[1][0] == 0

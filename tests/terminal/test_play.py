@@ -180,7 +180,7 @@ async def test_undo_goes_through_the_service_and_is_stored() -> None:
     _, out, _ = await run("undo 3\n", deal=None)
     record = await active()
     assert record.position == engine(1).to_text() and record.undo_count == 3
-    assert "Took back 76, 3f (that was every move)." in out
+    assert "Took back 76 and 3f (that was every move)." in out
 
     _, out, _ = await run("3f\nu 5\nu\n", deal=None)
     assert (await active()).position == engine(1).to_text()

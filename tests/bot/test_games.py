@@ -1,0 +1,140 @@
+"""The /gate commands over the fake Discord: what a player reads after undo, a win, an ended game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.bot.gatebots import Running
+from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+
+
+def board_of(fake: FakeDiscord) -> StoredMessage:
+    """The newest message with board buttons in #general."""
+    return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
+
+
+def end_button(components: list[dict]) -> str | None:
+    return next((c["custom_id"] for row in components for c in row["components"]
+                 if c.get("custom_id", "").startswith("gate:end:")), None)
+
+
+async def test_undo_says_what_it_took_back(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    await (await fake.send_command("gate move", {"moves": "d 3f"})).response()
+    ack = await (await fake.send_command("gate undo", {"count": 2})).response()
+    assert ack.ephemeral and ack.content == "Took back 3f and d."
+    assert (await run.game_row()).log == "d 3f u u"
+
+
+async def test_the_board_of_a_finished_game_shows_how_it_ended_and_shares_it(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    await (await fake.send_command("gate move", {"moves": "3f 76"})).response()
+    await (await fake.send_command("gate resign")).response()
+    row = await run.game_row()
+
+    asked = await fake.send_command("gate board")
+    shown = await asked.response()
+    assert not shown.ephemeral
+    assert "That game is over: start a new one with /gate new." in shown.content
+    assert "2 moves" in shown.content and "score 1/52" in shown.content  # the final board's header
+    components = [c for line in shown.components for c in line["components"]]
+    enabled = [c["custom_id"] for c in components if not c.get("disabled")]
+    assert enabled == [f"gate:share:{row.id}"]  # the play buttons are there, disabled
+    assert {c["custom_id"].split(":")[1] for c in components if c.get("disabled")} == {"draw", "undo", "auto", "hint"}
+
+    board = asked.original
+    assert board is not None
+    shared = await (await fake.click(board, f"gate:share:{row.id}")).response()
+    assert not shared.ephemeral and "Gate · deal 1 · 1/52" in shared.content
+
+
+async def test_the_end_game_offer_survives_a_restart(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    await (await fake.send_command("gate move", {"moves": " ".join(NO_WIN_DEAL_1)})).response()
+    await fake.wait_for(lambda: end_button(fake.message(board.id).components), timeout=10, what="End game")
+    await run.bot.close()
+
+    again: Running = await gatebot()  # a new process: nothing remembered but the database
+    asked = await fake.send_command("gate board")
+    shown = await asked.response()
+    assert not shown.ephemeral and "No win is left from here" in shown.content
+    end = end_button(shown.components)  # on the board as first posted, not added later by the solver
+    assert end is not None
+    assert asked.original is not None
+    pressed = await (await fake.click(asked.original, end)).response()
+    assert pressed.type == 7 and "You ended the game with a score of 9." in pressed.content
+    assert ((await again.game_row()).status, (await again.game_row()).score) == ("resigned", 9)
+
+
+async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_the_leaderboard(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    made = await fake.send_command("challenge-admin create", {"name": "Cup", "deal": 1, "undo": "counted"})
+    assert not (await made.response()).ephemeral
+    await (await fake.send_command("challenge play")).response()
+    board = board_of(fake)
+    await (await fake.send_command("gate move", {"moves": "3f 45"})).response()
+    await (await fake.send_command("gate undo")).response()  # 45 is taken back: it no longer counts
+    await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1[1:])})).response()  # draws among them
+    assert (await run.game_row()).status == "won"
+    kept = len(WIN_DEAL_1)
+
+    won = fake.message(board.id).content
+    header = won.splitlines()[1]  # under the code fence
+    assert header.startswith("Gate · deal 1 · ") and f" · {kept} moves · " in header
+    assert f"You won! Every card is home: score 52/52 in {kept} moves." in won
+    card = await (await fake.send_command("gate share")).response()
+    assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
+    stats = await (await fake.send_command("gate stats")).response()
+    assert "fastest win" in stats.content and f"in {kept} moves." in stats.content
+    ranked = await (await fake.send_command("challenge leaderboard")).response()
+    assert f"{kept} moves (+1 counted)" in ranked.content  # the ranking adds the counted undo, and says so
+
+
+WIN_SENTENCE = "You won!"
+
+
+def win_sentences(fake: FakeDiscord) -> list[tuple[int, int]]:
+    """(message id, version) of every message and every edit of one, ephemeral ones too, that says "You won!"."""
+    said = []
+    for message in fake.messages(fake.channel, include_deleted=True):
+        for version, payload in enumerate([*message.history, message.payload]):
+            embeds = payload.get("embeds", [])
+            texts = [payload.get("content") or "", *(embed.get("description") or "" for embed in embeds)]
+            if any(WIN_SENTENCE in text for text in texts):
+                said.append((message.id, version))
+    return said
+
+
+@pytest.mark.parametrize("way", ["auto button", "slash command", "typed move"])
+async def test_a_win_is_announced_once(gatebot: Callable, way: str) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    if way == "auto button":
+        await (await fake.send_command("gate move", {"moves": " ".join(STOCK_OUT_DEAL_1)})).response()
+        board = fake.message(board.id)
+        auto = next(cid for cid in board.custom_ids() if cid.startswith("gate:auto:"))
+        await (await fake.click(board, auto)).response()
+        await fake.wait_for(lambda: WIN_SENTENCE in fake.message(board.id).content or None, timeout=10, what="won")
+    elif way == "slash command":  # the whole game in one line, so no End-game question comes first
+        await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})).response()
+    else:
+        sent = await fake.send_message(f"{fake.bot.mention} {' '.join(WIN_DEAL_1)}")
+        assert "✅" in await sent.reaction()
+    assert (await run.game_row()).status == "won"
+    await (await fake.send_command("gate stats")).response()  # anything the bot still had to say is out by now
+    assert win_sentences(fake) == [(board.id, len(fake.message(board.id).history))]  # the board's last edit only
