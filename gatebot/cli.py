@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.metadata
 import logging
 import math
 import os
@@ -27,21 +28,46 @@ Handler = Callable[[argparse.Namespace], int]
 
 #: The most worker processes ``gatebot analyse`` starts.
 MAX_JOBS = 256
+#: The exit code when the output's reader went away early (``| head``): 128 + SIGPIPE, as a
+#: shell reports for a program that SIGPIPE stopped. It differs from every code a command
+#: returns on its own (``solve``'s 1 means "out of budget").
+BROKEN_PIPE = 141
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    handler: Handler | None = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 0
-    return handler(args)
+    """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code.
+
+    Output cut short by its reader (``gatebot solve 1 | head -1``) ends the command quietly
+    with :data:`BROKEN_PIPE`, as the Python docs recommend: the closed pipe's descriptor is
+    pointed at /dev/null so that flushing it at exit raises nothing more.
+    """
+    try:
+        parser = _parser()
+        args = parser.parse_args(argv)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            code = 0
+        else:
+            code = handler(args)
+        sys.stdout.flush()  # inside the try: a reader gone early shows here, not at exit
+    except BrokenPipeError:
+        _silence(sys.stdout)
+        return BROKEN_PIPE
+    return code
+
+
+def version() -> str:
+    """The installed gatebot's version (``importlib.metadata``), or "unknown" run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version("gatebot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gatebot", description="Play the solitaire Gate.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     play = commands.add_parser(
         "play", help="play a game in the terminal, saved as you play",
@@ -231,8 +257,8 @@ def _play(args: argparse.Namespace) -> int:
 
     Arguments are checked before the database is opened, so a mistake changes nothing.
     Exit codes: 0 when the game ends or the player stops, 2 for bad arguments or a database
-    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C (every move played
-    so far is saved either way).
+    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C, 141 when the output
+    was closed (every move played so far is saved either way).
     """
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -270,7 +296,7 @@ def _play(args: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
         _silence(stdout)
-        return 1
+        return BROKEN_PIPE
     except (SQLAlchemyError, ConnectionError, TimeoutError) as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
         sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "

@@ -701,3 +701,49 @@ def test_db_forget_server_deletes_that_servers_challenges_only(
         left = connection.execute("SELECT guild_id FROM challenges").fetchall()
         schedules = connection.execute("SELECT count(*) FROM daily_schedules").fetchone()[0]
     assert left == [(222,)] and schedules == 0
+
+
+# Behaving like a Unix tool: --version, and output whose reader has gone.
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    result = _subprocess("--version", stdin="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"gatebot {version('gatebot')}\n"
+    assert re.fullmatch(r"gatebot \d+\.\d+\S*\n", result.stdout)
+
+
+def _into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``gatebot args`` with standard output a pipe nobody reads: its read end is closed first.
+
+    Every write then fails at once with EPIPE, as when ``| head -1`` has taken its line and gone.
+    """
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "gatebot", *args], stdin=subprocess.DEVNULL, stdout=write_end,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8", timeout=60, check=False,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "1"],
+        ["analyse", "--deals", "1-2", "--jobs", "1", "--seconds", "5"],
+        ["analyse", "--deals", "1-3", "--jobs", "2", "--seconds", "5"],
+        ["play", "--deal", "1"],
+        ["db", "current"],
+    ],
+)
+def test_output_cut_short_exits_141_without_a_traceback(argv: list[str]) -> None:
+    result = _into_a_closed_pipe(*argv)
+    assert result.stderr == ""
+    assert result.returncode == 141
+
