@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import TextIO
 
+from gatebot.digits import parse_whole, shown
 from gatebot.rules import MAX_DEAL, Game
 from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, family
 
@@ -45,7 +46,7 @@ def parse_deals(text: str) -> tuple[int, ...]:
     deals: set[int] = set()
     parts = [part.strip() for part in text.split(",")]
     if not text.strip() or not all(parts):
-        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {text!r}")
+        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {shown(text)}")
     for part in parts:
         first, dash, last = part.partition("-")
         low = _deal_number(first, text)
@@ -53,18 +54,18 @@ def parse_deals(text: str) -> tuple[int, ...]:
         if high < low:
             raise DealRangeError(f"The deal range {part} runs backwards: write it as {high}-{low}")
         if len(deals) + (high - low + 1) > MAX_DEALS:
-            raise DealRangeError(f"--deals {text} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
+            raise DealRangeError(f"--deals {shown(text)} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
         deals.update(range(low, high + 1))
     return tuple(sorted(deals))
 
 
 def _deal_number(word: str, text: str) -> int:
-    word = word.strip()
-    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= MAX_DEAL:
+    number = parse_whole(word)
+    if number is None or not 1 <= number <= MAX_DEAL:
         raise DealRangeError(
-            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {text!r}"
+            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {shown(text)}"
         )
-    return int(word)
+    return number
 
 
 def format_deals(deals: Iterable[int]) -> str:

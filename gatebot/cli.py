@@ -17,6 +17,8 @@ import textwrap
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
+from gatebot.digits import parse_whole, shown
+from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, RulesError
 
 if TYPE_CHECKING:
@@ -32,6 +34,10 @@ MAX_JOBS = 256
 #: shell reports for a program that SIGPIPE stopped. It differs from every code a command
 #: returns on its own (``solve``'s 1 means "out of budget").
 BROKEN_PIPE = 141
+#: The most of a position file ``gatebot solve`` reads: a position is a few hundred bytes.
+MAX_POSITION_BYTES = 64 * 1024
+#: The longest refusal printed; longer ones (a rule quoting a huge line back) are cut.
+MAX_REFUSAL = 400
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,14 +207,14 @@ def _budget(args: argparse.Namespace) -> tuple[int, float] | None:
         if nodes < 1:
             raise ValueError(nodes)
     except ValueError:
-        _refuse(f"--nodes takes a whole number of positions, 1 or more, not {args.nodes!r}")
+        _refuse(f"--nodes takes a whole number of positions, 1 or more, not {shown(args.nodes)}")
         return None
     try:
         seconds = float(args.seconds)
         if not 0 < seconds < math.inf:
             raise ValueError(seconds)
     except ValueError:
-        _refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {args.seconds!r}")
+        _refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {shown(args.seconds)}")
         return None
     return nodes, seconds
 
@@ -270,7 +276,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.deal is not None:
         deal = parse_deal(args.deal)
         if deal is None:
-            return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {args.deal!r}")
+            return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
     try:
         Game.variant_class(args.variant or "gate").check_options(args.option or ())
     except RulesError as error:
@@ -316,10 +322,12 @@ def _solve(args: argparse.Namespace) -> int:
     if budget is None:
         return 2
     target: str = args.target
-    if target.strip().isascii() and target.strip().isdigit():
-        deal = int(target)
+    digits = target.strip()
+    if digits.isascii() and digits.isdigit():
+        deal = parse_whole(digits) or 0
         if not 1 <= deal <= MAX_DEAL:
-            return _refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {target.strip()}")
+            named = digits if len(digits) <= 20 else f"of {len(digits):,} digits"
+            return _refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {named}")
         try:
             game = Game.new(args.variant, deal=deal, options=args.option or ())
         except RulesError as error:
@@ -360,27 +368,44 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _read_position(target: str) -> Game | int:
-    """The position in file ``target`` (``-``: standard input), or the exit code of a refusal."""
+    """The position in file ``target`` (``-``: standard input), or the exit code of a refusal.
+
+    At most :data:`MAX_POSITION_BYTES` are read, so a huge file (or ``/dev/zero``) is refused
+    at once rather than read to its end; the text must be UTF-8. A position the rules refuse
+    (any :class:`~gatebot.errors.UserError`) is refused with the rules' sentence; any other
+    ``ValueError`` while reading it gets a sentence of its own, since its text is not meant
+    for people.
+    """
     if target == "-":
-        text, source = sys.stdin.read(), "standard input"
+        source = "standard input"
+        binary = getattr(sys.stdin, "buffer", None)
+        data = binary.read(MAX_POSITION_BYTES + 1) if binary is not None else sys.stdin.read().encode()
     else:
+        source = shown(target, 200)
         try:
-            with open(target, encoding="utf-8") as file:
-                text = file.read()
+            with open(target, "rb") as file:
+                data = file.read(MAX_POSITION_BYTES + 1)
         except FileNotFoundError:
-            return _refuse(f"There is no file {target!r}, and it is not a deal number either")
+            return _refuse(f"There is no file {source}, and it is not a deal number either")
         except IsADirectoryError:
-            return _refuse(f"{target!r} is a folder, not a position file")
-        except UnicodeDecodeError:
-            return _refuse(f"{target!r} is not a text file in UTF-8")
-        except OSError as error:
-            return _refuse(f"Can't read {target!r}: {error.strerror or error}")
-        source = repr(target)
+            return _refuse(f"{source} is a folder, not a position file")
+        except (OSError, ValueError) as error:  # ValueError: a name with a NUL character
+            return _refuse(f"Can't read {source}: {getattr(error, 'strerror', None) or error}")
+    if len(data) > MAX_POSITION_BYTES:
+        return _refuse(f"{source[:1].upper()}{source[1:]} is too big to be a position "
+                       f"(more than {MAX_POSITION_BYTES // 1024} KiB; a position is a few hundred bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _refuse(f"{source[:1].upper()}{source[1:]} is not text in UTF-8, so it holds no position")
     try:
         return Game.from_text(text)
-    except RulesError as error:
+    except UserError as error:
         reason = str(error)
         return _refuse(f"Can't read the position in {source}: {reason[:1].lower()}{reason[1:]}")
+    except ValueError:
+        return _refuse(f"Can't read the position in {source}: it is not a position in gatebot's text form "
+                       "(the README's \"Deal numbers and position text\" shows it)")
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -402,9 +427,9 @@ def _analyse(args: argparse.Namespace) -> int:
     max_nodes, max_seconds = budget
     jobs = os.cpu_count() or 1
     if args.jobs is not None:
-        jobs = int(args.jobs) if args.jobs.strip().isdigit() else 0
+        jobs = parse_whole(args.jobs) or 0
         if not 1 <= jobs <= MAX_JOBS:
-            return _refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {args.jobs!r}")
+            return _refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {shown(args.jobs)}")
     csv_file = None
     if args.csv is not None:
         try:
@@ -494,8 +519,14 @@ def _quiet_service_logs() -> None:
 
 
 def _refuse(reason: str) -> int:
-    """Say on stderr, in one sentence, why the command can't run; exit code 2."""
-    sys.stderr.write(f"gatebot: {reason.rstrip('.')}.\n")
+    """Say on stderr, in one sentence, why the command can't run; exit code 2.
+
+    A sentence longer than :data:`MAX_REFUSAL` (one quoting a huge input back) is cut short.
+    """
+    reason = " ".join(reason.split()).rstrip(".")
+    if len(reason) > MAX_REFUSAL:
+        reason = reason[: MAX_REFUSAL - 1] + "…"
+    sys.stderr.write(f"gatebot: {reason}.\n")
     return 2
 
 
