@@ -54,3 +54,19 @@ async def test_gatebot_run_without_a_token_is_one_sentence(tmp_path: Path) -> No
     assert process.returncode == 2
     lines = stderr.decode().strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+
+
+async def test_gatebot_run_refuses_bad_settings_before_opening_anything(tmp_path: Path) -> None:
+    """Shard 5 of 2: refused in one sentence before the database is created or Discord is called."""
+    database = tmp_path / "gatebot.db"
+    env = {**os.environ, "DISCORD_TOKEN": "a-token", "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+           "SHARD_COUNT": "2", "SHARD_IDS": "0,5", "GATEBOT_DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gatebot", "run", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 2
+    [line] = stderr.decode().splitlines()
+    assert line.startswith("gatebot: SHARD_IDS") and "shard 5" in line and "SHARD_COUNT=2" in line
+    assert not database.exists()
