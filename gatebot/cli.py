@@ -161,12 +161,17 @@ def _parser() -> argparse.ArgumentParser:
         "run", help="run the Discord bot",
         description="Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
         "DATABASE_URL, GATEBOT_DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and "
-        "GATEBOT_MOVE_CHANNELS from the environment or a .env file.",
+        "GATEBOT_MOVE_CHANNELS from the environment or a .env file, and checks them all before "
+        "connecting. Exit codes: 0 when stopped by SIGINT or SIGTERM; 1 for a bug (logged with "
+        "its traceback); 2 for a setting, token or database to fix first (one sentence says "
+        "which); 75 when Discord can't be reached (refused, no such host, no answer, a dropped "
+        "connection, an outage): try again later; 130 for Ctrl-C during start-up.",
     ).set_defaults(handler=_run)
     commands.add_parser(
         "sync", help="register the slash commands with Discord globally",
         description="Register the /gate commands for every server and DM (Discord may take up "
-        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID.",
+        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID. Exit codes "
+        "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.",
     ).set_defaults(handler=_sync)
     return parser
 
@@ -243,15 +248,13 @@ def _sync(args: argparse.Namespace) -> int:
     settings = _settings()
     if isinstance(settings, int):
         return settings
-    import discord
-
-    from gatebot.bot.run import sync_commands
+    from gatebot.bot.run import StartError, refuse, sync_commands
     from gatebot.store.database import DatabaseError
 
     try:
         count = asyncio.run(sync_commands(settings))
-    except discord.LoginFailure:
-        return _refuse("Discord refused the token: check DISCORD_TOKEN")
+    except StartError as error:
+        return refuse(str(error), error.exit_code)
     except DatabaseError as error:
         return _refuse(str(error))
     print(f"Synced {count} commands globally; Discord may take up to an hour to show them everywhere.")
