@@ -180,6 +180,9 @@ def run(settings: Settings) -> int:
         return refuse(str(error), EXIT_CONFIG)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except Exception:
+        log.exception("gatebot stopped because of a bug")
+        return EXIT_BUG
     return EXIT_STOPPED
 
 
