@@ -300,8 +300,10 @@ def _play(args: argparse.Namespace) -> int:
         return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
     except DatabaseError as error:
         return _refuse(str(error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # at the prompt, or while a request (a hint) was under way
         stdout.write("\n")
+        stdout.flush()
+        sys.stderr.write("gatebot: interrupted; every move shown was saved, and gatebot play resumes the game.\n")
         return 130
     except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
         _silence(stdout)
