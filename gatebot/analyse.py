@@ -127,11 +127,6 @@ def peak_memory_kib() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS, KiB on Linux
 
 
-def _ignore_interrupts() -> None:
-    """Worker start-up: Ctrl-C is the parent's to handle; it stops the workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 # -- many deals -----------------------------------------------------------------------------
 
 
@@ -164,7 +159,10 @@ def analyse(
 def _in_processes(tasks: Sequence[DealTask], workers: int) -> Iterator[DealResult]:
     """Solve ``tasks`` in a pool of ``workers`` processes, keeping only a few queued at a time."""
     waiting = iter(tasks)
-    executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
+    # Ctrl-C is the parent's to handle (it stops the workers itself), so workers ignore it.
+    # signal.signal itself is the initializer: it runs before a worker imports gatebot, so a
+    # Ctrl-C during that import can't print the worker's traceback either.
+    executor = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
     running: set[Future[DealResult]] = set()
     try:
         for task in itertools.islice(waiting, 2 * workers):
