@@ -81,7 +81,9 @@ def _parser() -> argparse.ArgumentParser:
         "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt. Every move "
         "is saved in the database named by DATABASE_URL (default: a SQLite file in "
         "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot), so running gatebot play again "
-        "resumes your game where you left it.",
+        "resumes your game where you left it. Exit codes: 0 when the game ends, you quit or input "
+        "ends; 1 if the database fails mid-game; 2 for bad arguments or a database that can't be "
+        "used; 130 on Ctrl-C; 141 when the output was closed.",
     )
     play.add_argument("--deal", metavar="N",
                       help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
@@ -105,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Solve a deal or a position with the whole stock order known: print whether it can be "
         "won, the winning line in canonical notation, and what the search cost. Exit codes: 0 when "
         "decided (winnable or not), 1 when the budget ran out first, 2 for bad arguments or a position "
-        "that can't be read or solved.",
+        "that can't be read or solved, 141 when the output was closed (| head).",
     )
     solve.add_argument("target", metavar="DEAL|FILE",
                        help=f"a deal number (1 to {MAX_DEAL}); or a file holding a position in the text form "
@@ -122,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
         "interval (deals left unresolved counted both ways), the median and 95th-percentile time, the "
         "nodes searched per second and the peak memory of a process. Exit codes: 0 when every deal "
         "was tried, 2 for bad arguments, 130 when interrupted (the deals finished by then are still "
-        "summed up and written).",
+        "summed up and written), 141 when the output was closed.",
     )
     analyse.add_argument("--deals", metavar="RANGE", required=True,
                          help="the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")
