@@ -99,7 +99,7 @@ NAMES = ("DISCORD_TOKEN", "DATABASE_URL", "GATEBOT_DEV_GUILD_ID", "LOG_LEVEL", "
          "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.dictionaries(st.sampled_from(NAMES), st.text(max_size=30) | st.from_regex(r"-?\d{1,5}(,\s?-?\d{1,5})*")))
 def test_any_environment_is_settings_or_one_sentence(environ: dict[str, str]) -> None:
     environ = {"DISCORD_TOKEN": "t", **environ}
