@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import TextIO
 
+from gatebot.digits import parse_whole, shown
 from gatebot.rules import MAX_DEAL, Game
 from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, family
 
@@ -45,7 +46,7 @@ def parse_deals(text: str) -> tuple[int, ...]:
     deals: set[int] = set()
     parts = [part.strip() for part in text.split(",")]
     if not text.strip() or not all(parts):
-        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {text!r}")
+        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {shown(text)}")
     for part in parts:
         first, dash, last = part.partition("-")
         low = _deal_number(first, text)
@@ -53,18 +54,18 @@ def parse_deals(text: str) -> tuple[int, ...]:
         if high < low:
             raise DealRangeError(f"The deal range {part} runs backwards: write it as {high}-{low}")
         if len(deals) + (high - low + 1) > MAX_DEALS:
-            raise DealRangeError(f"--deals {text} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
+            raise DealRangeError(f"--deals {shown(text)} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
         deals.update(range(low, high + 1))
     return tuple(sorted(deals))
 
 
 def _deal_number(word: str, text: str) -> int:
-    word = word.strip()
-    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= MAX_DEAL:
+    number = parse_whole(word)
+    if number is None or not 1 <= number <= MAX_DEAL:
         raise DealRangeError(
-            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {text!r}"
+            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {shown(text)}"
         )
-    return int(word)
+    return number
 
 
 def format_deals(deals: Iterable[int]) -> str:
@@ -126,11 +127,6 @@ def peak_memory_kib() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS, KiB on Linux
 
 
-def _ignore_interrupts() -> None:
-    """Worker start-up: Ctrl-C is the parent's to handle; it stops the workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 # -- many deals -----------------------------------------------------------------------------
 
 
@@ -163,7 +159,10 @@ def analyse(
 def _in_processes(tasks: Sequence[DealTask], workers: int) -> Iterator[DealResult]:
     """Solve ``tasks`` in a pool of ``workers`` processes, keeping only a few queued at a time."""
     waiting = iter(tasks)
-    executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
+    # Ctrl-C is the parent's to handle (it stops the workers itself), so workers ignore it.
+    # signal.signal itself is the initializer: it runs before a worker imports gatebot, so a
+    # Ctrl-C during that import can't print the worker's traceback either.
+    executor = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
     running: set[Future[DealResult]] = set()
     try:
         for task in itertools.islice(waiting, 2 * workers):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.metadata
 import logging
 import math
 import os
@@ -16,6 +17,8 @@ import textwrap
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
+from gatebot.digits import parse_whole, shown
+from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, RulesError
 
 if TYPE_CHECKING:
@@ -27,21 +30,50 @@ Handler = Callable[[argparse.Namespace], int]
 
 #: The most worker processes ``gatebot analyse`` starts.
 MAX_JOBS = 256
+#: The exit code when the output's reader went away early (``| head``): 128 + SIGPIPE, as a
+#: shell reports for a program that SIGPIPE stopped. It differs from every code a command
+#: returns on its own (``solve``'s 1 means "out of budget").
+BROKEN_PIPE = 141
+#: The most of a position file ``gatebot solve`` reads: a position is a few hundred bytes.
+MAX_POSITION_BYTES = 64 * 1024
+#: The longest refusal printed; longer ones (a rule quoting a huge line back) are cut.
+MAX_REFUSAL = 400
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    handler: Handler | None = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 0
-    return handler(args)
+    """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code.
+
+    Output cut short by its reader (``gatebot solve 1 | head -1``) ends the command quietly
+    with :data:`BROKEN_PIPE`, as the Python docs recommend: the closed pipe's descriptor is
+    pointed at /dev/null so that flushing it at exit raises nothing more.
+    """
+    try:
+        parser = _parser()
+        args = parser.parse_args(argv)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            code = 0
+        else:
+            code = handler(args)
+        sys.stdout.flush()  # inside the try: a reader gone early shows here, not at exit
+    except BrokenPipeError:
+        _silence(sys.stdout)
+        return BROKEN_PIPE
+    return code
+
+
+def version() -> str:
+    """The installed gatebot's version (``importlib.metadata``), or "unknown" run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version("gatebot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gatebot", description="Play the solitaire Gate.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     play = commands.add_parser(
         "play", help="play a game in the terminal, saved as you play",
@@ -49,7 +81,9 @@ def _parser() -> argparse.ArgumentParser:
         "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt. Every move "
         "is saved in the database named by DATABASE_URL (default: a SQLite file in "
         "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot), so running gatebot play again "
-        "resumes your game where you left it.",
+        "resumes your game where you left it. Exit codes: 0 when the game ends, you quit or input "
+        "ends; 1 if the database fails mid-game; 2 for bad arguments or a database that can't be "
+        "used; 130 on Ctrl-C; 141 when the output was closed.",
     )
     play.add_argument("--deal", metavar="N",
                       help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
@@ -73,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Solve a deal or a position with the whole stock order known: print whether it can be "
         "won, the winning line in canonical notation, and what the search cost. Exit codes: 0 when "
         "decided (winnable or not), 1 when the budget ran out first, 2 for bad arguments or a position "
-        "that can't be read or solved.",
+        "that can't be read or solved, 141 when the output was closed (| head).",
     )
     solve.add_argument("target", metavar="DEAL|FILE",
                        help=f"a deal number (1 to {MAX_DEAL}); or a file holding a position in the text form "
@@ -90,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
         "interval (deals left unresolved counted both ways), the median and 95th-percentile time, the "
         "nodes searched per second and the peak memory of a process. Exit codes: 0 when every deal "
         "was tried, 2 for bad arguments, 130 when interrupted (the deals finished by then are still "
-        "summed up and written).",
+        "summed up and written), 141 when the output was closed.",
     )
     analyse.add_argument("--deals", metavar="RANGE", required=True,
                          help="the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")
@@ -129,12 +163,17 @@ def _parser() -> argparse.ArgumentParser:
         "run", help="run the Discord bot",
         description="Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
         "DATABASE_URL, GATEBOT_DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and "
-        "GATEBOT_MOVE_CHANNELS from the environment or a .env file.",
+        "GATEBOT_MOVE_CHANNELS from the environment or a .env file, and checks them all before "
+        "connecting. Exit codes: 0 when stopped by SIGINT or SIGTERM; 1 for a bug (logged with "
+        "its traceback); 2 for a setting, token or database to fix first (one sentence says "
+        "which); 75 when Discord can't be reached (refused, no such host, no answer, a dropped "
+        "connection, an outage): try again later; 130 for Ctrl-C during start-up.",
     ).set_defaults(handler=_run)
     commands.add_parser(
         "sync", help="register the slash commands with Discord globally",
         description="Register the /gate commands for every server and DM (Discord may take up "
-        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID.",
+        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID. Exit codes "
+        "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.",
     ).set_defaults(handler=_sync)
     return parser
 
@@ -175,14 +214,14 @@ def _budget(args: argparse.Namespace) -> tuple[int, float] | None:
         if nodes < 1:
             raise ValueError(nodes)
     except ValueError:
-        _refuse(f"--nodes takes a whole number of positions, 1 or more, not {args.nodes!r}")
+        _refuse(f"--nodes takes a whole number of positions, 1 or more, not {shown(args.nodes)}")
         return None
     try:
         seconds = float(args.seconds)
         if not 0 < seconds < math.inf:
             raise ValueError(seconds)
     except ValueError:
-        _refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {args.seconds!r}")
+        _refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {shown(args.seconds)}")
         return None
     return nodes, seconds
 
@@ -211,15 +250,13 @@ def _sync(args: argparse.Namespace) -> int:
     settings = _settings()
     if isinstance(settings, int):
         return settings
-    import discord
-
-    from gatebot.bot.run import sync_commands
+    from gatebot.bot.run import StartError, refuse, sync_commands
     from gatebot.store.database import DatabaseError
 
     try:
         count = asyncio.run(sync_commands(settings))
-    except discord.LoginFailure:
-        return _refuse("Discord refused the token: check DISCORD_TOKEN")
+    except StartError as error:
+        return refuse(str(error), error.exit_code)
     except DatabaseError as error:
         return _refuse(str(error))
     print(f"Synced {count} commands globally; Discord may take up to an hour to show them everywhere.")
@@ -231,8 +268,8 @@ def _play(args: argparse.Namespace) -> int:
 
     Arguments are checked before the database is opened, so a mistake changes nothing.
     Exit codes: 0 when the game ends or the player stops, 2 for bad arguments or a database
-    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C (every move played
-    so far is saved either way).
+    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C, 141 when the output
+    was closed (every move played so far is saved either way).
     """
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -244,7 +281,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.deal is not None:
         deal = parse_deal(args.deal)
         if deal is None:
-            return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {args.deal!r}")
+            return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
     try:
         Game.variant_class(args.variant or "gate").check_options(args.option or ())
     except RulesError as error:
@@ -265,12 +302,14 @@ def _play(args: argparse.Namespace) -> int:
         return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
     except DatabaseError as error:
         return _refuse(str(error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # at the prompt, or while a request (a hint) was under way
         stdout.write("\n")
+        stdout.flush()
+        sys.stderr.write("gatebot: interrupted; every move shown was saved, and gatebot play resumes the game.\n")
         return 130
     except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
         _silence(stdout)
-        return 1
+        return BROKEN_PIPE
     except (SQLAlchemyError, ConnectionError, TimeoutError) as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
         sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "
@@ -290,10 +329,12 @@ def _solve(args: argparse.Namespace) -> int:
     if budget is None:
         return 2
     target: str = args.target
-    if target.strip().isascii() and target.strip().isdigit():
-        deal = int(target)
+    digits = target.strip()
+    if digits.isascii() and digits.isdigit():
+        deal = parse_whole(digits) or 0
         if not 1 <= deal <= MAX_DEAL:
-            return _refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {target.strip()}")
+            named = digits if len(digits) <= 20 else f"of {len(digits):,} digits"
+            return _refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {named}")
         try:
             game = Game.new(args.variant, deal=deal, options=args.option or ())
         except RulesError as error:
@@ -334,27 +375,44 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _read_position(target: str) -> Game | int:
-    """The position in file ``target`` (``-``: standard input), or the exit code of a refusal."""
+    """The position in file ``target`` (``-``: standard input), or the exit code of a refusal.
+
+    At most :data:`MAX_POSITION_BYTES` are read, so a huge file (or ``/dev/zero``) is refused
+    at once rather than read to its end; the text must be UTF-8. A position the rules refuse
+    (any :class:`~gatebot.errors.UserError`) is refused with the rules' sentence; any other
+    ``ValueError`` while reading it gets a sentence of its own, since its text is not meant
+    for people.
+    """
     if target == "-":
-        text, source = sys.stdin.read(), "standard input"
+        source = "standard input"
+        binary = getattr(sys.stdin, "buffer", None)
+        data = binary.read(MAX_POSITION_BYTES + 1) if binary is not None else sys.stdin.read().encode()
     else:
+        source = shown(target, 200)
         try:
-            with open(target, encoding="utf-8") as file:
-                text = file.read()
+            with open(target, "rb") as file:
+                data = file.read(MAX_POSITION_BYTES + 1)
         except FileNotFoundError:
-            return _refuse(f"There is no file {target!r}, and it is not a deal number either")
+            return _refuse(f"There is no file {source}, and it is not a deal number either")
         except IsADirectoryError:
-            return _refuse(f"{target!r} is a folder, not a position file")
-        except UnicodeDecodeError:
-            return _refuse(f"{target!r} is not a text file in UTF-8")
-        except OSError as error:
-            return _refuse(f"Can't read {target!r}: {error.strerror or error}")
-        source = repr(target)
+            return _refuse(f"{source} is a folder, not a position file")
+        except (OSError, ValueError) as error:  # ValueError: a name with a NUL character
+            return _refuse(f"Can't read {source}: {getattr(error, 'strerror', None) or error}")
+    if len(data) > MAX_POSITION_BYTES:
+        return _refuse(f"{source[:1].upper()}{source[1:]} is too big to be a position "
+                       f"(more than {MAX_POSITION_BYTES // 1024} KiB; a position is a few hundred bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _refuse(f"{source[:1].upper()}{source[1:]} is not text in UTF-8, so it holds no position")
     try:
         return Game.from_text(text)
-    except RulesError as error:
+    except UserError as error:
         reason = str(error)
         return _refuse(f"Can't read the position in {source}: {reason[:1].lower()}{reason[1:]}")
+    except ValueError:
+        return _refuse(f"Can't read the position in {source}: it is not a position in gatebot's text form "
+                       "(the README's \"Deal numbers and position text\" shows it)")
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -376,9 +434,9 @@ def _analyse(args: argparse.Namespace) -> int:
     max_nodes, max_seconds = budget
     jobs = os.cpu_count() or 1
     if args.jobs is not None:
-        jobs = int(args.jobs) if args.jobs.strip().isdigit() else 0
+        jobs = parse_whole(args.jobs) or 0
         if not 1 <= jobs <= MAX_JOBS:
-            return _refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {args.jobs!r}")
+            return _refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {shown(args.jobs)}")
     csv_file = None
     if args.csv is not None:
         try:
@@ -468,8 +526,14 @@ def _quiet_service_logs() -> None:
 
 
 def _refuse(reason: str) -> int:
-    """Say on stderr, in one sentence, why the command can't run; exit code 2."""
-    sys.stderr.write(f"gatebot: {reason.rstrip('.')}.\n")
+    """Say on stderr, in one sentence, why the command can't run; exit code 2.
+
+    A sentence longer than :data:`MAX_REFUSAL` (one quoting a huge input back) is cut short.
+    """
+    reason = " ".join(reason.split()).rstrip(".")
+    if len(reason) > MAX_REFUSAL:
+        reason = reason[: MAX_REFUSAL - 1] + "…"
+    sys.stderr.write(f"gatebot: {reason}.\n")
     return 2
 
 

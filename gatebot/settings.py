@@ -11,9 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gatebot.store.database import database_url_from_env
+import yarl
+
+from gatebot.digits import parse_whole, shown
+from gatebot.store.database import DatabaseError, database_url_from_env, parse_database_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Discord's ids (snowflakes) are unsigned 64-bit numbers.
+MAX_SNOWFLAKE = 2**64 - 1
+#: More shards than any bot has (Discord asks for one per 1,000-odd servers).
+MAX_SHARDS = 1_000_000
+#: Longer than any Discord token (about 70 characters), short enough to read at once.
+MAX_TOKEN_LENGTH = 1024
 
 
 class SettingsError(Exception):
@@ -40,18 +49,22 @@ class Settings:
         """Read the settings from ``environ`` (default: the process environment) plus ``.env``.
 
         Values already in the environment win over the file, as with most ``.env`` loaders.
+        Everything is checked here, before anything connects: a value that can't work raises
+        :class:`SettingsError` naming the variable, the first such one found.
         """
         values = dict(read_dotenv(dotenv)) if dotenv is not None else {}
         values.update(os.environ if environ is None else environ)
+        shard_count = _optional_int(values, "SHARD_COUNT", low=1, high=MAX_SHARDS, what="a number of shards")
         return cls(
             token=_token(values),
-            database_url=database_url_from_env(values),
-            dev_guild_id=_optional_int(values, "GATEBOT_DEV_GUILD_ID"),
+            database_url=_database_url(values),
+            dev_guild_id=_optional_int(values, "GATEBOT_DEV_GUILD_ID", low=1, high=MAX_SNOWFLAKE,
+                                       what="a server id"),
             log_level=_log_level(values),
-            shard_count=_optional_int(values, "SHARD_COUNT"),
-            shard_ids=_int_list(values, "SHARD_IDS"),
-            move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS") or ()),
-            api_base=values.get("GATEBOT_DISCORD_API_BASE") or None,
+            shard_count=shard_count,
+            shard_ids=_shard_ids(values, shard_count),
+            move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS", low=1, high=MAX_SNOWFLAKE) or ()),
+            api_base=_api_base(values),
         )
 
 
@@ -63,6 +76,8 @@ def read_dotenv(path: Path) -> dict[str, str]:
         return {}
     except OSError as error:
         raise SettingsError(f"Can't read {path} ({error.strerror}): fix its permissions or remove it") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path} is not a text file in UTF-8: fix it or remove it") from None
     values: dict[str, str] = {}
     for line in text.splitlines():
         line = line.strip()
@@ -76,42 +91,104 @@ def read_dotenv(path: Path) -> dict[str, str]:
 def _token(values: Mapping[str, str]) -> str:
     token = values.get("DISCORD_TOKEN", "").strip()
     file_name = values.get("DISCORD_TOKEN_FILE", "").strip()
+    source = "DISCORD_TOKEN"
     if not token and file_name:
+        source = "the file DISCORD_TOKEN_FILE names"
         try:
-            token = Path(file_name).read_text(encoding="utf-8").strip()
-        except OSError as error:
+            with open(file_name, "rb") as file:
+                token = file.read(MAX_TOKEN_LENGTH + 1).decode("utf-8").strip()
+        except (OSError, ValueError) as error:  # ValueError: not UTF-8, or a NUL in the name
+            reason = getattr(error, "strerror", None) or "it is not a text file"
             raise SettingsError(
-                f"Can't read the token file named by DISCORD_TOKEN_FILE ({error.strerror}): check the path"
+                f"Can't read the token file named by DISCORD_TOKEN_FILE ({reason}): check the path"
             ) from None
     if not token:
         raise SettingsError(
             "No Discord token: set DISCORD_TOKEN, or DISCORD_TOKEN_FILE to a file holding it "
             "(or play without Discord: gatebot play)"
         )
+    if len(token) > MAX_TOKEN_LENGTH or not token.isascii() or not token.isprintable() or " " in token:
+        # Never quoted back: even a mangled token is a secret.
+        raise SettingsError(f"The token in {source} is not a Discord token (one line of letters, digits, "
+                            "dots, dashes and underscores): copy it again from the developer portal")
     return token
 
 
-def _optional_int(values: Mapping[str, str], name: str) -> int | None:
+def _database_url(values: Mapping[str, str]) -> str:
+    """``DATABASE_URL`` (or the default SQLite file), checked as the store will read it."""
+    url = database_url_from_env(values)
+    try:
+        parse_database_url(url)
+    except DatabaseError as error:
+        raise SettingsError(str(error)) from None
+    return url
+
+
+def _whole(raw: str, name: str, *, low: int, high: int, what: str) -> int:
+    """``raw`` as a number from ``low`` to ``high``, or the sentence saying what ``name`` takes."""
+    number = parse_whole(raw)
+    if number is None or not low <= number <= high:
+        sign = " (none is negative)" if raw.strip().startswith("-") else ""
+        raise SettingsError(f"{name} must be a whole number from {low} to {high} ({what}){sign}, not {shown(raw)}")
+    return number
+
+
+def _optional_int(values: Mapping[str, str], name: str, *, low: int, high: int, what: str) -> int | None:
     raw = values.get(name, "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise SettingsError(f"{name} must be a whole number, not {raw!r}")
-    return int(raw)
+    return _whole(raw, name, low=low, high=high, what=what)
 
 
-def _int_list(values: Mapping[str, str], name: str) -> tuple[int, ...] | None:
+def _int_list(values: Mapping[str, str], name: str, *, low: int, high: int) -> tuple[int, ...] | None:
     raw = values.get(name, "").strip()
     if not raw:
         return None
-    parts = [part.strip() for part in raw.replace(",", " ").split()]
-    if not all(part.isdigit() for part in parts):
-        raise SettingsError(f"{name} must list whole numbers separated by commas, not {raw!r}")
-    return tuple(int(part) for part in parts)
+    parts = raw.replace(",", " ").split()
+    numbers = tuple(parse_whole(part) for part in parts)
+    if any(number is None or not low <= number <= high for number in numbers):
+        negative = " (none is negative)" if any(part.startswith("-") for part in parts) else ""
+        raise SettingsError(f"{name} must list whole numbers from {low} to {high} separated by commas"
+                            f"{negative}, not {shown(raw)}")
+    return tuple(number for number in numbers if number is not None)
+
+
+def _shard_ids(values: Mapping[str, str], shard_count: int | None) -> tuple[int, ...] | None:
+    """``SHARD_IDS``: shards of ``SHARD_COUNT`` (so it needs it), each once."""
+    if not values.get("SHARD_IDS", "").strip():
+        return None
+    if shard_count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot: "
+                            "set SHARD_COUNT too (or unset SHARD_IDS to run every shard here)")
+    ids = _int_list(values, "SHARD_IDS", low=0, high=MAX_SHARDS - 1) or ()
+    beyond = sorted({shard for shard in ids if shard >= shard_count})
+    if beyond:
+        raise SettingsError(f"SHARD_IDS names shard {', '.join(map(str, beyond))} but SHARD_COUNT={shard_count} "
+                            f"numbers the shards 0 to {shard_count - 1}")
+    twice = sorted({shard for shard in ids if ids.count(shard) > 1})
+    if twice:
+        raise SettingsError(f"SHARD_IDS names shard {', '.join(map(str, twice))} more than once: list each shard once")
+    return ids
 
 
 def _log_level(values: Mapping[str, str]) -> str:
     level = values.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in LOG_LEVELS:
-        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {shown(level)}")
     return level
+
+
+def _api_base(values: Mapping[str, str]) -> str | None:
+    """``GATEBOT_DISCORD_API_BASE`` (tests only): an http(s) URL with a host, or None when unset."""
+    raw = values.get("GATEBOT_DISCORD_API_BASE", "").strip()
+    if not raw:
+        return None
+    try:
+        url = yarl.URL(raw)
+        usable = url.scheme in ("http", "https") and bool(url.host) and url.port is not None
+    except ValueError:
+        usable = False
+    if not usable:
+        raise SettingsError(f"GATEBOT_DISCORD_API_BASE must be an http(s) URL like "
+                            f"http://127.0.0.1:8080/api/v10, not {shown(raw)}")
+    return raw

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from gatebot.cli import main
@@ -701,3 +703,143 @@ def test_db_forget_server_deletes_that_servers_challenges_only(
         left = connection.execute("SELECT guild_id FROM challenges").fetchall()
         schedules = connection.execute("SELECT count(*) FROM daily_schedules").fetchone()[0]
     assert left == [(222,)] and schedules == 0
+
+
+# Behaving like a Unix tool: --version, and output whose reader has gone.
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    result = _subprocess("--version", stdin="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"gatebot {version('gatebot')}\n"
+    assert re.fullmatch(r"gatebot \d+\.\d+\S*\n", result.stdout)
+
+
+def _into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``gatebot args`` with standard output a pipe nobody reads: its read end is closed first.
+
+    Every write then fails at once with EPIPE, as when ``| head -1`` has taken its line and gone.
+    """
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "gatebot", *args], stdin=subprocess.DEVNULL, stdout=write_end,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8", timeout=60, check=False,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "1"],
+        ["analyse", "--deals", "1-2", "--jobs", "1", "--seconds", "5"],
+        ["analyse", "--deals", "1-3", "--jobs", "2", "--seconds", "5"],
+        ["play", "--deal", "1"],
+        ["db", "current"],
+    ],
+)
+def test_output_cut_short_exits_141_without_a_traceback(argv: list[str]) -> None:
+    result = _into_a_closed_pipe(*argv)
+    assert result.stderr == ""
+    assert result.returncode == 141
+
+
+
+# Any input, of any size: one sentence and exit code 2.
+
+
+def _huge_files(folder: Path) -> dict[str, Path]:
+    """Files that are no position: 10 MB of text, binary bytes, a 4,301-digit line, nothing at all."""
+    files = {
+        "ten-mb.txt": b"gate\n" + b"x" * 10_000_000,
+        "binary.bin": bytes(range(256)) * 4,
+        "digits.txt": b"9" * 4301 + b"\n",
+        "deal-line.txt": b"gate\nL: JD 9H 5D 7C KD " + b"9" * 4301 + b"\n",
+        "empty.txt": b"",
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return {name: folder / name for name in files}
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("ten-mb.txt", "too big"),
+        ("binary.bin", "UTF-8"),
+        ("digits.txt", "digits.txt"),
+        ("deal-line.txt", "deal-line.txt"),
+        ("empty.txt", "empty"),
+        ("missing.txt", "no file"),
+        (".", "folder"),
+        ("9" * 4301, "no deal of 4,301 digits"),
+        ("0" * 4301, "no deal of 4,301 digits"),
+    ],
+)
+def test_solve_refuses_any_file_or_number_in_one_short_sentence(
+    target: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _huge_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", target]) == 2
+    line = _one_sentence_on_stderr(capsys.readouterr())
+    assert words in line and len(line) < 500
+
+
+@pytest.mark.parametrize("name", ["ten-mb.txt", "binary.bin"])
+def test_solve_refuses_huge_or_binary_standard_input(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _huge_files(tmp_path)[name].read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["solve", "-"]) == 2
+    assert "Standard input" in _one_sentence_on_stderr(capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=600) | st.text(max_size=600).map(str.encode))
+def test_solve_of_any_standard_input_is_a_verdict_or_one_sentence(
+    data: bytes, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    code = main(["solve", "-", "--nodes", "1000"])
+    captured = capsys.readouterr()
+    if code == 2:
+        _one_sentence_on_stderr(captured)
+    else:
+        assert code in (0, 1) and captured.err == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--deal", "9" * 4301],
+        ["analyse", "--deals", "9" * 4301],
+        ["analyse", "--deals", "1-" + "9" * 4301],
+        ["analyse", "--deals", "1", "--jobs", "9" * 4301],
+        ["solve", "1", "--nodes", "9" * 4301],
+        ["solve", "1", "--seconds", "9" * 4301],
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_one_short_sentence(
+    argv: list[str], typed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typed("")
+    assert main(argv) == 2
+    line = _one_sentence_on_stderr(capsys.readouterr())
+    assert len(line) < 300 and argv[-2] in line
+
+
+def test_python_m_gatebot_solve_of_a_huge_number_or_file_prints_no_traceback(tmp_path: Path) -> None:
+    files = _huge_files(tmp_path)
+    for target in ("9" * 4301, str(files["ten-mb.txt"])):
+        result = _subprocess("solve", target, stdin="")
+        assert result.returncode == 2
+        assert result.stdout == "" and "Traceback" not in result.stderr
+        assert len(result.stderr.splitlines()) == 1

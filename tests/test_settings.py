@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gatebot.settings import Settings, SettingsError
 
@@ -46,7 +48,27 @@ def test_a_dotenv_file_fills_what_the_environment_lacks(tmp_path: Path) -> None:
         ({"DISCORD_TOKEN_FILE": "/nonexistent/token"}, "DISCORD_TOKEN_FILE"),
         ({"DISCORD_TOKEN": "t", "GATEBOT_DEV_GUILD_ID": "abc"}, "GATEBOT_DEV_GUILD_ID must be a whole number"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be one of"),
-        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0,x"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0,x"}, "SHARD_IDS must list whole numbers"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0,5"}, "SHARD_IDS names shard 5 but SHARD_COUNT=2"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1,1,2"}, "shard 1 more than once"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0,-1"}, "none is negative"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0;1"}, "SHARD_IDS must list"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number from 1"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "-2"}, "none is negative"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "٢"}, "SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "9" * 4301}, "4,301 characters"),
+        ({"DISCORD_TOKEN": "t", "GATEBOT_DEV_GUILD_ID": "0"}, "GATEBOT_DEV_GUILD_ID must be a whole number from 1"),
+        ({"DISCORD_TOKEN": "t", "GATEBOT_DEV_GUILD_ID": str(2**64)}, "GATEBOT_DEV_GUILD_ID"),
+        ({"DISCORD_TOKEN": "t", "GATEBOT_MOVE_CHANNELS": "7,-8"}, "GATEBOT_MOVE_CHANNELS"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "verbose" * 1000}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "not a url"}, "DATABASE_URL is not a database URL"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://u@h:port/db"}, "DATABASE_URL"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://u:hunter2@h/db"}, "can't store games with 'mysql'"),
+        ({"DISCORD_TOKEN": "t", "GATEBOT_DISCORD_API_BASE": "ftp://h/api"}, "GATEBOT_DISCORD_API_BASE"),
+        ({"DISCORD_TOKEN": "t", "GATEBOT_DISCORD_API_BASE": "http://h:99999/api"}, "GATEBOT_DISCORD_API_BASE"),
+        ({"DISCORD_TOKEN": "two words"}, "is not a Discord token"),
+        ({"DISCORD_TOKEN": "line\nbreak"}, "is not a Discord token"),
     ],
 )
 def test_bad_settings_are_one_sentence(environ: dict[str, str], words: str) -> None:
@@ -54,3 +76,41 @@ def test_bad_settings_are_one_sentence(environ: dict[str, str], words: str) -> N
         Settings.from_env(environ, dotenv=None)
     assert words in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_a_refused_setting_never_shows_the_token_or_a_password() -> None:
+    for environ in ({"DISCORD_TOKEN": "secret token"}, {"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://u:hunter2@h/db"}):
+        with pytest.raises(SettingsError) as caught:
+            Settings.from_env(environ, dotenv=None)
+        assert "secret" not in str(caught.value) and "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe binary", bytes(range(256))])
+def test_an_unreadable_token_file_or_dotenv_is_one_sentence(content: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "file"
+    path.write_bytes(content)
+    for environ, dotenv in (({"DISCORD_TOKEN_FILE": str(path)}, None), ({}, path)):
+        with pytest.raises(SettingsError) as caught:
+            Settings.from_env(environ, dotenv=dotenv)
+        assert "\n" not in str(caught.value)
+
+
+NAMES = ("DISCORD_TOKEN", "DATABASE_URL", "GATEBOT_DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS",
+         "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.sampled_from(NAMES), st.text(max_size=30) | st.from_regex(r"-?\d{1,5}(,\s?-?\d{1,5})*")))
+def test_any_environment_is_settings_or_one_sentence(environ: dict[str, str]) -> None:
+    environ = {"DISCORD_TOKEN": "t", **environ}
+    try:
+        found = Settings.from_env(environ, dotenv=None)
+    except SettingsError as error:
+        message = str(error)
+        assert message and "\n" not in message and len(message) < 400
+        return
+    if found.shard_ids is not None:
+        assert found.shard_count is not None
+        assert len(set(found.shard_ids)) == len(found.shard_ids)
+        assert all(0 <= shard < found.shard_count for shard in found.shard_ids)
+    assert found.dev_guild_id is None or found.dev_guild_id > 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -67,8 +68,12 @@ class Thinker:
         if self._closed:
             raise ThinkingFailed("the service is closed")
         if self._executor is None:
+            # The worker ignores SIGINT: Ctrl-C at a terminal reaches the whole process group,
+            # but it is this process's to handle (close() stops the worker). signal.signal itself
+            # is the initializer, so it runs before the worker imports gatebot.
             self._executor = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN),
             )
         return self._executor
 

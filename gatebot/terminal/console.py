@@ -7,6 +7,7 @@ when Ctrl-C ends the program (the process would wait at exit for a line that nev
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 import sys
@@ -66,6 +67,11 @@ def _interruptible() -> Iterator[None]:
     asyncio's restored after it, so Ctrl-C during a database request still cancels it
     cleanly. Nothing changes when SIGINT is ignored or already Python's, or off the main
     thread (the only one whose handlers can change, and where asyncio installs none).
+
+    A Ctrl-C that came just before, while a reply was being shown, reached asyncio's handler:
+    it only asked to cancel the task, which would take effect after the read — after a line
+    the player has no reason to type. So the read is not started then, and the Ctrl-C is
+    raised at once.
     """
     previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
     if not callable(previous) or previous is signal.default_int_handler:
@@ -73,6 +79,17 @@ def _interruptible() -> Iterator[None]:
         return
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        if _cancel_pending():
+            raise KeyboardInterrupt
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _cancel_pending() -> bool:
+    """Whether the running asyncio task (if any) has been asked to cancel and hasn't seen it yet."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop running
+        return False
+    return task is not None and task.cancelling() > 0

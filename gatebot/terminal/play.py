@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from gatebot.digits import parse_whole
 from gatebot.render import render_text
 from gatebot.render.card import render_card
 from gatebot.rules import Game, describe_move
@@ -111,10 +112,10 @@ class TerminalGame:
 
     async def undo(self, args: list[str]) -> bool:
         """Take back one move, or as many as asked (all there are, if that is fewer)."""
-        if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
+        wanted = 1 if not args else parse_whole(args[0]) if len(args) == 1 else None
+        if not wanted:  # not a number, more than one word, or 0
             self.say("Say undo to take back one move, or undo and a number, like undo 3.")
             return True
-        wanted = int(args[0]) if args else 1
         return await self.answer(await self.service.undo(self.actor, wanted))  # it says what was taken back
 
     async def hint(self) -> bool:

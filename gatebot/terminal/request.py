@@ -9,6 +9,7 @@ from __future__ import annotations
 import getpass
 from dataclasses import dataclass
 
+from gatebot.digits import parse_whole
 from gatebot.rules import MAX_DEAL, Game
 
 #: The longest user name a player row takes (``players.platform_user_id``).
@@ -54,11 +55,8 @@ class Screen:
 
 def parse_deal(text: str) -> int | None:
     """The deal number ``text`` names, or None if it is not one (RULES.md §2: 1 to 2^32 − 1)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()):
-        return None
-    number = int(text)
-    return number if 1 <= number <= MAX_DEAL else None
+    number = parse_whole(text)
+    return number if number is not None and 1 <= number <= MAX_DEAL else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,9 @@ it, on any terminal the player uses, and Ctrl-C loses nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TextIO
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, TextIO
 
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -54,7 +55,26 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     finally:
         if service is not None:
             service.close()
-        await db.dispose()
+        await _to_the_end(db.dispose())
+
+
+async def _to_the_end(cleanup: Coroutine[Any, Any, None]) -> None:
+    """Await ``cleanup`` to its end even when Ctrl-C cancels this task meanwhile, then pass the cancel on.
+
+    Disposing of the engine must finish: SQLite's connection thread would otherwise keep the
+    process from exiting. A cancel that Ctrl-C asked for but that is still pending (see
+    :mod:`gatebot.terminal.console`) would otherwise land on its first await.
+    """
+    work = asyncio.ensure_future(cleanup)
+    cancelled = False
+    while not work.done():
+        try:
+            await asyncio.shield(work)
+        except asyncio.CancelledError:
+            cancelled = True
+    work.result()
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 async def start_game(service: GameService, actor: Actor, request: PlayRequest, say: Say) -> Reply:

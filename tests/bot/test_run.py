@@ -1,17 +1,31 @@
-"""`gatebot run` itself, as a process: settings from the environment, the fake Discord, SIGTERM."""
+"""`gatebot run` itself, as a process: settings from the environment, the fake Discord, SIGTERM.
+
+And when Discord can't be had: nothing listening, a connection dropped, no answer, a wrong
+token. Each is one sentence on stderr and an exit code of its kind, never a traceback.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import socket
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
+from gatebot.bot import run as run_module
+from gatebot.settings import Settings
 from gatebot.store import Database, GameRecord
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.base_url import API_BASE_VARIABLE, pointed_at
+
+#: Exit codes documented in the README and in ``gatebot run --help``.
+EXIT_CONFIG, EXIT_UNREACHABLE = 2, 75
 
 
 async def test_gatebot_run_plays_and_stops_cleanly_on_sigterm(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -54,3 +68,103 @@ async def test_gatebot_run_without_a_token_is_one_sentence(tmp_path: Path) -> No
     assert process.returncode == 2
     lines = stderr.decode().strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+
+
+async def test_gatebot_run_refuses_bad_settings_before_opening_anything(tmp_path: Path) -> None:
+    """Shard 5 of 2: refused in one sentence before the database is created or Discord is called."""
+    database = tmp_path / "gatebot.db"
+    env = {**os.environ, "DISCORD_TOKEN": "a-token", "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+           "SHARD_COUNT": "2", "SHARD_IDS": "0,5", "GATEBOT_DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gatebot", "run", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 2
+    [line] = stderr.decode().splitlines()
+    assert line.startswith("gatebot: SHARD_IDS") and "shard 5" in line and "SHARD_COUNT=2" in line
+    assert not database.exists()
+
+
+async def _gatebot_run(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """Run ``gatebot run`` to its end with ``env`` added; its exit code and stderr."""
+    full = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{cwd}/gatebot.db",
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]), **env}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gatebot", "run", env=full, cwd=cwd,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    assert process.returncode is not None
+    return process.returncode, stderr.decode()
+
+
+def _unused_port() -> int:
+    """A loopback port nothing listens on (bound for a moment, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _last_line(stderr: str) -> str:
+    assert "Traceback" not in stderr
+    return stderr.strip().splitlines()[-1]
+
+
+async def test_gatebot_run_with_nothing_listening_is_one_sentence_and_exit_75(tmp_path: Path) -> None:
+    port = _unused_port()
+    code, stderr = await _gatebot_run({"DISCORD_TOKEN": "a-token", API_BASE_VARIABLE: f"http://127.0.0.1:{port}/api/v10"},
+                                      tmp_path)
+    assert code == EXIT_UNREACHABLE
+    line = _last_line(stderr)
+    assert line.startswith("gatebot: Can't reach Discord") and f"127.0.0.1:{port}" in line
+    assert "connection refused" in line
+
+
+async def test_gatebot_run_with_a_wrong_token_is_one_sentence_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:
+    code, stderr = await _gatebot_run({**fake.env(), "DISCORD_TOKEN": "not-the-token"}, tmp_path)
+    assert code == EXIT_CONFIG
+    line = _last_line(stderr)
+    assert line.startswith("gatebot: Discord refused the token") and "DISCORD_TOKEN" in line
+    assert "not-the-token" not in stderr
+    assert fake.gateway.sessions == {}  # it never got as far as the gateway
+
+
+@asynccontextmanager
+async def _server(handle: str) -> AsyncIterator[str]:
+    """A loopback HTTP "Discord" that ``drops`` each connection once the request is read, or is ``silent``."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        if handle == "drops":
+            writer.close()
+        else:
+            held.append(writer)
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}/api/v10"
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+@pytest.mark.parametrize(("handle", "reason"), [("drops", "the connection was dropped"),
+                                               ("silent", "no answer within 0.5 s")])
+async def test_a_login_dropped_or_unanswered_gives_up_in_one_sentence(
+    handle: str, reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dropped connection fails at once; no answer at all gives up after LOGIN_SECONDS (shortened here)."""
+    monkeypatch.setattr(run_module, "LOGIN_SECONDS", 0.5)
+    async with _server(handle) as base:
+        settings = Settings.from_env({"DISCORD_TOKEN": "a-token", API_BASE_VARIABLE: base,
+                                      "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"}, dotenv=None)
+        with pointed_at(base), pytest.raises(run_module.StartError) as caught:
+            await asyncio.wait_for(run_module.serve(settings), timeout=10)
+    assert caught.value.exit_code == EXIT_UNREACHABLE
+    assert str(caught.value).startswith("Can't reach Discord at 127.0.0.1:")
+    assert f"({reason})" in str(caught.value)

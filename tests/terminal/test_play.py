@@ -193,6 +193,15 @@ async def test_undo_with_a_bad_count_changes_nothing() -> None:
     assert out.count("undo 3") == 2
 
 
+async def test_numbers_of_thousands_of_digits_are_refused_in_a_sentence() -> None:
+    """``int()`` refuses more than 4,300 digits with a ValueError; the player gets the usual sentences."""
+    huge = "9" * 4301
+    code, out, _ = await run(f"3f\nundo {huge}\nundo {'0' * 4301}\nnew {huge}\n")
+    assert code == 0
+    assert out.count("undo 3") == 2 and "new 617" in out
+    assert (await active()).log == "3f"
+
+
 async def test_resigning_ends_the_game_and_is_stored() -> None:
     code, out, rest = await run("3f\nresign\nd\n")
     [record] = await games()
