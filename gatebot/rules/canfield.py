@@ -19,10 +19,10 @@ from typing import Self
 
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RANK_LETTERS, RED, Card
 from gatebot.rules.deal import shuffled_deck
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant, quoted
 from gatebot.rules.game import Game
 from gatebot.rules.move import DRAW, FOUNDATION, Move
-from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
+from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line, read_number
 
 DRAW_ONE = "draw-one"
 PASSES_1 = "passes-1"
@@ -48,7 +48,8 @@ _TARGETS = frozenset((*_PILE_NAMES, FOUNDATION))
 _PLAIN = {(s, t): Move(s, t) for s in _SOURCES for t in _TARGETS if s != t}
 _HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
 _HIDDEN_RESERVE = "The reserve's cards under its top are unknown in this position, so none can come out"
-_HIDDEN_COUNT = re.compile(r"\?(\d+)")
+_HIDDEN_COUNT = re.compile(r"\?([0-9]+)")
+_PASS_NUMBER = re.compile(r"[0-9]+")
 _IDLE_PASS = (
     "No card could move during this whole pass through the stock, so the next pass would show "
     "the same cards: the game is over"
@@ -170,7 +171,7 @@ class CanfieldGame(Game):
         head, colon, rest = lines[0].partition(":")
         words = rest.split()
         if colon and words and (hidden := _HIDDEN_COUNT.fullmatch(words[0])):
-            reserve_hidden = int(hidden.group(1))
+            reserve_hidden = read_number(hidden.group(1), "R", "a count of unseen cards")
             if len(words) != 2:
                 raise PositionError(
                     "Line R: write a reserve with unseen cards as ?n then its face-up top card, like R: ?12 7H"
@@ -620,7 +621,7 @@ class CanfieldGame(Game):
             raise IllegalMove("Cards never leave a foundation")
         if not name:
             raise IllegalMove("Say where the card goes: a pile 1–4, or f for its foundation")
-        raise IllegalMove(f"{self.title} has no pile called {name!r}")
+        raise IllegalMove(f"{self.title} has no pile called {quoted(name)}")
 
     # -- playing ------------------------------------------------------------------------
 
@@ -800,24 +801,24 @@ class CanfieldGame(Game):
 def _parse_base(line: str, number: int) -> int:
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != "B":
-        raise PositionError(f"Line {number} should start with B: but reads {line!r}")
+        raise PositionError(f"Line {number} should start with B: but reads {quoted(line)}")
     word = rest.strip().upper()
     word = "T" if word == "10" else word
     if len(word) != 1 or word not in RANK_LETTERS:
-        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {rest.strip()!r}")
+        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {quoted(rest.strip())}")
     return RANK_LETTERS.index(word)
 
 
 def _parse_pass(line: str, number: int) -> tuple[int, bool]:
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != "P":
-        raise PositionError(f"Line {number} should start with P: but reads {line!r}")
+        raise PositionError(f"Line {number} should start with P: but reads {quoted(line)}")
     words = rest.split()
-    if not 1 <= len(words) <= 2 or not words[0].isdecimal() or int(words[0]) < 1 or (
-        len(words) == 2 and words[1].lower() != IDLE
-    ):
+    number_given = 1 <= len(words) <= 2 and _PASS_NUMBER.fullmatch(words[0])
+    pass_number = read_number(words[0], "P", "a pass number") if number_given else 0
+    if pass_number < 1 or (len(words) == 2 and words[1].lower() != IDLE):
         raise PositionError(
             f"Line P: give the pass number, from 1, then {IDLE!r} if no card could move this pass so far "
-            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {rest.strip()!r}"
+            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {quoted(rest.strip())}"
         )
-    return int(words[0]), len(words) == 2
+    return pass_number, len(words) == 2

@@ -7,6 +7,7 @@ text requires (in Archway each card twice: unplaced copies go to the arch or und
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from gatebot.rules import Game
@@ -54,6 +55,32 @@ def position(
     else:
         lines.append(f"S: {stock}".rstrip())
     return Game.from_text("\n".join(lines))
+
+
+#: Every variant with every option set worth telling apart, for tests that cover the family.
+EVERY_VARIANT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("gate", ()),
+    ("gate", ("single-moves",)),
+    ("gate", ("stock-fill",)),
+    ("little-gate", ()),
+    ("canfield", ()),
+    ("canfield", ("draw-one",)),
+    ("canfield", ("draw-one", "passes-1", "partial-moves")),
+    ("archway", ()),
+    ("archway", ("kit",)),
+)
+
+
+def midgame(variant: str, options: tuple[str, ...], deal: int, steps: int, seed: int) -> Game:
+    """Deal ``deal`` after up to ``steps`` random legal moves (fewer if the game ends), chosen by ``seed``."""
+    game = Game.new(variant, deal=deal, options=options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(rng.choice(legal))
+    return game
 
 
 def moves(game: Game) -> set[str]:
