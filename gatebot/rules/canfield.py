@@ -721,11 +721,23 @@ class CanfieldGame(Game):
         return self._piles[int(name) - 1]
 
     def locate(self, card: int) -> tuple[str, int] | None:
-        """Where a visible card is: (pile name, cards above it); None if on a foundation or in the stock."""
-        for name, pile in (*zip(_PILE_NAMES, self._piles, strict=True), ("r", self._reserve), ("w", self._waste)):
+        """Where a card its player sees is: (pile name, cards above it).
+
+        None for a card on a foundation, in the stock, or face down in the reserve: of the
+        reserve only the top card is seen, so a card under it has no place a player could know.
+        """
+        for name, pile in zip(_PILE_NAMES, self._piles, strict=True):
             if card in pile:
                 return name, len(pile) - 1 - pile.index(card)
+        if self._reserve and self._reserve[-1] == card:
+            return "r", 0
+        if card in self._waste:
+            return "w", len(self._waste) - 1 - self._waste.index(card)
         return None
+
+    def _stock_unseen(self) -> bool:
+        """Whether its player can't see the stock's order: in the first pass, or in a view that hides it."""
+        return self._pass == 1 or self._stock_hidden
 
     def top_card(self, pile: str) -> int | None:
         """The top card of a tableau pile, the reserve or the waste (None when empty or no such pile)."""
@@ -764,12 +776,30 @@ class CanfieldGame(Game):
             return f"{pretty} is already on its foundation"
         place = self.locate(card)
         if place is None:
-            return f"{pretty} hasn't been turned up from the stock yet"
+            if card in self._stock and not self._stock_unseen():
+                return f"{pretty} hasn't been turned up from the stock yet"
+            return self._face_down(card)
         pile, above = place
         label = self.pile_label(pile)
         if above == 0:
             return f"{pretty} is on top of {label}"
         return f"{pretty} is in {label} under {above} {'card' if above == 1 else 'cards'}"
+
+    def _face_down(self, card: int) -> str:
+        """Where a card its player can't see is, in the words of what they can see.
+
+        The sentence is the same whichever unseen place the card is in, so a refusal that names
+        it can't tell its player where it lies.
+        """
+        piles = [
+            name
+            for name, unseen in (
+                ("the reserve", len(self._reserve) > 1),
+                ("the stock", bool(self._stock) and self._stock_unseen()),
+            )
+            if unseen
+        ]
+        return f"{CARD_PRETTY[card]} isn't in play yet: it is face down in {' or '.join(piles)}"
 
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a tableau pile has no move, when a player names it alone."""

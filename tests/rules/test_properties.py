@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, IllegalMove, Move, NotationError, PositionError, RulesError
-from tests.rules.builders import EVERY_VARIANT, midgame
+from gatebot.rules import Game, IllegalMove, Move, NotationError, PositionError, RulesError
+from tests.rules.builders import games_in_play
 
 VARIANTS = st.sampled_from([
     ("gate", ()), ("little-gate", ()), ("gate", ("single-moves",)), ("gate", ("stock-fill",)),
@@ -102,14 +102,6 @@ def test_any_text_as_a_position_is_read_or_refused_with_a_position_error(text: s
     except RulesError:
         return
     assert Game.from_text(game.to_text()).to_text() == game.to_text()
-
-
-@st.composite
-def games_in_play(draw: st.DrawFn) -> Game:
-    """Any variant with any options, dealt at random and played a few random moves in."""
-    variant, options = draw(st.sampled_from(EVERY_VARIANT), label="variant")
-    deal = draw(st.integers(1, MAX_DEAL), label="deal")
-    return midgame(variant, options, deal, draw(st.integers(0, 60), label="steps"), draw(st.integers(0, 2**16)))
 
 
 #: A run of digits longer than Python's int() reads (4,300), after something that reads as a
