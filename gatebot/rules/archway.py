@@ -23,9 +23,9 @@ from typing import Self
 
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, Card, parse_card
 from gatebot.rules.deal import shuffle
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
 from gatebot.rules.game import Game
-from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move
+from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move, read_number
 from gatebot.rules.position import check_line_count, parse_pile_line
 
 KIT = "kit"
@@ -453,7 +453,7 @@ class ArchwayGame(Game):
             raise IllegalMove("Name the card of the arch that moves, like 7h")
         if not name:
             raise IllegalMove("Say where the card goes: a or k for its Ace or King foundation, or an empty column")
-        raise IllegalMove(f"Archway has no pile called {name!r}")
+        raise IllegalMove(f"Archway has no pile called {quoted(name)}")
 
     # -- playing ------------------------------------------------------------------------
 
@@ -520,7 +520,7 @@ class ArchwayGame(Game):
         if match is None:
             return None
         column, column_target, rank, suit, card_target, pair_suit, pair_target, count_text = match.groups()
-        count = int(count_text) if count_text else None
+        count = read_number(count_text) if count_text else None
         if column is not None:
             return Move(column, column_target, count)
         if rank is not None:

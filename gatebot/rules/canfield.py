@@ -19,10 +19,10 @@ from typing import Self
 
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RANK_LETTERS, RED, Card
 from gatebot.rules.deal import shuffled_deck
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant, quoted
 from gatebot.rules.game import Game
 from gatebot.rules.move import DRAW, FOUNDATION, Move
-from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
+from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line, read_number
 
 DRAW_ONE = "draw-one"
 PASSES_1 = "passes-1"
@@ -48,7 +48,8 @@ _TARGETS = frozenset((*_PILE_NAMES, FOUNDATION))
 _PLAIN = {(s, t): Move(s, t) for s in _SOURCES for t in _TARGETS if s != t}
 _HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
 _HIDDEN_RESERVE = "The reserve's cards under its top are unknown in this position, so none can come out"
-_HIDDEN_COUNT = re.compile(r"\?(\d+)")
+_HIDDEN_COUNT = re.compile(r"\?([0-9]+)")
+_PASS_NUMBER = re.compile(r"[0-9]+")
 _IDLE_PASS = (
     "No card could move during this whole pass through the stock, so the next pass would show "
     "the same cards: the game is over"
@@ -170,7 +171,7 @@ class CanfieldGame(Game):
         head, colon, rest = lines[0].partition(":")
         words = rest.split()
         if colon and words and (hidden := _HIDDEN_COUNT.fullmatch(words[0])):
-            reserve_hidden = int(hidden.group(1))
+            reserve_hidden = read_number(hidden.group(1), "R", "a count of unseen cards")
             if len(words) != 2:
                 raise PositionError(
                     "Line R: write a reserve with unseen cards as ?n then its face-up top card, like R: ?12 7H"
@@ -620,7 +621,7 @@ class CanfieldGame(Game):
             raise IllegalMove("Cards never leave a foundation")
         if not name:
             raise IllegalMove("Say where the card goes: a pile 1–4, or f for its foundation")
-        raise IllegalMove(f"{self.title} has no pile called {name!r}")
+        raise IllegalMove(f"{self.title} has no pile called {quoted(name)}")
 
     # -- playing ------------------------------------------------------------------------
 
@@ -720,11 +721,23 @@ class CanfieldGame(Game):
         return self._piles[int(name) - 1]
 
     def locate(self, card: int) -> tuple[str, int] | None:
-        """Where a visible card is: (pile name, cards above it); None if on a foundation or in the stock."""
-        for name, pile in (*zip(_PILE_NAMES, self._piles, strict=True), ("r", self._reserve), ("w", self._waste)):
+        """Where a card its player sees is: (pile name, cards above it).
+
+        None for a card on a foundation, in the stock, or face down in the reserve: of the
+        reserve only the top card is seen, so a card under it has no place a player could know.
+        """
+        for name, pile in zip(_PILE_NAMES, self._piles, strict=True):
             if card in pile:
                 return name, len(pile) - 1 - pile.index(card)
+        if self._reserve and self._reserve[-1] == card:
+            return "r", 0
+        if card in self._waste:
+            return "w", len(self._waste) - 1 - self._waste.index(card)
         return None
+
+    def _stock_unseen(self) -> bool:
+        """Whether its player can't see the stock's order: in the first pass, or in a view that hides it."""
+        return self._pass == 1 or self._stock_hidden
 
     def top_card(self, pile: str) -> int | None:
         """The top card of a tableau pile, the reserve or the waste (None when empty or no such pile)."""
@@ -763,12 +776,30 @@ class CanfieldGame(Game):
             return f"{pretty} is already on its foundation"
         place = self.locate(card)
         if place is None:
-            return f"{pretty} hasn't been turned up from the stock yet"
+            if card in self._stock and not self._stock_unseen():
+                return f"{pretty} hasn't been turned up from the stock yet"
+            return self._face_down(card)
         pile, above = place
         label = self.pile_label(pile)
         if above == 0:
             return f"{pretty} is on top of {label}"
         return f"{pretty} is in {label} under {above} {'card' if above == 1 else 'cards'}"
+
+    def _face_down(self, card: int) -> str:
+        """Where a card its player can't see is, in the words of what they can see.
+
+        The sentence is the same whichever unseen place the card is in, so a refusal that names
+        it can't tell its player where it lies.
+        """
+        piles = [
+            name
+            for name, unseen in (
+                ("the reserve", len(self._reserve) > 1),
+                ("the stock", bool(self._stock) and self._stock_unseen()),
+            )
+            if unseen
+        ]
+        return f"{CARD_PRETTY[card]} isn't in play yet: it is face down in {' or '.join(piles)}"
 
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a tableau pile has no move, when a player names it alone."""
@@ -800,24 +831,24 @@ class CanfieldGame(Game):
 def _parse_base(line: str, number: int) -> int:
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != "B":
-        raise PositionError(f"Line {number} should start with B: but reads {line!r}")
+        raise PositionError(f"Line {number} should start with B: but reads {quoted(line)}")
     word = rest.strip().upper()
     word = "T" if word == "10" else word
     if len(word) != 1 or word not in RANK_LETTERS:
-        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {rest.strip()!r}")
+        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {quoted(rest.strip())}")
     return RANK_LETTERS.index(word)
 
 
 def _parse_pass(line: str, number: int) -> tuple[int, bool]:
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != "P":
-        raise PositionError(f"Line {number} should start with P: but reads {line!r}")
+        raise PositionError(f"Line {number} should start with P: but reads {quoted(line)}")
     words = rest.split()
-    if not 1 <= len(words) <= 2 or not words[0].isdecimal() or int(words[0]) < 1 or (
-        len(words) == 2 and words[1].lower() != IDLE
-    ):
+    number_given = 1 <= len(words) <= 2 and _PASS_NUMBER.fullmatch(words[0])
+    pass_number = read_number(words[0], "P", "a pass number") if number_given else 0
+    if pass_number < 1 or (len(words) == 2 and words[1].lower() != IDLE):
         raise PositionError(
             f"Line P: give the pass number, from 1, then {IDLE!r} if no card could move this pass so far "
-            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {rest.strip()!r}"
+            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {quoted(rest.strip())}"
         )
-    return int(words[0]), len(words) == 2
+    return pass_number, len(words) == 2

@@ -9,6 +9,29 @@ from __future__ import annotations
 
 from gatebot.errors import UserError
 
+#: The most characters of a player's input a message repeats; a longer input is cut with "…",
+#: so a pasted page can't make the one-sentence answer a page long.
+QUOTE_LIMIT = 40
+
+
+def clipped(text: str) -> str:
+    """``text`` as a message repeats it: cut to :data:`QUOTE_LIMIT` characters, ending in "…" if cut."""
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted in a message, within :data:`QUOTE_LIMIT` characters.
+
+    It is ``repr()``'d, so control characters show as escapes, and cut with "…" so that the
+    quote, escapes included, stays short.
+    """
+    kept = len(text)
+    shown = repr(text) if kept <= QUOTE_LIMIT else ""
+    while not shown or len(shown) > QUOTE_LIMIT + 2:  # the limit, and the quote marks
+        kept = min(kept, QUOTE_LIMIT) - 1
+        shown = repr(text[:kept] + "…")
+    return shown
+
 
 class RulesError(UserError):
     """Base class: anything the rules core refuses because of its input."""

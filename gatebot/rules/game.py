@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Self
 
-from gatebot.rules.errors import PositionError, RulesError, UnknownVariant
+from gatebot.rules.errors import PositionError, RulesError, UnknownVariant, quoted
 from gatebot.rules.move import FOUNDATION, Move
 
 
@@ -89,7 +89,7 @@ class Game(ABC):
             return Game._registry[name.strip().lower()]
         except KeyError:
             known = ", ".join(Game._registry)
-            raise UnknownVariant(f"There is no variant called {name!r}: choose one of {known}") from None
+            raise UnknownVariant(f"There is no variant called {quoted(name)}: choose one of {known}") from None
 
     @classmethod
     def new(cls, variant: str | None = None, *, deal: int, options: Iterable[str] = ()) -> Game:
@@ -127,7 +127,7 @@ class Game(ABC):
         if unknown:
             known = ", ".join(cls.known_options) or "none"
             raise UnknownVariant(
-                f"{cls.title} has no option {sorted(unknown)[0]!r}: its options are {known}"
+                f"{cls.title} has no option {quoted(sorted(unknown)[0])}: its options are {known}"
             )
         return tuple(option for option in cls.known_options if option in wanted)
 

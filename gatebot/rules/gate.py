@@ -15,7 +15,7 @@ from typing import ClassVar, Self
 from gatebot.rules.autoplay import is_safe_up
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RED, Card
 from gatebot.rules.deal import shuffled_deck
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
 from gatebot.rules.game import Game
 from gatebot.rules.move import DRAW, FOUNDATION, Move
 from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
@@ -499,7 +499,7 @@ class GateGame(Game):
             raise IllegalMove("Cards never leave a foundation")
         if not name:
             raise IllegalMove("Say where the card goes: a column, or f for its foundation")
-        raise IllegalMove(f"{self.title} has no pile called {name!r}")
+        raise IllegalMove(f"{self.title} has no pile called {quoted(name)}")
 
     # -- playing ------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gatebot.rules.errors import NotationError
+from gatebot.rules.errors import NotationError, quoted
 
 DRAW_SOURCE = "d"
 FOUNDATION = "f"
@@ -20,6 +20,10 @@ FOUNDATION = "f"
 ACE_FOUNDATION = "a"
 KING_FOUNDATION = "k"
 ARCH_PACKET = "p"
+#: The most significant digits a typed pile number or card count may have: no game has a pile
+#: or a run past 999, and a longer run of digits is refused before ``int()`` reads it (Python
+#: refuses to read more than 4,300 digits, and reading many is slow).
+MAX_DIGITS = 3
 
 # A source is one character (a column digit or a pile letter, never d or f) or two: a card's
 # name (rank then suit, ten as t) or f and a suit. Two-character sources are followed only by
@@ -51,12 +55,12 @@ class Move:
         """Read one canonical token (``d``, ``3f``, ``w5``, ``35:2``, ``7ha``, ``fhk``), strictly."""
         match = _CANONICAL.fullmatch(token)
         if match is None:
-            raise NotationError(f"{token!r} is not a move token: try d, 3f, w5 or 35:2")
+            raise NotationError(f"{quoted(token)} is not a move token: try d, 3f, w5 or 35:2")
         if token == DRAW_SOURCE:
             return DRAW
         source, target, count = match.groups()
         if source == target:
-            raise NotationError(f"{token!r} moves column {source} onto itself")
+            raise NotationError(f"{quoted(token)} moves column {source} onto itself")
         return cls(source, target, int(count) if count else None)
 
     @property
@@ -75,3 +79,17 @@ class Move:
 
 
 DRAW = Move(DRAW_SOURCE)
+
+
+def read_number(digits: str) -> int:
+    """The number a typed run of ASCII digits names (a pile, a card count), leading zeros ignored.
+
+    A run with more than :data:`MAX_DIGITS` significant digits names no pile and no count in
+    any game, so it is refused as notation before it is converted.
+    """
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        raise NotationError(
+            f"{quoted(digits)} is too big a number for a move: piles and counts are small, like 3 or 35:2"
+        )
+    return int(significant or "0")

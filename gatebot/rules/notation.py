@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 
 from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, parse_card
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError, quoted
 from gatebot.rules.game import Game
-from gatebot.rules.move import DRAW, FOUNDATION, Move
+from gatebot.rules.move import DRAW, FOUNDATION, Move, read_number
 
 _DRAW_WORDS = frozenset({"d", "draw", "deal", "turn", "flip", "stock"})
 _ARROW_WORDS = frozenset({">", "to", "onto", "on", "into"})
@@ -30,6 +31,9 @@ _PAIR = re.compile(r"([0-9]|[lrwf])([0-9]|[lrwf])(?::([0-9]+))?")
 _SINGLE = re.compile(r"([0-9]+|[lrw])(?::([0-9]+))?")
 _COUNT = re.compile(r":([0-9]+)")
 _EXAMPLES = "write moves like d, 3f, w5, 3>7, 35:2 or a card like 7h"  # Game.move_examples
+#: The longest line of moves read, in characters: far more than a whole game's moves take, and
+#: short enough that reading (and playing) a line stays quick whatever is pasted.
+MAX_LINE_LENGTH = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +74,8 @@ def _ref(word: str, pile_words: Mapping[str, str] = _PILE_WORDS) -> tuple[Ref, i
         return Ref(card=parse_card(word)), None
     match = _SINGLE.fullmatch(word)
     if match:
-        pile = str(int(match.group(1))) if match.group(1).isdigit() else match.group(1)
-        return Ref(pile=pile), int(match.group(2)) if match.group(2) else None
+        pile = str(read_number(match.group(1))) if match.group(1).isdigit() else match.group(1)
+        return Ref(pile=pile), read_number(match.group(2)) if match.group(2) else None
     return None
 
 
@@ -79,8 +83,13 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
     """Cut a typed line into move phrases, in order; raise :class:`NotationError` at an unreadable word.
 
     Phrases are produced lazily, so the moves before an unreadable word can still be played.
-    ``variant`` adds its own words and one-word moves to Gate's.
+    ``variant`` adds its own words and one-word moves to Gate's. A line longer than
+    :data:`MAX_LINE_LENGTH` is refused whole, before any of it is read.
     """
+    if len(text) > MAX_LINE_LENGTH:
+        raise NotationError(
+            f"That line is {len(text):,} characters long: send moves at most {MAX_LINE_LENGTH:,} characters at a time"
+        )
     pile_words = {**_PILE_WORDS, **variant.pile_words} if variant is not None else _PILE_WORDS
     examples = f"write moves like {variant.move_examples}" if variant is not None else _EXAMPLES
     words = _normalise(text)
@@ -96,7 +105,7 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
             yield Phrase(word, draw=True)
             continue
         if word in _ARROW_WORDS:
-            raise NotationError(f"{word!r} needs a card or a pile before it: {examples}")
+            raise NotationError(f"{quoted(word)} needs a card or a pile before it: {examples}")
         if variant is not None and (token := variant.read_token(word)) is not None:
             yield Phrase(word, source=Ref(pile=token.source), target=Ref(pile=token.target), count=token.count)
             continue
@@ -104,11 +113,11 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
         if pair:
             source_pile, target_pile, count_text = pair.groups()
             yield Phrase(word, source=Ref(pile=source_pile), target=Ref(pile=target_pile),
-                         count=int(count_text) if count_text else None)
+                         count=read_number(count_text) if count_text else None)
             continue
         read = _ref(word, pile_words)
         if read is None:
-            raise NotationError(f"{word!r} isn't a move I know: {examples}")
+            raise NotationError(f"{quoted(word)} isn't a move I know: {examples}")
         source, count = read
         phrase_words = [word]
         target = None
@@ -122,19 +131,24 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
             phrase_words.append(words[i])
             i += 1
         elif arrow:
-            raise NotationError(f"{' '.join(phrase_words)!r} needs a place to go after it: {examples}")
+            raise NotationError(f"{quoted(' '.join(phrase_words))} needs a place to go after it: {examples}")
         if i < len(words) and (counted := _COUNT.fullmatch(words[i])):
-            count = int(counted.group(1))
+            count = read_number(counted.group(1))
             phrase_words.append(words[i])
             i += 1
         yield Phrase(" ".join(phrase_words), source=source, target=target, count=count)
 
 
 def parse_move(game: Game, text: str) -> Move:
-    """Read exactly one move from ``text`` in the context of ``game``; return it, legal and canonical."""
-    phrases = list(split_phrases(text, type(game)))
-    if len(phrases) != 1:
-        raise NotationError(f"{text.strip()!r} holds {len(phrases)} moves, not one")
+    """Read exactly one move from ``text`` in the context of ``game``; return it, legal and canonical.
+
+    Reading stops at the second phrase: a line of many moves is refused without reading them all.
+    """
+    phrases = list(islice(split_phrases(text, type(game)), 2))
+    if not phrases:
+        raise NotationError(f"There is no move in that: write moves like {type(game).move_examples}")
+    if len(phrases) > 1:
+        raise NotationError(f"{quoted(text.strip())} holds more than one move: play them one at a time")
     return resolve(game, phrases[0])
 
 
@@ -163,7 +177,7 @@ def resolve(game: Game, phrase: Phrase) -> Move:
     if candidates:
         labels = [f"{describe_move(game, move)} ({move})" for move in candidates]
         listed = "; ".join(labels[:-1]) + " or " + labels[-1]
-        raise AmbiguousMove(f"{phrase.text!r} could be {listed}: say which", tuple(map(str, candidates)))
+        raise AmbiguousMove(f"{quoted(phrase.text)} could be {listed}: say which", tuple(map(str, candidates)))
     raise IllegalMove(_why_nothing(game, phrase))
 
 

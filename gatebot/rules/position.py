@@ -6,9 +6,23 @@ import re
 from dataclasses import dataclass
 
 from gatebot.rules.cards import CARD_TEXT, parse_card
-from gatebot.rules.errors import NotationError, PositionError
+from gatebot.rules.errors import NotationError, PositionError, clipped, quoted
 
-_HIDDEN = re.compile(r"\?(\d+)")
+_HIDDEN = re.compile(r"\?([0-9]+)")
+#: The most words a pile line may hold: more than any game's cards, so a longer line is refused
+#: before each word is read as a card.
+MAX_PILE_WORDS = 104
+#: The most significant digits a number in the position text may have (a ``?n`` count, a pass
+#: number); a longer run is refused before ``int()`` reads it, which Python refuses past 4,300.
+MAX_NUMBER_DIGITS = 6
+
+
+def read_number(digits: str, label: str, what: str) -> int:
+    """The number a run of ASCII digits on line ``label`` names; refused if too long to be ``what``."""
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_NUMBER_DIGITS:
+        raise PositionError(f"Line {label}: {clipped(digits)} is too big a number for {what}")
+    return int(significant or "0")
 
 
 def check_line_count(title: str, labels: list[str], lines: list[str]) -> None:
@@ -55,12 +69,17 @@ def parse_pile_line(line: str, label: str, number: int) -> PileLine:
     """
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != label:
-        raise PositionError(f"Line {number} should start with {label}: but reads {line!r}")
+        raise PositionError(f"Line {number} should start with {label}: but reads {quoted(line)}")
     words = rest.split()
+    if len(words) > MAX_PILE_WORDS:
+        raise PositionError(
+            f"Line {label}: {len(words):,} entries are more than any line holds "
+            f"(a game has {MAX_PILE_WORDS} cards at most)"
+        )
     if len(words) == 1 and (hidden := _HIDDEN.fullmatch(words[0])):
         if label != "S":
             raise PositionError(f"Line {label}: only the stock (S:) may be written as ?n unseen cards")
-        return PileLine([], (), int(hidden.group(1)))
+        return PileLine([], (), read_number(hidden.group(1), label, "a count of unseen cards"))
     slots: list[int | None] = []
     for word in words:
         if word == "-":
@@ -69,7 +88,7 @@ def parse_pile_line(line: str, label: str, number: int) -> PileLine:
         try:
             slots.append(parse_card(word))
         except NotationError:
-            raise PositionError(f"Line {label}: {word!r} is not a card (write cards like 7H or TD)") from None
+            raise PositionError(f"Line {label}: {quoted(word)} is not a card (write cards like 7H or TD)") from None
     cards = [card for card in slots if card is not None]
     if label != "F" and len(cards) != len(slots):
         raise PositionError(f"Line {label}: '-' only marks an empty foundation on the F: line")

@@ -7,9 +7,12 @@ text requires (in Archway each card twice: unplaced copies go to the arch or und
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
-from gatebot.rules import Game
+from hypothesis import strategies as st
+
+from gatebot.rules import MAX_DEAL, Game
 
 RANKS = "A23456789TJQK"
 ALL_CARDS = [rank + suit for rank in RANKS for suit in "CDHS"]
@@ -54,6 +57,41 @@ def position(
     else:
         lines.append(f"S: {stock}".rstrip())
     return Game.from_text("\n".join(lines))
+
+
+#: Every variant with every option set worth telling apart, for tests that cover the family.
+EVERY_VARIANT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("gate", ()),
+    ("gate", ("single-moves",)),
+    ("gate", ("stock-fill",)),
+    ("little-gate", ()),
+    ("canfield", ()),
+    ("canfield", ("draw-one",)),
+    ("canfield", ("draw-one", "passes-1", "partial-moves")),
+    ("archway", ()),
+    ("archway", ("kit",)),
+)
+
+
+def midgame(variant: str, options: tuple[str, ...], deal: int, steps: int, seed: int) -> Game:
+    """Deal ``deal`` after up to ``steps`` random legal moves (fewer if the game ends), chosen by ``seed``."""
+    game = Game.new(variant, deal=deal, options=options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(rng.choice(legal))
+    return game
+
+
+@st.composite
+def games_in_play(draw: st.DrawFn, steps: int = 60) -> Game:
+    """Any variant with any options, dealt at random and played up to ``steps`` random moves in."""
+    variant, options = draw(st.sampled_from(EVERY_VARIANT), label="variant")
+    deal = draw(st.integers(1, MAX_DEAL), label="deal")
+    played = draw(st.integers(0, steps), label="steps")
+    return midgame(variant, options, deal, played, draw(st.integers(0, 2**16), label="seed"))
 
 
 def moves(game: Game) -> set[str]:
@@ -142,3 +180,30 @@ def archway(
         *(f"{i}: {columns.get(i, '')}".rstrip() for i in range(1, 5)),
     ]
     return Game.from_text("\n".join(lines))
+
+
+def hidden_places(game: Game) -> list[tuple[int, int]]:
+    """The (line, word) of each card in ``game.to_text()`` that its player's view writes as ``?n``."""
+    full = game.to_text().splitlines()
+    view = game.to_text(hide_stock=True).splitlines()
+    assert len(full) == len(view)
+    places: list[tuple[int, int]] = []
+    for number, (line, seen) in enumerate(zip(full, view, strict=True)):
+        if line == seen:
+            continue
+        words, shown = line.split(), seen.split()
+        assert shown[0] == words[0] and shown[1].startswith("?")
+        unseen = int(shown[1][1:])
+        assert words[1 + unseen :] == shown[2:]  # the rest of the line is shown as it is
+        places.extend((number, 1 + k) for k in range(unseen))
+    return places
+
+
+def with_hidden_cards(game: Game, order: list[int]) -> Game:
+    """``game`` with its hidden cards dealt back into their places in ``order`` (indices into them)."""
+    lines = [line.split() for line in game.to_text().splitlines()]
+    places = hidden_places(game)
+    cards = [lines[line][word] for line, word in places]
+    for (line, word), k in zip(places, order, strict=True):
+        lines[line][word] = cards[k]
+    return Game.from_text("\n".join(" ".join(words) for words in lines))

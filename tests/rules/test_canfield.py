@@ -208,10 +208,31 @@ def test_a_run_that_fits_at_two_lengths_is_written_xy_n() -> None:
 # -- the reserve and the waste -----------------------------------------------------------
 
 
+def test_a_face_down_card_is_named_only_by_what_its_player_sees() -> None:
+    piles = {1: "3H", 2: "9D", 3: "8D", 4: "QS"}
+    first_pass = canfield(reserve="5D 2C", piles=piles, stock="KC")
+    unseen = "isn't in play yet: it is face down in the reserve or the stock, so it can't move"
+    for card, pretty in (("5d", "5♦"), ("kc", "K♣")):  # under the reserve's top; in the stock
+        with pytest.raises(IllegalMove) as caught:
+            first_pass.play(card)
+        assert str(caught.value) == f"{pretty} {unseen}"
+    second_pass = canfield(reserve="5D 2C", piles=piles, stock="KC", passes="2")
+    with pytest.raises(IllegalMove) as caught:
+        second_pass.play("5d")
+    assert str(caught.value) == "5♦ isn't in play yet: it is face down in the reserve, so it can't move"
+    with pytest.raises(IllegalMove) as caught:
+        second_pass.play("kc")
+    assert str(caught.value) == "K♣ hasn't been turned up from the stock yet, so it can't move"
+    stock_out = canfield(reserve="5D 2C", piles=piles, rest="waste")
+    with pytest.raises(IllegalMove) as caught:
+        stock_out.play("5d 3h")
+    assert str(caught.value) == "5♦ isn't in play yet: it is face down in the reserve, so it can't move"
+
+
 def test_the_reserve_top_plays_to_a_foundation_or_onto_a_pile() -> None:
     game = canfield(foundations="AC - - -", reserve="5D 2C", piles={1: "3H", 2: "9D", 3: "8D", 4: "QS"})
     assert {"rf", "r1"} <= moves(game)
-    with pytest.raises(IllegalMove, match="5♦ is in the reserve under 1 card, so it can't move yet"):
+    with pytest.raises(IllegalMove, match="5♦ isn't in play yet: it is face down in the reserve or the stock, so"):
         game.play("5d")
     with pytest.raises(IllegalMove, match="Nothing moves onto the reserve"):
         game.play("1r")
@@ -557,9 +578,11 @@ def test_forgiving_input_normalises_to_one_canonical_move(text: str, canonical: 
         ("1w", "Nothing moves onto the waste"),
         ("f1", "Cards never leave a foundation"),
         ("14", "K♥ can't go on K♠: it takes a red Q"),
-        ("qd", "Q♦ hasn't been turned up from the stock yet, so it can't move"),
+        ("qd", "Q♦ isn't in play yet: it is face down in the reserve or the stock, so it can't move"),
         ("qc", "Q♣ is already on its foundation"),
-        ("5s", "5♠ is in the reserve under 1 card, so it can't move yet"),
+        ("5s", "5♠ isn't in play yet: it is face down in the reserve or the stock, so it can't move"),
+        ("qd 2s", "Q♦ isn't in play yet: it is face down in the reserve or the stock, so it can't move"),
+        ("2s 5s", "5♠ isn't in play yet: it is face down in the reserve or the stock, so nothing can go on it"),
         ("kh", "K♥ has nowhere to go right now"),
         ("wf", "The waste is empty"),
         ("1", "Nothing from pile 1 can move right now"),

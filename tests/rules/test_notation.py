@@ -130,7 +130,7 @@ def test_unreadable_input_is_a_notation_error(text: str) -> None:
 
 
 def test_play_takes_exactly_one_move() -> None:
-    with pytest.raises(NotationError, match="2 moves"):
+    with pytest.raises(NotationError, match="more than one move"):
         deal_1().play("3f 45")
 
 
