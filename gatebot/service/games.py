@@ -574,13 +574,14 @@ class GameService:
         and pointing at a new message must not make them out of date.
         """
         async with self._db.writer(), self._db.sessions() as session, session.begin():
-            await session.execute(
+            result = await session.execute(
                 update(GameRecord)
                 .where(GameRecord.id == game_id)
                 .values(channel_id=channel_id, board_message_id=message_id)
                 .execution_options(synchronize_session=False)
             )
-        self._board_messages.put(game_id, (channel_id, message_id))
+        if result.rowcount == 1:  # a game that is gone has no board to remember
+            self._board_messages.put(game_id, (channel_id, message_id))
 
     async def board_message(self, game_id: int) -> tuple[int | None, int | None]:
         """The (channel id, message id) of a game's board message, as last set."""

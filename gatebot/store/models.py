@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     MetaData,
     String,
     Text,
@@ -63,6 +64,33 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+#: The largest id each database's INTEGER column holds (SQLite's integers are 64-bit).
+_LARGEST_ID = {"postgresql": 2**31 - 1}
+_LARGEST_SQLITE_ID = 2**63 - 1
+
+
+class RowId(TypeDecorator[int]):
+    """An ``INTEGER`` id column that a lookup by an id no row can have simply doesn't find.
+
+    Game and challenge ids come back from outside (a button's custom id, a command's
+    option) as any Python int: ``2**63``, ``10**30`` or ``-5``. Bound as they are, the
+    driver refuses them (``OverflowError`` on SQLite, a range error on PostgreSQL's 32-bit
+    INTEGER) and the player would get an apology for a bug. Here, a value outside 1 to the
+    column's largest is bound as 0, which no row has (ids count from 1), so every query of
+    every service by such an id finds nothing and says "no such game" the usual way,
+    without a check at each entry point. The DDL is the plain ``INTEGER`` one.
+    """
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        largest = _LARGEST_ID.get(dialect.name, _LARGEST_SQLITE_ID)
+        return value if 1 <= value <= largest else 0
 
 
 class Base(DeclarativeBase):
@@ -135,7 +163,7 @@ class GameRecord(Base):
         Index("uq_games_one_attempt_per_challenge", "challenge_id", "player_id", unique=True),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(RowId, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[str] = mapped_column(String(100), default="", server_default="")
@@ -179,7 +207,7 @@ class Challenge(Base):
     __tablename__ = "challenges"
     __table_args__ = (UniqueConstraint("guild_id", "day"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(RowId, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
     kind: Mapped[str] = mapped_column(String(16), default=ChallengeKind.CUSTOM)
     name: Mapped[str] = mapped_column(String(100))
