@@ -161,6 +161,9 @@ class GameRecord(Base):
         ),
         # One attempt per player per challenge (games outside challenges have NULL, never equal).
         Index("uq_games_one_attempt_per_challenge", "challenge_id", "player_id", unique=True),
+        # Ids are never reused (SQLite would reuse the largest after a delete): an old board's
+        # buttons name their game's id, which must never come to mean someone's new game.
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(RowId, primary_key=True)
@@ -205,7 +208,8 @@ class Challenge(Base):
     """
 
     __tablename__ = "challenges"
-    __table_args__ = (UniqueConstraint("guild_id", "day"),)
+    # Ids never reused, like games': an old announcement's Play button names its challenge's id.
+    __table_args__ = (UniqueConstraint("guild_id", "day"), {"sqlite_autoincrement": True})
 
     id: Mapped[int] = mapped_column(RowId, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger, index=True)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.challenges import ChallengeError, ChallengeService
 from gatebot.service.stats import GameGone, Statistics
-from gatebot.store import Database
+from gatebot.store import Database, GameRecord
 
 ALICE = Actor("discord", "1180000000000000001", "Alice", guild_id=11, channel_id=42)
 BOB = Actor("discord", "1180000000000000002", "Bob", guild_id=11, channel_id=42)
@@ -70,3 +70,31 @@ async def test_a_challenge_id_out_of_range_is_no_such_challenge(games: GameServi
     await challenges.record_announcement(challenge_id, 42, 7)  # changes nothing, and doesn't fail
     assert all(info.announcement_id is None for info in await challenges.listing(11))
 
+async def test_game_ids_are_never_reused_after_the_newest_game_is_deleted(db: Database, games: GameService) -> None:
+    """Forgetting the player whose game was newest must not let the next game take its id."""
+    await games.new_game(BOB, deal=2)
+    old = await games.new_game(ALICE, deal=1)
+    assert await games.forget(ALICE)
+    new = await GameService(db).new_game(BOB, deal=3, confirm=True)
+    assert new.game_id > old.game_id
+    # Alice comes back; a press on her old board names an id that is nobody's game now.
+    mine = await games.new_game(ALICE, deal=4)
+    assert mine.game_id > new.game_id
+    for actor in (ALICE, BOB):
+        pressed = await games.act(actor, "draw", game_id=old.game_id, expected_version=old.version)
+        assert (pressed.kind, pressed.message) == (ReplyKind.ERROR, GONE)
+    async with db.sessions() as session:
+        for reply in (new, mine):
+            record = await session.get(GameRecord, reply.game_id)
+            assert record is not None and (record.log, record.version) == ("", reply.version)
+
+
+async def test_challenge_ids_are_never_reused_after_a_server_is_forgotten(games: GameService) -> None:
+    challenges = ChallengeService(games)
+    await challenges.create(ALICE, 22, channel_id=43, deal=5)
+    old = await challenges.create(ALICE, 11, channel_id=42, deal=1)
+    assert await challenges.forget_server(11) == 1
+    new = await challenges.create(ALICE, 11, channel_id=42, deal=2)
+    assert new.id > old.id
+    with pytest.raises(ChallengeError, match=f"no challenge number {old.id}"):
+        await challenges.play(BOB, 11, old.id)
