@@ -100,7 +100,15 @@ class Base(DeclarativeBase):
 
 
 class GameStatus(enum.StrEnum):
-    """Where a game stands. Only ``active`` games can be played; one per player at most."""
+    """Where a game stands. Only ``active`` games can be played; one per player at most.
+
+    The ``status`` column holds this as plain text, not as SQLAlchemy's ``Enum`` type: a row
+    may have been written by another gatebot version (or by hand) with a status this one
+    doesn't know, and an ``Enum`` column would make every query that loads such a row fail
+    (``LookupError``) for everyone, not only for its owner. Text becomes a status in one
+    place, :meth:`read`, which answers None for an unknown one, so each reader can set that
+    game aside and go on with the others (:mod:`gatebot.service.saved`).
+    """
 
     ACTIVE = "active"
     WON = "won"
@@ -115,6 +123,14 @@ class GameStatus(enum.StrEnum):
     def finished(self) -> bool:
         """Over with a result that counts in statistics (not running, not set aside)."""
         return self not in (GameStatus.ACTIVE, GameStatus.QUARANTINED)
+
+    @classmethod
+    def read(cls, text: str) -> GameStatus | None:
+        """The status a row's text names; None for one this gatebot doesn't know."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
 
 
 class Rule(enum.StrEnum):
