@@ -1017,12 +1017,17 @@ class GameService:
             )
         if saved.problem(target.status, target.variant, target.options) is not None:
             return self._damaged(target)
+        try:
+            game = None if target.status == GameStatus.QUARANTINED else replay(target)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed for its board: %s", target.id, error)
+            return self._damaged(target)  # a finished game keeps its result: nothing is changed
         rules = await self._attempt_rules(session, target) if target.status == GameStatus.EXPIRED else None
         return Reply(
             ReplyKind.STALE,
             rules.has_closed(target.score) if rules is not None
             else "That board belongs to a game that is over: here is where it ended.",
-            game=None if target.status == GameStatus.QUARANTINED else replay(target),
+            game=game,
             game_id=target.id,
             version=target.version,
             status=GameStatus(target.status),
