@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gatebot.store import migrate
 from gatebot.store.database import Database, DatabaseError, parse_database_url
-from gatebot.store.migrate import current_revision, ensure_schema, head_revision, upgrade
+from gatebot.store.migrate import current_revision, ensure_schema, head_revision, stamp, upgrade
 from gatebot.store.models import Base, Challenge, DailySchedule, GameRecord, GameStatus, Player, UTCDateTime
 
 OUR_TABLES = {"players", "games", "challenges", "daily_schedules"}
@@ -176,6 +176,43 @@ async def test_a_database_from_a_newer_gatebot_is_refused_and_left_alone(empty_d
 
     assert await _on(empty_db, _schema) == before
     assert await current_revision(empty_db) == "9999"
+
+
+async def test_a_database_stamped_behind_its_tables_gets_advice_and_is_left_alone(empty_db: Database) -> None:
+    """Stamped 0001 with 0002's tables: upgrading would make ``challenges`` twice, so it refuses and says what to do."""
+    await _on(empty_db, _to(SECOND))
+    behind = sa.text("UPDATE alembic_version SET version_num = '0001'")
+    await _on(empty_db, lambda connection: connection.execute(behind))
+    before = await _on(empty_db, _schema)
+
+    with pytest.raises(DatabaseError) as refused:
+        await ensure_schema(empty_db)
+    assert str(refused.value) == (
+        "The database says it is at revision 0001 but its tables are already at 0002's, so upgrading would "
+        "make them twice: if they hold what 0002 made, run `gatebot db stamp 0002` and start again, or else "
+        "restore a backup"
+    )
+    assert await _on(empty_db, _schema) == before
+
+    # Taking the advice works.
+    assert await stamp(empty_db, "0002") == "0001"
+    assert await ensure_schema(empty_db) == f"Upgraded the database from 0002 to {head_revision()}."
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+
+async def test_a_database_behind_with_its_own_revisions_tables_upgrades(empty_db: Database) -> None:
+    """The check compares with what each revision made: an honest database at 0001 is not refused."""
+    await _on(empty_db, _to(FIRST))
+    assert migrate.tables_at(FIRST) == await _on(empty_db, migrate._gatebot_tables)
+    assert set(migrate.tables_at(SECOND)) == OUR_TABLES
+    assert await ensure_schema(empty_db) == f"Upgraded the database from {FIRST} to {head_revision()}."
+
+
+async def test_stamping_a_revision_gatebot_does_not_ship_is_refused(empty_db: Database) -> None:
+    await upgrade(empty_db)
+    with pytest.raises(DatabaseError, match=r"^There is no schema revision '9' in this gatebot: its revisions are "):
+        await stamp(empty_db, "9")
+    assert await current_revision(empty_db) == head_revision()
 
 
 async def test_tables_made_without_migrations_are_refused(empty_db: Database) -> None:
