@@ -3,9 +3,15 @@
 A row names its status, variant and options as plain text (see
 :class:`~gatebot.store.models.GameStatus`), and another gatebot version, or a hand edit,
 may have written a status, a variant or an option this one doesn't know. Such a row is its
-owner's business alone: the game service sets it aside and tells its owner, while every
+owner's business alone: the game service tells its owner it is set aside, while every
 reader of many rows (leaderboards, statistics) skips it and logs a warning, once per row in
 a process, instead of failing for every member of a server.
+
+Setting aside changes as little as it can. A running game with an unknown variant or
+option is marked ``quarantined`` (its other columns kept), which frees its player's one
+active-game slot for a fresh game. A row whose status is unknown is left exactly as it is:
+it holds no active slot, and its status is the one thing this gatebot can't rewrite
+without losing what the version that wrote it meant.
 
 A row whose names are all known but whose log can't be replayed is another matter (the
 game service's ``GameDamaged``): its cached score and counters still count.
