@@ -704,15 +704,17 @@ def test_db_forget_server_deletes_that_servers_challenges_only(
 
 
 @pytest.mark.parametrize("command", [("db", "upgrade"), ("run",)])
-def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(tmp_path, command: tuple[str, ...]) -> None:
+def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
     """Stamped 0001 with 0002's tables: no traceback about ``challenges`` existing, but what to stamp."""
     import sqlite3
 
-    url = f"sqlite+aiosqlite:///{tmp_path / 'gatebot.db'}"
-    env = {"DATABASE_URL": url, "DISCORD_TOKEN": "not-a-real-token", "GATEBOT_DEV_GUILD_ID": ""}
-    assert _subprocess("db", "upgrade", stdin="", env=env).returncode == 0
+    url = database_env()
+    assert main(["db", "upgrade"]) == 0
     with sqlite3.connect(tmp_path / "gatebot.db") as connection:
         connection.execute("UPDATE alembic_version SET version_num = '0001'")
+    env = {"DATABASE_URL": url, "DISCORD_TOKEN": "not-a-real-token", "GATEBOT_DEV_GUILD_ID": ""}
     result = _subprocess(*command, stdin="", env=env)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
@@ -721,6 +723,8 @@ def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(tmp_path
     assert "revision 0001 but its tables are already at 0002's" in lines[-1] and "db stamp 0002`" in lines[-1]
     assert not any("Running upgrade" in line for line in lines)
     assert len(lines) == 1 or command == ("run",)
-    fixed = _subprocess("db", "stamp", "0002", stdin="", env=env)
-    assert (fixed.returncode, fixed.stdout) == (0, "The database now says it is at revision 0002 (it said 0001).\n")
-    assert _subprocess("db", "upgrade", stdin="", env=env).stdout.startswith("Upgraded the database from 0002 to ")
+    capsys.readouterr()
+    assert main(["db", "stamp", "0002"]) == 0
+    assert capsys.readouterr().out == "The database now says it is at revision 0002 (it said 0001).\n"
+    assert main(["db", "upgrade"]) == 0
+    assert capsys.readouterr().out.startswith("Upgraded the database from 0002 to ")
