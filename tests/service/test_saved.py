@@ -145,8 +145,8 @@ async def test_a_game_from_another_version_is_its_owners_alone(
     # What Alice's row holds is kept: a running game is only marked as set aside, to free her slot.
     after = await row(db, server.alices)
     fields = ("variant", "options", "log", "deal", "score")
-    expected = {field: getattr(before, field) for field in fields} | {"variant": "klondike", "options": "bogus"}
-    expected = {field: expected[field] if field == column else getattr(before, field) for field in fields}
+    damaged = {"variant": "klondike", "options": "bogus"}
+    expected = {field: damaged[field] if field == column else getattr(before, field) for field in fields}
     assert {field: getattr(after, field) for field in fields} == expected
     if column == "status":
         assert after.status == "frozen"
