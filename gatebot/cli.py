@@ -150,6 +150,11 @@ def _parser() -> argparse.ArgumentParser:
     db_commands.add_parser(
         "current", help="show the schema revision the database is at",
     ).set_defaults(handler=_db_current)
+    stamp = db_commands.add_parser(
+        "stamp", help="record the revision the database's tables are at, changing no table",
+    )
+    stamp.add_argument("revision", metavar="REVISION", help="the revision its tables are at, e.g. 0002")
+    stamp.set_defaults(handler=_db_stamp)
     forget = db_commands.add_parser(
         "forget-server", help="delete a Discord server's challenges and daily schedule",
         description="Delete everything stored about one Discord server's challenges (its daily "
@@ -563,6 +568,17 @@ def _db_current(args: argparse.Namespace) -> int:
         if revision in known_revisions():
             return f"{revision} (behind head {head}: gatebot db upgrade brings it there)"
         return f"{revision} (newer than this gatebot, whose head is {head})"
+
+    return _with_database(work)
+
+
+def _db_stamp(args: argparse.Namespace) -> int:
+    """``gatebot db stamp REVISION``: record the database's revision without migrating."""
+    from gatebot.store.migrate import stamp
+
+    async def work(db: Database) -> str:
+        before = await stamp(db, args.revision)
+        return f"The database now says it is at revision {args.revision} (it said {before or 'none'})."
 
     return _with_database(work)
 

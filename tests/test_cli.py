@@ -843,3 +843,37 @@ def test_python_m_gatebot_solve_of_a_huge_number_or_file_prints_no_traceback(tmp
         assert result.returncode == 2
         assert result.stdout == "" and "Traceback" not in result.stderr
         assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [("db", "upgrade"), ("run",)])
+def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(
+    database_env, tmp_path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """Stamped 0001 with 0002's tables: no traceback about ``challenges`` existing, but what to stamp."""
+    import sqlite3
+
+    url = database_env()
+    assert main(["db", "upgrade"]) == 0
+    with sqlite3.connect(tmp_path / "gatebot.db") as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0001'")
+    env = {"DATABASE_URL": url, "DISCORD_TOKEN": "not-a-real-token", "GATEBOT_DEV_GUILD_ID": ""}
+    result = _subprocess(*command, stdin="", env=env)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    # gatebot run logs at INFO: the advice is its last line, and nothing was migrated before it.
+    lines = result.stderr.strip().splitlines()
+    # The earliest revision whose tables are head's: stamping it lets any later data migration still run.
+    from gatebot.store import migrate
+
+    head = migrate.tables_at(migrate.head_revision())
+    matched = next(r for r in ("0002", "0003", "0004", "0005", migrate.head_revision()) if migrate.tables_at(r) == head)
+    assert f"revision 0001 but its tables are already at {matched}'s" in lines[-1]
+    assert f"db stamp {matched}`" in lines[-1]
+    assert not any("Running upgrade" in line for line in lines)
+    assert len(lines) == 1 or command == ("run",)
+    capsys.readouterr()
+    assert main(["db", "stamp", matched]) == 0
+    assert capsys.readouterr().out == f"The database now says it is at revision {matched} (it said 0001).\n"
+    assert main(["db", "upgrade"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Upgraded the database from {matched} to ") or matched == migrate.head_revision()

@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, RulesError
+from gatebot.service import saved
 from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
 from gatebot.service.games import GameService, no_winnable_deals
@@ -443,7 +444,8 @@ class ChallengeService:
         """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""
         async with self._db.sessions() as session:
             rows = (await session.execute(
-                select(Player.display_name, Player.platform_user_id, GameRecord.player_id, GameRecord.status)
+                select(Player.display_name, Player.platform_user_id, GameRecord.player_id, GameRecord.status,
+                       GameRecord.id, GameRecord.variant, GameRecord.options)
                 .join(Challenge, Challenge.id == GameRecord.challenge_id)
                 .join(Player, Player.id == GameRecord.player_id)
                 .where(Challenge.guild_id == guild_id)
@@ -454,8 +456,8 @@ class ChallengeService:
             ) or 0
         players: dict[int, list[str]] = {}
         names: dict[int, tuple[str, str]] = {}
-        for name, user_id, player_id, status in rows:
-            if GameStatus(status).finished:
+        for name, user_id, player_id, status, game_id, variant, options in rows:
+            if saved.readable(game_id, status, variant, options) and GameStatus(status).finished:
                 players.setdefault(player_id, []).append(status)
                 names[player_id] = (name, user_id)
         records = []
@@ -666,13 +668,16 @@ async def _standings(session: AsyncSession, info: ChallengeInfo, now: datetime) 
     rows = (await session.execute(
         select(
             Player.display_name, Player.platform_user_id, games.status, games.score, games.move_count,
-            games.hint_count, games.undo_count, games.started_at, games.finished_at,
+            games.hint_count, games.undo_count, games.started_at, games.finished_at, games.id, games.variant,
+            games.options,
         )
         .join(Player, Player.id == games.player_id)
         .where(games.challenge_id == info.id, games.status != GameStatus.QUARANTINED)
     )).all()
     scored = []
-    for name, user_id, status, score, moves, hints, undos, started_at, finished_at in rows:
+    for name, user_id, status, score, moves, hints, undos, started_at, finished_at, game_id, variant, options in rows:
+        if not saved.readable(game_id, status, variant, options):
+            continue  # saved by another gatebot version: its owner is told, the ranking goes on without it
         seconds = max(0.0, ((finished_at or now) - started_at).total_seconds())
         ranked_moves = moves + penalty(info.hints, info.undo, hints, undos)
         # What the ranking compares: won, cards up, fewer counted moves, less time (to the second).

@@ -34,6 +34,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move
 from gatebot.rules.autoplay import autoplay
+from gatebot.service import saved
 from gatebot.service.advice import hint_message, no_win_message, sentence
 from gatebot.service.attempts import AttemptRules
 from gatebot.service.lines import MAX_MOVES, line_refusal, too_many_moves
@@ -354,6 +355,10 @@ class GameService:
                     "or pick another deal.",
                 )
             current = await self._active_of(session, player.id)
+            set_aside = None
+            if current is not None and await self._load(session, current) is None:
+                # It can't be played (it is set aside now): there is nothing to abandon.
+                set_aside, current = current, None
             if current is not None:
                 if not confirm:
                     return await self._ask_to_abandon(session, current)
@@ -378,7 +383,10 @@ class GameService:
             self._remember(record, game)
             self._note_current(actor, record, game)
             first = f"Dealt {game.title} deal {game.deal}." if attempt is None else attempt.began(self._clock())
-            return self._board(record, game.copy(), message=_dealt(first, abandoned=current), saved=True)
+            message = _dealt(first, abandoned=current)
+            if set_aside is not None:
+                message = f"{message} {_set_aside_note(set_aside)}"
+            return self._board(record, game.copy(), message=message, saved=True)
 
         return await self._run(actor, work)
 
@@ -386,7 +394,9 @@ class GameService:
         """The question to ask before a new game abandons the running one, or None with none running."""
         async with self._db.sessions() as session:
             current = await self._active(session, actor)
-            return None if current is None else await self._ask_to_abandon(session, current)
+            if current is None or saved.problem(current.status, current.variant, current.options) is not None:
+                return None  # a game from another gatebot version is set aside when the new one is dealt
+            return await self._ask_to_abandon(session, current)
 
     async def _winnable_deal(self, variant: str, options: tuple[str, ...]) -> int | None:
         """A deal the solver proves winnable now, else one from the list (no options only), else None."""
@@ -585,7 +595,9 @@ class GameService:
         """
         async with self._db.sessions() as session:
             record = await session.get(GameRecord, game_id)
-            if record is None or record.status == GameStatus.QUARANTINED:
+            if record is None or record.status == GameStatus.QUARANTINED or not saved.readable(
+                record.id, record.status, record.variant, record.options
+            ):
                 return None
             owner = await session.get(Player, record.player_id)
             rules = await self._attempt_rules(session, record)
@@ -605,13 +617,14 @@ class GameService:
         and pointing at a new message must not make them out of date.
         """
         async with self._db.writer(), self._db.sessions() as session, session.begin():
-            await session.execute(
+            result = await session.execute(
                 update(GameRecord)
                 .where(GameRecord.id == game_id)
                 .values(channel_id=channel_id, board_message_id=message_id)
                 .execution_options(synchronize_session=False)
             )
-        self._board_messages.put(game_id, (channel_id, message_id))
+        if result.rowcount == 1:  # a game that is gone has no board to remember
+            self._board_messages.put(game_id, (channel_id, message_id))
 
     async def board_message(self, game_id: int) -> tuple[int | None, int | None]:
         """The (channel id, message id) of a game's board message, as last set."""
@@ -1003,6 +1016,8 @@ class GameService:
             latest = await session.scalar(
                 select(GameRecord).where(GameRecord.player_id == player_id).order_by(GameRecord.id.desc()).limit(1)
             )
+            if latest is not None and saved.problem(latest.status, latest.variant, latest.options) is not None:
+                return self._damaged(latest)
             if latest is not None and latest.status == GameStatus.EXPIRED:
                 rules = await self._attempt_rules(session, latest)
                 if rules is not None:
@@ -1018,6 +1033,8 @@ class GameService:
         )
         if latest is None or latest.status in (GameStatus.ACTIVE, GameStatus.QUARANTINED):
             return await self._nothing_to_play(session, actor)
+        if saved.problem(latest.status, latest.variant, latest.options) is not None:
+            return self._damaged(latest)  # saved by another gatebot version: its owner is told so
         try:
             game = replay(latest)
         except GameDamaged as error:
@@ -1034,13 +1051,15 @@ class GameService:
         return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")
 
     def _damaged(self, record: GameRecord) -> Reply:
-        return Reply(
-            ReplyKind.ERROR,
-            f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
-            f"unchanged: start a new one with {self._new_command}.",
-            game_id=record.id,
-            status=GameStatus.QUARANTINED,
-        )
+        """The answer about a game that can't be loaded: another gatebot version saved it, or its log is damaged."""
+        if saved.problem(record.status, record.variant, record.options) is not None:
+            message = saved.set_aside(record.id, new_command=self._new_command)
+        else:
+            message = (
+                f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
+                f"unchanged: start a new one with {self._new_command}."
+            )
+        return Reply(ReplyKind.ERROR, message, game_id=record.id, status=GameStatus.QUARANTINED)
 
     async def _open(
         self, session: AsyncSession, actor: Actor, game_id: int | None, expected_version: int | None
@@ -1078,12 +1097,19 @@ class GameService:
                 f"This is {owner.display_name}'s game: start your own with {self._new_command}.",
                 game_id=target.id,
             )
+        if saved.problem(target.status, target.variant, target.options) is not None:
+            return self._damaged(target)
+        try:
+            game = None if target.status == GameStatus.QUARANTINED else replay(target)
+        except GameDamaged as error:
+            log.warning("game %s can't be replayed for its board: %s", target.id, error)
+            return self._damaged(target)  # a finished game keeps its result: nothing is changed
         rules = await self._attempt_rules(session, target) if target.status == GameStatus.EXPIRED else None
         return Reply(
             ReplyKind.STALE,
             rules.has_closed(target.score) if rules is not None
             else "That board belongs to a game that is over: here is where it ended.",
-            game=None if target.status == GameStatus.QUARANTINED else replay(target),
+            game=game,
             game_id=target.id,
             version=target.version,
             status=GameStatus(target.status),
@@ -1145,9 +1171,10 @@ class GameService:
     async def _load(self, session: AsyncSession, record: GameRecord) -> Game | None:
         """The record's game, checked against a replay of its log; None if it was set aside.
 
-        A stale position cache is repaired (and logged); a log that can't be replayed sets
-        the game aside (status ``quarantined``) so its owner can start afresh, with the row
-        kept as it was for inspection.
+        A stale position cache is repaired (and logged); a game that can't be loaded -- its
+        variant or an option unknown to this gatebot (another version saved it), or its log
+        impossible to replay -- is set aside (status ``quarantined``) so its owner can start
+        afresh, with the row kept as it was for inspection and the reason in ``problem``.
         """
         known = self._known.get(record.id)
         if known is not None and (known.variant, known.options, known.deal, known.log, known.position) == (
@@ -1155,13 +1182,18 @@ class GameService:
         ):
             self._known.move_to_end(record.id)
             return known.game.copy()
-        try:
-            game = replay(record)
-        except GameDamaged as error:
-            log.error("game %s of player %s can't be replayed: %s; setting it aside",
-                      record.id, record.player_id, error)
+        problem = saved.problem(record.status, record.variant, record.options)
+        game = None
+        if problem is None:
+            try:
+                game = replay(record)
+            except GameDamaged as error:
+                problem = f"its log can't be replayed: {error}"
+        if game is None:
+            log.error("game %s of player %s can't be loaded (%s); setting it aside",
+                      record.id, record.player_id, problem)
             record.status = GameStatus.QUARANTINED
-            record.problem = str(error)
+            record.problem = problem
             record.finished_at = self._clock()
             await session.flush()
             return None
@@ -1361,6 +1393,13 @@ def _outcome_message(status: GameStatus, message: str | None, move_count: int, s
     if status is GameStatus.LOST:
         return _join(message, f"No legal move is left: the game ends with a score of {score}.")
     return message
+
+
+def _set_aside_note(record: GameRecord) -> str:
+    """The line under a new board about the running game that couldn't be loaded, and was set aside."""
+    if saved.problem(record.status, record.variant, record.options) is not None:
+        return f"Your game #{record.id} was saved by a different version of gatebot, so it is set aside unchanged."
+    return f"Your previous game (deal {record.deal}) couldn't be read back, so it is set aside unchanged."
 
 
 def _dealt(first: str, abandoned: GameRecord | None) -> str:

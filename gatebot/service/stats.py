@@ -6,7 +6,8 @@ are counted here from the rows the query returns in order.
 
 Only finished games count (won, lost, resigned, abandoned, or expired with their
 challenge): a game in progress has no result yet, and a game set aside as unreadable has
-none at all.
+none at all. A row saved by another gatebot version (a status, variant or option this one
+doesn't know) is skipped, and logged once (:mod:`gatebot.service.saved`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gatebot.errors import UserError
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError
+from gatebot.service import saved
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
 from gatebot.service.variants import deck_size
 from gatebot.store.database import Database
@@ -30,6 +32,8 @@ from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatu
 log = logging.getLogger(__name__)
 
 FINISHED = tuple(status.value for status in GameStatus if status.finished)
+#: How many of a player's latest finished games are looked at for the newest one with a card.
+_LATEST = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +152,12 @@ class Statistics:
         return PlayerStats(player.display_name, variants, daily)
 
     async def latest_result(self, platform: str, user_id: str) -> ResultCard | None:
-        """The result card of the player's most recently finished game, or None if they have none."""
+        """The result card of the player's most recently finished game, or None if they have none.
+
+        Games saved by another gatebot version are passed over for the newest one before them.
+        """
         async with self._db.sessions() as session:
-            row = (
+            rows = (
                 await session.execute(
                     select(GameRecord, Challenge.name)
                     .join(Player, Player.id == GameRecord.player_id)
@@ -162,9 +169,11 @@ class Statistics:
                         GameRecord.finished_at.is_not(None),
                     )
                     .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
-                    .limit(1)
+                    .limit(_LATEST)
                 )
-            ).first()
+            ).all()
+        row = next((row for row in rows if saved.readable(row[0].id, row[0].status, row[0].variant,
+                                                            row[0].options)), None)
         if row is None:
             return None
         record, challenge = row
@@ -179,7 +188,8 @@ class Statistics:
 
         Raises :class:`GameGone` if there is no such game, :class:`NotYourGame` if it is
         someone else's, :class:`NoResultYet` if it hasn't finished, and :class:`NoCard` if
-        it can't be replayed; each a ``ValueError`` whose message is a sentence to show.
+        it can't be replayed or was saved by another gatebot version; each a
+        :class:`~gatebot.errors.UserError` whose message is a sentence to show.
         """
         async with self._db.sessions() as session:
             row = (
@@ -195,7 +205,12 @@ class Statistics:
         record, challenge, owner_platform, owner_id, owner_name = row
         if (owner_platform, owner_id) != (platform, user_id):
             raise NotYourGame(game_id, owner_name)
-        status = GameStatus(record.status)
+        status = GameStatus.read(record.status)
+        if status is None or not saved.readable(record.id, record.status, record.variant, record.options):
+            raise NoCard(
+                f"Your game #{record.id} was saved by a different version of gatebot and can't be loaded, "
+                "so it has no result to share."
+            )
         if not status.finished:
             raise NoResultYet(game_id, status)
         try:
@@ -206,7 +221,7 @@ class Statistics:
 
     async def _daily_stats(self, session: AsyncSession, player_id: int, guild_id: int | None) -> DailyStats:
         query = (
-            select(Challenge.day, GameRecord.status)
+            select(Challenge.day, GameRecord.status, GameRecord.id, GameRecord.variant, GameRecord.options)
             .join(Challenge, Challenge.id == GameRecord.challenge_id)
             .where(
                 GameRecord.player_id == player_id,
@@ -219,19 +234,25 @@ class Statistics:
         if guild_id is not None:
             query = query.where(Challenge.guild_id == guild_id)
         rows = (await session.execute(query)).all()
-        return daily_stats(((day, status == GameStatus.WON) for day, status in rows), self._clock().date())
+        days = (
+            (day, status == GameStatus.WON) for day, status, game_id, variant, options in rows
+            if saved.readable(game_id, status, variant, options)
+        )
+        return daily_stats(days, self._clock().date())
 
 
 async def _variant_stats(session: AsyncSession, player_id: int) -> tuple[VariantStats, ...]:
     """Each variant's statistics, from one query of the player's finished games in the order they ended."""
     rows = await session.execute(
         select(GameRecord.variant, GameRecord.status, GameRecord.score, GameRecord.move_count,
-               GameRecord.started_at, GameRecord.finished_at)
+               GameRecord.started_at, GameRecord.finished_at, GameRecord.id, GameRecord.options)
         .where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED))
         .order_by(GameRecord.finished_at, GameRecord.id)
     )
     tally: dict[str, _Tally] = {}
-    for variant, status, score, moves, started_at, finished_at in rows:
+    for variant, status, score, moves, started_at, finished_at, game_id, options in rows:
+        if not saved.readable(game_id, status, variant, options):
+            continue
         tally.setdefault(variant, _Tally()).add(status == GameStatus.WON, score, moves, started_at, finished_at)
     return tuple(tally[variant].stats(variant) for variant in sorted(tally, key=lambda v: (-tally[v].games, v)))
 

@@ -7,14 +7,15 @@ Alembic's ``env.py`` through ``config.attributes`` (Alembic's connection-sharing
 start-up checks, upgrades and the ``gatebot db`` command see the same database the bot uses.
 
 Failures that a person running gatebot can fix — an unreachable database, a database written
-by a newer gatebot — become :class:`~gatebot.store.database.DatabaseError` with one sentence
-that never shows a password.
+by a newer gatebot, one stamped at a revision its tables have outgrown — become
+:class:`~gatebot.store.database.DatabaseError` with one sentence that never shows a password.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
-from sqlalchemy import inspect, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
@@ -65,6 +66,42 @@ def alembic_config(connection: Connection | None = None) -> Config:
 @functools.cache
 def _scripts() -> ScriptDirectory:
     return ScriptDirectory.from_config(alembic_config())
+
+
+def _in_order() -> tuple[str, ...]:
+    """Every revision this gatebot ships, from the first to the head."""
+    return tuple(reversed([script.revision for script in _scripts().walk_revisions()]))
+
+
+@functools.cache
+def tables_at(revision: str) -> dict[str, frozenset[str]]:
+    """Each of gatebot's tables at ``revision`` with its columns' names, as its migrations make them.
+
+    Worked out by running the migrations up to ``revision`` on a scratch in-memory SQLite
+    database: the revisions themselves are the record of what each one holds. Alembic's
+    "Running upgrade" lines are kept out of the log: no real database is being upgraded.
+    """
+    engine = create_engine("sqlite://")
+    talker = logging.getLogger("alembic.runtime.migration")
+    level = talker.level
+    talker.setLevel(logging.WARNING)
+    try:
+        with engine.begin() as scratch:
+            command.upgrade(alembic_config(scratch), revision)
+            return _gatebot_tables(scratch)
+    finally:
+        talker.setLevel(level)
+        engine.dispose()
+
+
+def _gatebot_tables(connection: Connection) -> dict[str, frozenset[str]]:
+    """The database's tables that some revision of gatebot makes, each with its columns' names."""
+    inspector = inspect(connection)
+    ours = set(Base.metadata.tables)
+    return {
+        name: frozenset(column["name"] for column in inspector.get_columns(name))
+        for name in inspector.get_table_names() if name in ours
+    }
 
 
 def head_revision() -> str:
@@ -106,6 +143,25 @@ async def ensure_schema(db: Database) -> str | None:
     return f"Upgraded the database from {before or 'empty'} to {after}."
 
 
+async def stamp(db: Database, revision: str) -> str | None:
+    """Record that the database is at ``revision`` without running any migration; return the revision it said before.
+
+    For a database whose tables are already at a revision its ``alembic_version`` doesn't
+    say (see :func:`upgrade`'s refusal). A revision this gatebot doesn't ship is refused.
+    """
+    if revision not in known_revisions():
+        raise DatabaseError(
+            f"There is no schema revision {revision!r} in this gatebot: its revisions are {', '.join(_in_order())}"
+        )
+    return await _run(db, functools.partial(_stamp_on, revision=revision), begin=True)
+
+
+def _stamp_on(connection: Connection, revision: str) -> str | None:
+    before = _revision_on(connection)
+    command.stamp(alembic_config(connection), revision, purge=True)
+    return before
+
+
 def _revision_on(connection: Connection) -> str | None:
     """The revision stamped in ``alembic_version``, None when there is none."""
     heads = MigrationContext.configure(connection).get_current_heads()
@@ -139,11 +195,34 @@ def _upgrade_on(connection: Connection) -> tuple[str | None, str]:
                 "revision, so gatebot can't tell what they hold: point DATABASE_URL at an empty "
                 "database, or stamp this one with `alembic stamp`"
             )
+    if before is not None:
+        _check_tables_match(connection, before)
     try:
         command.upgrade(alembic_config(connection), "head")
     except CommandError as error:
         raise DatabaseError(f"Alembic can't upgrade the database ({_first_line(str(error))})") from error
     return before, head
+
+
+def _check_tables_match(connection: Connection, stamped: str) -> None:
+    """Refuse, changing nothing, to upgrade a database whose tables already are a later revision's.
+
+    Its ``alembic_version`` says one revision, but a later one's migrations have run (or its
+    tables were made some other way): upgrading would try to make them again and fail half
+    way. The advice names the revision its tables match, which is what to stamp.
+    """
+    found = _gatebot_tables(connection)
+    if found == tables_at(stamped):
+        return
+    revisions = _in_order()
+    later = revisions[revisions.index(stamped) + 1:]
+    matched = next((revision for revision in later if tables_at(revision) == found), None)
+    if matched is not None:
+        raise DatabaseError(
+            f"The database says it is at revision {stamped} but its tables are already at {matched}'s, "
+            f"so upgrading would make them twice: if they hold what {matched} made, run "
+            f"`gatebot db stamp {matched}` and start again, or else restore a backup"
+        )
 
 
 async def _run(db: Database, work: Callable[[Connection], T], *, begin: bool = False) -> T:

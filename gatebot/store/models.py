@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     MetaData,
     String,
     Text,
@@ -65,6 +66,33 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+#: The largest id each database's INTEGER column holds (SQLite's integers are 64-bit).
+_LARGEST_ID = {"postgresql": 2**31 - 1}
+_LARGEST_SQLITE_ID = 2**63 - 1
+
+
+class RowId(TypeDecorator[int]):
+    """An ``INTEGER`` id column that a lookup by an id no row can have simply doesn't find.
+
+    Game and challenge ids come back from outside (a button's custom id, a command's
+    option) as any Python int: ``2**63``, ``10**30`` or ``-5``. Bound as they are, the
+    driver refuses them (``OverflowError`` on SQLite, a range error on PostgreSQL's 32-bit
+    INTEGER) and the player would get an apology for a bug. Here, a value outside 1 to the
+    column's largest is bound as 0, which no row has (ids count from 1), so every query of
+    every service by such an id finds nothing and says "no such game" the usual way,
+    without a check at each entry point. The DDL is the plain ``INTEGER`` one.
+    """
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        largest = _LARGEST_ID.get(dialect.name, _LARGEST_SQLITE_ID)
+        return value if 1 <= value <= largest else 0
+
+
 class Base(DeclarativeBase):
     """Declarative base whose constraint names are predictable, so SQLite batch migrations work."""
 
@@ -72,7 +100,15 @@ class Base(DeclarativeBase):
 
 
 class GameStatus(enum.StrEnum):
-    """Where a game stands. Only ``active`` games can be played; one per player at most."""
+    """Where a game stands. Only ``active`` games can be played; one per player at most.
+
+    The ``status`` column holds this as plain text, not as SQLAlchemy's ``Enum`` type: a row
+    may have been written by another gatebot version (or by hand) with a status this one
+    doesn't know, and an ``Enum`` column would make every query that loads such a row fail
+    (``LookupError``) for everyone, not only for its owner. Text becomes a status in one
+    place, :meth:`read`, which answers None for an unknown one, so each reader can set that
+    game aside and go on with the others (:mod:`gatebot.service.saved`).
+    """
 
     ACTIVE = "active"
     WON = "won"
@@ -87,6 +123,14 @@ class GameStatus(enum.StrEnum):
     def finished(self) -> bool:
         """Over with a result that counts in statistics (not running, not set aside)."""
         return self not in (GameStatus.ACTIVE, GameStatus.QUARANTINED)
+
+    @classmethod
+    def read(cls, text: str) -> GameStatus | None:
+        """The status a row's text names; None for one this gatebot doesn't know."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
 
 
 class Rule(enum.StrEnum):
@@ -133,9 +177,12 @@ class GameRecord(Base):
         ),
         # One attempt per player per challenge (games outside challenges have NULL, never equal).
         Index("uq_games_one_attempt_per_challenge", "challenge_id", "player_id", unique=True),
+        # Ids are never reused (SQLite would reuse the largest after a delete): an old board's
+        # buttons name their game's id, which must never come to mean someone's new game.
+        {"sqlite_autoincrement": True},
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(RowId, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[str] = mapped_column(String(100), default="", server_default="")
@@ -180,9 +227,10 @@ class Challenge(Base):
     """
 
     __tablename__ = "challenges"
-    __table_args__ = (UniqueConstraint("guild_id", "day"),)
+    # Ids never reused, like games': an old announcement's Play button names its challenge's id.
+    __table_args__ = (UniqueConstraint("guild_id", "day"), {"sqlite_autoincrement": True})
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(RowId, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
     kind: Mapped[str] = mapped_column(String(16), default=ChallengeKind.CUSTOM)
     name: Mapped[str] = mapped_column(String(100))

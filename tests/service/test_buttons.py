@@ -1,8 +1,12 @@
 """What the bot's buttons and settings need from the service: owners, finished boards, auto, prefs."""
 
+import pytest
+from sqlalchemy import update
+
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Preferences, ReplyKind
-from gatebot.store import Database, GameRecord
+from gatebot.service.stats import NoCard, Statistics
+from gatebot.store import Database, GameRecord, GameStatus
 
 ALICE = Actor("discord", "1001", "Alice")
 BOB = Actor("discord", "1002", "Bob")
@@ -71,3 +75,26 @@ async def test_preferences_are_saved_per_player(db: Database) -> None:
     assert await service.set_preferences(ALICE, compact=True) == Preferences("image", True)
     assert await GameService(db).preferences(ALICE) == Preferences("image", True)
     assert await service.preferences(BOB) == Preferences()
+
+
+async def test_a_finished_games_button_with_a_damaged_log_says_so_in_one_sentence(db: Database) -> None:
+    """An old board's press (or its Share button) on a game whose log can't be replayed: no apology for a bug."""
+    service = GameService(db, new_command="/gate new")
+    old = await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")
+    finished = await service.resign(ALICE)
+    async with db.sessions() as session, session.begin():
+        await session.execute(update(GameRecord).where(GameRecord.id == old.game_id).values(log="3f zz"))
+    fresh = GameService(db, new_command="/gate new")
+    for action in ("draw", "undo", "resign", "3f"):
+        reply = await fresh.act(ALICE, action, game_id=old.game_id, expected_version=finished.version)
+        assert reply.kind is ReplyKind.ERROR
+        assert reply.message == (
+            "Your saved game (deal 1) couldn't be read back, so it has been set aside unchanged: "
+            "start a new one with /gate new."
+        )
+    with pytest.raises(NoCard, match=r"^That game can't be replayed, so it has no result card\.$"):
+        await Statistics(db).card(old.game_id, ALICE.platform, ALICE.user_id)
+    async with db.sessions() as session:
+        record = await session.get(GameRecord, old.game_id)
+        assert record is not None and (record.status, record.log) == (GameStatus.RESIGNED, "3f zz")

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from gatebot.store import Database, DatabaseError, GameRecord, GameStatus, Player
+from gatebot.store import Challenge, Database, DatabaseError, GameRecord, GameStatus, Player
 from gatebot.store.database import parse_database_url
 
 MAX_DEAL = 2**32 - 1
@@ -205,6 +205,21 @@ async def test_the_version_goes_up_with_every_update(db: Database) -> None:
             assert loaded.version == expected
     async with db.sessions() as session:
         assert await session.scalar(select(GameRecord.version).where(GameRecord.id == game.id)) == 3
+
+
+@pytest.mark.parametrize("outside", [0, -1, 2**31, 2**63 - 1, 2**63, 10**30, -(10**30)])
+async def test_an_id_no_row_can_have_finds_nothing_instead_of_failing(db: Database, outside: int) -> None:
+    """Ids from outside may be any integer: past the column's range they bind as an id no row has."""
+    player = a_player()
+    game = a_game(player)
+    await save(db, player, game)
+    async with db.sessions() as session:
+        assert await session.get(GameRecord, outside) is None
+        assert await session.get(Challenge, outside) is None
+        assert (await session.scalars(select(GameRecord.id).where(GameRecord.id.in_([outside, game.id])))).all() == [
+            game.id
+        ]
+        assert await session.get(GameRecord, game.id) is not None
 
 
 async def test_a_stale_update_is_refused(db: Database) -> None:

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from gatebot.rules import Game
 from gatebot.store import migrate
 from gatebot.store.database import Database, DatabaseError, parse_database_url
-from gatebot.store.migrate import current_revision, ensure_schema, head_revision, upgrade
+from gatebot.store.migrate import current_revision, ensure_schema, head_revision, stamp, upgrade
 from gatebot.store.models import Base, Challenge, DailySchedule, GameRecord, GameStatus, Player, UTCDateTime
 
 OUR_TABLES = {"players", "games", "challenges", "daily_schedules"}
@@ -177,6 +177,43 @@ async def test_a_database_from_a_newer_gatebot_is_refused_and_left_alone(empty_d
 
     assert await _on(empty_db, _schema) == before
     assert await current_revision(empty_db) == "9999"
+
+
+async def test_a_database_stamped_behind_its_tables_gets_advice_and_is_left_alone(empty_db: Database) -> None:
+    """Stamped 0001 with 0002's tables: upgrading would make ``challenges`` twice, so it refuses and says what to do."""
+    await _on(empty_db, _to(SECOND))
+    behind = sa.text("UPDATE alembic_version SET version_num = '0001'")
+    await _on(empty_db, lambda connection: connection.execute(behind))
+    before = await _on(empty_db, _schema)
+
+    with pytest.raises(DatabaseError) as refused:
+        await ensure_schema(empty_db)
+    assert str(refused.value) == (
+        "The database says it is at revision 0001 but its tables are already at 0002's, so upgrading would "
+        "make them twice: if they hold what 0002 made, run `gatebot db stamp 0002` and start again, or else "
+        "restore a backup"
+    )
+    assert await _on(empty_db, _schema) == before
+
+    # Taking the advice works.
+    assert await stamp(empty_db, "0002") == "0001"
+    assert await ensure_schema(empty_db) == f"Upgraded the database from 0002 to {head_revision()}."
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+
+async def test_a_database_behind_with_its_own_revisions_tables_upgrades(empty_db: Database) -> None:
+    """The check compares with what each revision made: an honest database at 0001 is not refused."""
+    await _on(empty_db, _to(FIRST))
+    assert migrate.tables_at(FIRST) == await _on(empty_db, migrate._gatebot_tables)
+    assert set(migrate.tables_at(SECOND)) == OUR_TABLES
+    assert await ensure_schema(empty_db) == f"Upgraded the database from {FIRST} to {head_revision()}."
+
+
+async def test_stamping_a_revision_gatebot_does_not_ship_is_refused(empty_db: Database) -> None:
+    await upgrade(empty_db)
+    with pytest.raises(DatabaseError, match=r"^There is no schema revision '9' in this gatebot: its revisions are "):
+        await stamp(empty_db, "9")
+    assert await current_revision(empty_db) == head_revision()
 
 
 async def test_tables_made_without_migrations_are_refused(empty_db: Database) -> None:
@@ -427,3 +464,99 @@ async def test_0005_recounts_the_moves_each_log_kept(empty_db: Database) -> None
         for token in log.split():
             game.undo() if token == "u" else game.play(token)
         assert count == len(game.moves)
+
+
+# -- from revision 0002 to head and back: ids are never reused -------------------------------
+
+SECOND = "0002"
+CHALLENGES_0002 = sa.table(
+    "challenges", sa.column("id", sa.Integer), sa.column("guild_id", sa.BigInteger), sa.column("kind", sa.String),
+    sa.column("name", sa.String), sa.column("variant", sa.String), sa.column("deal", sa.BigInteger),
+    sa.column("hints", sa.String), sa.column("undo", sa.String), sa.column("opens_at", UTCDateTime()),
+    sa.column("closes_at", UTCDateTime()), sa.column("created_at", UTCDateTime()),
+)
+GAMES_0002 = sa.table(
+    "games", *(sa.column(column.name, column.type) for column in GAMES_0001.c), sa.column("challenge_id", sa.Integer)
+)
+
+
+def _fill_0002(connection: Connection) -> dict[str, int]:
+    """Alice and Bob, a challenge both played, and games outside it, as revision 0002 stores them."""
+    ids = _player_rows(connection)
+    connection.execute(CHALLENGES_0002.insert(), [
+        {"guild_id": 1, "kind": "custom", "name": name, "variant": "gate", "deal": 7, "hints": "allowed",
+         "undo": "allowed", "opens_at": WHEN, "closes_at": WHEN, "created_at": WHEN}
+        for name in ("Cup", "Shield")
+    ])
+    cup = connection.execute(sa.select(CHALLENGES_0002.c.id).where(CHALLENGES_0002.c.name == "Cup")).scalar_one()
+    connection.execute(GAMES_0002.insert(), [
+        _game_row(ids["alice"], 7, "3f", "won", challenge_id=cup),
+        _game_row(ids["bob"], 7, "d", "expired", challenge_id=cup),
+        _game_row(ids["alice"], 8, "d d", "active", challenge_id=None),
+        _game_row(ids["bob"], 9, "", "lost", challenge_id=None),
+    ])
+    return ids
+
+
+def _links(connection: Connection) -> list[tuple[Any, ...]]:
+    """Each game's id and its challenge's name: what must survive a rebuild of either table."""
+    rows = connection.execute(
+        sa.select(GAMES_0002.c.id, GAMES_0002.c.deal, CHALLENGES_0002.c.name)
+        .outerjoin(CHALLENGES_0002, CHALLENGES_0002.c.id == GAMES_0002.c.challenge_id)
+        .order_by(GAMES_0002.c.id)
+    )
+    return [tuple(row) for row in rows]
+
+
+def _autoincrement_tables(connection: Connection) -> set[str]:
+    """The tables SQLite was told never to reuse ids in (every table, on PostgreSQL: its sequences never do)."""
+    if connection.dialect.name != "sqlite":
+        return OUR_TABLES
+    rows = connection.execute(sa.text("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    return {name for name, sql in rows if "AUTOINCREMENT" in sql.upper()}
+
+
+def _newest_game_deleted_then_one_added(connection: Connection) -> tuple[int, int]:
+    """Delete the newest game, add another: (the id deleted, the id the new game got)."""
+    newest = connection.execute(sa.select(sa.func.max(GAMES_0002.c.id))).scalar_one()
+    owner = connection.execute(sa.select(GAMES_0002.c.player_id).where(GAMES_0002.c.id == newest)).scalar_one()
+    connection.execute(GAMES_0002.delete().where(GAMES_0002.c.id == newest))
+    connection.execute(GAMES_0002.insert(), [_game_row(owner, 10, "", "won", challenge_id=None)])
+    return newest, connection.execute(sa.select(sa.func.max(GAMES_0002.c.id))).scalar_one()
+
+
+async def test_upgrading_from_0002_keeps_every_game_and_link_and_ids_are_never_reused(empty_db: Database) -> None:
+    await _on(empty_db, _to(SECOND))
+    ids = await _on(empty_db, _fill_0002)
+    before, links = await _on(empty_db, _games), await _on(empty_db, _links)
+    assert [name for *_, name in links] == ["Cup", "Cup", None, None]
+
+    assert await upgrade(empty_db) == (SECOND, head_revision())
+    assert await _on(empty_db, _games) == before
+    assert await _on(empty_db, _links) == links  # no attempt came unlinked from its challenge
+    assert {"games", "challenges"} <= await _on(empty_db, _autoincrement_tables)
+    assert {"uq_games_one_active_per_player", "uq_games_one_attempt_per_challenge"} <= await _on(
+        empty_db, _index_names
+    )
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+    await _second_active_game_is_refused(empty_db, ids["alice"])
+    deleted, added = await _on(empty_db, _newest_game_deleted_then_one_added)
+    assert added > deleted
+
+
+async def test_downgrading_to_0002_keeps_every_game_and_link(empty_db: Database) -> None:
+    await _on(empty_db, _to(SECOND))
+    ids = await _on(empty_db, _fill_0002)
+    await upgrade(empty_db)
+    before, links = await _on(empty_db, _games), await _on(empty_db, _links)
+
+    await _on(empty_db, _to(SECOND, down=True))
+    assert await current_revision(empty_db) == SECOND
+    assert await _on(empty_db, _games) == before
+    assert await _on(empty_db, _links) == links
+    assert "uq_games_one_active_per_player" in await _on(empty_db, _index_names)
+
+    assert await upgrade(empty_db) == (SECOND, head_revision())  # and up again
+    assert await _on(empty_db, _links) == links
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+    await _second_active_game_is_refused(empty_db, ids["alice"])
