@@ -14,6 +14,8 @@ from pathlib import Path
 from gatebot.store.database import database_url_from_env
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Hints and the solver's other work at once: one process each, beside the bot's own (2 cores).
+HINT_WORKERS = 2
 
 
 class SettingsError(Exception):
@@ -34,6 +36,8 @@ class Settings:
     move_channel_ids: frozenset[int] = frozenset()
     #: Test-only: the REST base of a fake Discord (``http://127.0.0.1:PORT/api/v10``).
     api_base: str | None = None
+    #: Worker processes for hints and the solver (``GATEBOT_HINT_WORKERS``), shared fairly between players.
+    hint_workers: int = HINT_WORKERS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -52,6 +56,7 @@ class Settings:
             shard_ids=_int_list(values, "SHARD_IDS"),
             move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS") or ()),
             api_base=values.get("GATEBOT_DISCORD_API_BASE") or None,
+            hint_workers=_hint_workers(values),
         )
 
 
@@ -115,3 +120,12 @@ def _log_level(values: Mapping[str, str]) -> str:
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     return level
+
+
+def _hint_workers(values: Mapping[str, str]) -> int:
+    raw = values.get("GATEBOT_HINT_WORKERS", "").strip()
+    if not raw:
+        return HINT_WORKERS
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+        raise SettingsError(f"GATEBOT_HINT_WORKERS must be a whole number of worker processes, 1 or more, not {raw!r}")
+    return int(raw)
