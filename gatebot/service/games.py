@@ -219,6 +219,8 @@ class GameService:
         self._hints: _Recent[str, Hint] = _Recent(ttl=_FOREVER, size=1024)
         #: (game id, visible position) of the hints already counted on their game.
         self._hinted: _Recent[tuple[int, str], bool] = _Recent(ttl=_FOREVER, size=8192)
+        #: Hint requests under way by (platform, user id, game id, board version): a repeat joins.
+        self._hinting: dict[tuple[str, str, int | None, int | None], asyncio.Future[Reply]] = {}
         #: Counts under way, so the askers of one shared hint count it once.
         self._counting: dict[tuple[int, int, str], asyncio.Future[bool]] = {}
         #: The solver's verdicts by full position text (a decided one never changes): the
@@ -475,8 +477,24 @@ class GameService:
         with several processes a repeat ask served by another one counts again.
 
         A player has one hint worked out at a time: presses while it is being worked out
-        share it, and one about a newer position takes the place of one still waiting.
+        share it (and its reply: the same press again doesn't even read the game again), and
+        one about a newer position takes the place of one still waiting.
         """
+        key = (actor.platform, actor.user_id, game_id, expected_version)
+        pending = self._hinting.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._hint(actor, game_id, expected_version))
+            self._hinting[key] = pending
+
+            def done(_: object) -> None:
+                if self._hinting.get(key) is pending:
+                    del self._hinting[key]
+
+            pending.add_done_callback(done)
+        return await asyncio.shield(pending)
+
+    async def _hint(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
+        """One hint request, worked out (see :meth:`hint`)."""
         for _ in range(_HINT_TRIES):
             seen = await self._look(actor, game_id, expected_version)
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:

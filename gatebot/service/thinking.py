@@ -7,18 +7,20 @@ is hidden even by mistake — and only plain values come back. Every variant goe
 :mod:`gatebot.solver.family`, so a variant whose solver registers there works here unchanged.
 
 The workers are shared fairly. Each question names who asks it; one asker has at most one
-question in a worker at a time, and of the askers waiting the one served longest ago goes
-next, so a player pressing Hint over and over (or from eight accounts) can't push everyone
-else's hints behind their own. An asker's repeated question joins the one already asked,
-and a question about a newer position takes the place of one still waiting.
+question in a worker at a time; a question asked the moment its asker's last answer came
+waits behind everyone else's and never takes the last free worker; among equals, the asker
+served longest ago goes next. So a player pressing Hint over and over (or from eight
+accounts) can't push everyone else's hints behind their own.
+An asker's repeated question joins the one already asked, and a question about a newer
+position takes the place of one still waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import multiprocessing
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -35,6 +37,11 @@ T = TypeVar("T")
 
 #: How many askers' last turns are remembered for fairness; one forgotten counts as never served.
 _REMEMBERED_ASKERS = 4096
+#: A question asked this soon (seconds) after its asker's previous answer is *eager* — pressing
+#: again at once, as a person thinking about the board doesn't — and waits behind the others;
+#: with two workers or more, the last free one never takes it, so bursts from a few accounts
+#: can't fill every worker with searches of up to a second.
+EAGER_SECONDS = 0.5
 
 
 class ThinkingFailed(Exception):
@@ -58,6 +65,7 @@ class _Question:
     function: Callable[..., Any]
     args: tuple[object, ...]
     answer: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    eager: bool = False  #: asked within EAGER_SECONDS of the asker's previous answer
     started: bool = False
 
 
@@ -90,10 +98,12 @@ class Thinker:
 
     Questions wait here, not in the executor's queue, so the next free worker can go to
     whoever deserves it: an asker with a question in a worker waits for it before their
-    next one starts, and among the askers waiting, the one whose last question started
-    longest ago (or who never asked) goes first. An asker's question with the same key
-    as one they already asked joins it; a hint about another position replaces their
-    hint still waiting (its askers are told :class:`Superseded`).
+    next one starts; an *eager* question (asked within :data:`EAGER_SECONDS` of its
+    asker's previous answer) goes after the others and never to the last free worker of
+    several; among equals, the asker whose last question started longest ago (or who never
+    asked) goes first. An asker's question with the same key as one they already asked
+    joins it; a hint about another position replaces their hint still waiting (its askers
+    are told :class:`Superseded`).
     """
 
     def __init__(self, executor: Executor | None = None, *, workers: int = 1) -> None:
@@ -109,8 +119,10 @@ class Thinker:
         #: Every unanswered question of each asker (in a worker or waiting), to join or replace.
         self._asked: dict[Hashable, list[_Question]] = {}
         self._busy: set[Hashable] = set()  #: askers with a question in a worker
-        self._turns: OrderedDict[Hashable, int] = OrderedDict()  #: when each asker's last question started
-        self._clock = itertools.count()
+        #: When each asker's last question started (``time.monotonic()``), oldest first.
+        self._turns: OrderedDict[Hashable, float] = OrderedDict()
+        #: When each asker's last answer came (``time.monotonic()``), oldest first.
+        self._answered: OrderedDict[Hashable, float] = OrderedDict()
         self._running: set[asyncio.Task[None]] = set()
 
     @property
@@ -148,7 +160,9 @@ class Thinker:
                 for old in [q for q in asked if not q.started and q.key[0] == key[0]]:
                     self._forget(old)
                     old.answer.set_exception(Superseded("a newer question took this one's place"))
-            question = _Question(asker, key, function, args)
+            last = self._answered.get(asker)
+            eager = last is not None and time.monotonic() - last < EAGER_SECONDS
+            question = _Question(asker, key, function, args, eager=eager)
             self._asked.setdefault(asker, []).append(question)
             self._waiting.setdefault(asker, []).append(question)
             self._dispatch()
@@ -169,11 +183,18 @@ class Thinker:
                 del self._waiting[question.asker]
 
     def _next(self) -> _Question | None:
-        """The question the next free worker takes: the longest-unserved free asker's oldest one."""
+        """The question the next free worker takes: a free asker's oldest, the patient and longest-unserved first.
+
+        The last free worker of several takes no eager question, so someone who presses
+        Hint after thinking finds a worker even while a few accounts keep the others busy.
+        """
         free = [asker for asker in self._waiting if asker not in self._busy]
+        if self._workers > 1 and len(self._busy) == self._workers - 1:
+            free = [asker for asker in free if not self._waiting[asker][0].eager]
         if not free:
             return None
-        asker = min(free, key=lambda who: self._turns.get(who, -1))  # ties: who started waiting first
+        # Ties: who started waiting first.
+        asker = min(free, key=lambda who: (self._waiting[who][0].eager, self._turns.get(who, -1.0)))
         return self._waiting[asker][0]
 
     def _dispatch(self) -> None:
@@ -189,7 +210,7 @@ class Thinker:
             question.started = True
             self._busy.add(question.asker)
             if not isinstance(question.asker, _Anonymous):
-                self._turns[question.asker] = next(self._clock)
+                self._turns[question.asker] = time.monotonic()
                 self._turns.move_to_end(question.asker)
                 while len(self._turns) > _REMEMBERED_ASKERS:
                     self._turns.popitem(last=False)
@@ -209,6 +230,11 @@ class Thinker:
             outcome = (True, result)
         self._busy.discard(question.asker)
         self._forget(question)
+        if not isinstance(question.asker, _Anonymous):
+            self._answered[question.asker] = time.monotonic()
+            self._answered.move_to_end(question.asker)
+            while len(self._answered) > _REMEMBERED_ASKERS:
+                self._answered.popitem(last=False)
         if not question.answer.done():
             if outcome[0]:
                 question.answer.set_result(outcome[1])

@@ -128,6 +128,30 @@ async def test_an_asker_never_has_two_jobs_in_the_workers() -> None:
     assert (await second).move == hint_for(seen(1, "d")).move
 
 
+async def test_the_last_free_worker_waits_for_someone_not_served_lately() -> None:
+    held = Held()
+    thinker = Thinker(held, workers=2)
+    alice = asyncio.ensure_future(thinker.hint(seen(1), asker="alice"))
+    bob = asyncio.ensure_future(thinker.hint(seen(2), asker="bob"))
+    await until(lambda: len(held.jobs) == 2)
+    held.release(0)
+    held.release(1)
+    await answered(alice, bob)
+    # Both were served a moment ago: only one of them may have a worker now.
+    again = [asyncio.ensure_future(thinker.hint(seen(deal, "d"), asker=asker))
+             for deal, asker in ((1, "alice"), (2, "bob"))]
+    await until(lambda: len(held.jobs) == 3 and thinker.waiting == 1)
+    carol = asyncio.ensure_future(thinker.hint(seen(3), asker="carol"))
+    await until(lambda: len(held.jobs) == 4)
+    assert held.positions()[2:] == [seen(1, "d"), seen(3)]  # the free worker went to Carol, not Bob
+    held.release(3)
+    await answered(carol)
+    held.release(2)
+    await until(lambda: len(held.jobs) == 5)  # Bob's turn comes once Alice's search is done
+    held.release(4)
+    await answered(*again)
+
+
 async def test_a_newer_position_replaces_the_askers_waiting_one() -> None:
     held = Held()
     thinker = Thinker(held)
@@ -208,8 +232,9 @@ async def test_a_spammers_hints_are_one_job_and_anothers_hint_goes_first(db: Dat
 
     before = [asyncio.ensure_future(service.hint(ALICE)) for _ in range(20)]
     await until(lambda: len(held.jobs) == 1)  # twenty presses, one job
-    await service.play(ALICE, "d")  # and on, pressing Hint again and again
-    after = [asyncio.ensure_future(service.hint(ALICE)) for _ in range(20)]
+    moved = await service.play(ALICE, "d")  # and on, pressing the new board's Hint again and again
+    after = [asyncio.ensure_future(service.act(ALICE, "hint", game_id=moved.game_id, expected_version=moved.version))
+             for _ in range(20)]
     bob = asyncio.ensure_future(service.hint(BOB))
     await until(lambda: service._thinker.waiting == 2)  # Alice's newer position, then Bob's
 
@@ -240,8 +265,8 @@ async def test_a_hint_for_a_newer_position_replaces_the_waiting_one(db: Database
     await until(lambda: len(held.jobs) == 1)
     old = asyncio.ensure_future(service.hint(ALICE))
     await until(lambda: service._thinker.waiting == 1)
-    await service.play(ALICE, "d")
-    new = asyncio.ensure_future(service.hint(ALICE))
+    moved = await service.play(ALICE, "d")
+    new = asyncio.ensure_future(service.act(ALICE, "hint", game_id=moved.game_id, expected_version=moved.version))
     await until(lambda: waiting_positions(service) == [seen(1, "d")])
     held.release(0)
     await answered(bob)
