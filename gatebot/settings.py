@@ -23,6 +23,8 @@ MAX_SNOWFLAKE = 2**64 - 1
 MAX_SHARDS = 1_000_000
 #: Longer than any Discord token (about 70 characters), short enough to read at once.
 MAX_TOKEN_LENGTH = 1024
+#: Hints and the solver's other work at once: one process each, beside the bot's own (2 cores).
+HINT_WORKERS = 2
 
 
 class SettingsError(Exception):
@@ -43,6 +45,8 @@ class Settings:
     move_channel_ids: frozenset[int] = frozenset()
     #: Test-only: the REST base of a fake Discord (``http://127.0.0.1:PORT/api/v10``).
     api_base: str | None = None
+    #: Worker processes for hints and the solver (``GATEBOT_HINT_WORKERS``), shared fairly between players.
+    hint_workers: int = HINT_WORKERS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -65,6 +69,7 @@ class Settings:
             shard_ids=_shard_ids(values, shard_count),
             move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS", low=1, high=MAX_SNOWFLAKE) or ()),
             api_base=_api_base(values),
+            hint_workers=_hint_workers(values),
         )
 
 
@@ -192,3 +197,15 @@ def _api_base(values: Mapping[str, str]) -> str | None:
         raise SettingsError(f"GATEBOT_DISCORD_API_BASE must be an http(s) URL like "
                             f"http://127.0.0.1:8080/api/v10, not {shown(raw)}")
     return raw
+
+
+def _hint_workers(values: Mapping[str, str]) -> int:
+    raw = values.get("GATEBOT_HINT_WORKERS", "").strip()
+    if not raw:
+        return HINT_WORKERS
+    workers = parse_whole(raw, max_digits=4)
+    if workers is None or workers < 1:
+        raise SettingsError(
+            f"GATEBOT_HINT_WORKERS must be a whole number of worker processes, 1 or more, not {shown(raw)}"
+        )
+    return workers

@@ -96,7 +96,7 @@ def test_an_unreadable_token_file_or_dotenv_is_one_sentence(content: bytes, tmp_
 
 
 NAMES = ("DISCORD_TOKEN", "DATABASE_URL", "GATEBOT_DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS",
-         "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE")
+         "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE", "GATEBOT_HINT_WORKERS")
 
 
 @settings(max_examples=40, deadline=None)
@@ -114,3 +114,28 @@ def test_any_environment_is_settings_or_one_sentence(environ: dict[str, str]) ->
         assert len(set(found.shard_ids)) == len(found.shard_ids)
         assert all(0 <= shard < found.shard_count for shard in found.shard_ids)
     assert found.dev_guild_id is None or found.dev_guild_id > 0
+
+
+def test_hint_workers_default_to_two_and_come_from_the_environment() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "t"}, dotenv=None).hint_workers == 2
+    assert Settings.from_env({"DISCORD_TOKEN": "t", "GATEBOT_HINT_WORKERS": " 3 "}, dotenv=None).hint_workers == 3
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "two", "1.5", "2 3", "00", "²"])
+def test_hint_workers_must_be_a_positive_whole_number(raw: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "t", "GATEBOT_HINT_WORKERS": raw}, dotenv=None)
+    message = str(caught.value)
+    assert message.startswith("GATEBOT_HINT_WORKERS must be") and repr(raw) in message and "\n" not in message
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=6))
+def test_any_hint_workers_text_is_a_positive_count_or_one_sentence(raw: str) -> None:
+    try:
+        workers = Settings.from_env({"DISCORD_TOKEN": "t", "GATEBOT_HINT_WORKERS": raw}, dotenv=None).hint_workers
+    except SettingsError as error:
+        assert "GATEBOT_HINT_WORKERS" in str(error) and "\n" not in str(error)
+    else:
+        assert workers >= 1
+        assert workers == (int(raw) if raw.strip() else 2)

@@ -130,7 +130,9 @@ async def open_service(settings: Settings) -> tuple[Database, GameService]:
         raise
     if message:
         log.info(message)
-    return db, GameService(db, new_command="/gate new", end_prompt="Press End game to finish")
+    return db, GameService(
+        db, new_command="/gate new", end_prompt="Press End game to finish", hint_workers=settings.hint_workers
+    )
 
 
 async def serve(settings: Settings) -> None:

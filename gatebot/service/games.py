@@ -39,7 +39,7 @@ from gatebot.service.advice import hint_message, no_win_message, sentence
 from gatebot.service.attempts import AttemptRules
 from gatebot.service.lines import MAX_MOVES, line_refusal, too_many_moves
 from gatebot.service.replies import Actor, Reply, ReplyKind
-from gatebot.service.thinking import Thinker, ThinkingFailed
+from gatebot.service.thinking import Superseded, Thinker, ThinkingFailed
 from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict, family
 from gatebot.solver.deals import pick_winnable, winnable_deals
 from gatebot.store.database import Database
@@ -213,6 +213,7 @@ class GameService:
         winnable_tries: int = WINNABLE_TRIES,
         hint_seconds: float = HINT_SECONDS,
         clock: Callable[[], datetime] = utcnow,
+        hint_workers: int = 1,
     ) -> None:
         """Front ends word two messages: ``new_command`` starts a game, ``end_prompt`` ends a lost one.
 
@@ -220,6 +221,8 @@ class GameService:
         when first needed and stopped by :meth:`close`); ``rng`` picks listed winnable
         deals; ``winnable_tries`` random deals are checked before the list is used; a hint
         thinks for ``hint_seconds`` at most; ``clock`` tells the time challenges close by.
+        ``hint_workers`` questions are worked out at once (processes of the default pool),
+        shared fairly between players (:class:`~gatebot.service.thinking.Thinker`).
         """
         self._db = db
         self._new_command = new_command
@@ -228,11 +231,15 @@ class GameService:
         self._rng = rng or random.Random()
         self._winnable_tries = winnable_tries
         self._hint_seconds = hint_seconds
-        self._thinker = Thinker(solver)
+        self._thinker = Thinker(solver, workers=hint_workers)
         #: Hints by the position their player sees: the same for every game that shows it.
         self._hints: _Recent[str, Hint] = _Recent(ttl=_FOREVER, size=1024)
         #: (game id, visible position) of the hints already counted on their game.
         self._hinted: _Recent[tuple[int, str], bool] = _Recent(ttl=_FOREVER, size=8192)
+        #: Hint requests under way by (platform, user id, game id, board version): a repeat joins.
+        self._hinting: dict[tuple[str, str, int | None, int | None], asyncio.Future[Reply]] = {}
+        #: Counts under way, so the askers of one shared hint count it once.
+        self._counting: dict[tuple[int, int, str], asyncio.Future[bool]] = {}
         #: The solver's verdicts by full position text (a decided one never changes): the
         #: verdict, the winning line, and the node budget it was given.
         self._verdicts: _Recent[str, tuple[Verdict, tuple[str, ...], int]] = _Recent(ttl=_FOREVER, size=4096)
@@ -505,7 +512,26 @@ class GameService:
         about the same position (a repeat press, or after an undo back to it) reuses the
         hint and is not counted again. Hints and counts are remembered in this process, so
         with several processes a repeat ask served by another one counts again.
+
+        A player has one hint worked out at a time: presses while it is being worked out
+        share it (and its reply: the same press again doesn't even read the game again), and
+        one about a newer position takes the place of one still waiting.
         """
+        key = (actor.platform, actor.user_id, game_id, expected_version)
+        pending = self._hinting.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._hint(actor, game_id, expected_version))
+            self._hinting[key] = pending
+
+            def done(_: object) -> None:
+                if self._hinting.get(key) is pending:
+                    del self._hinting[key]
+
+            pending.add_done_callback(done)
+        return await asyncio.shield(pending)
+
+    async def _hint(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
+        """One hint request, worked out (see :meth:`hint`)."""
         for _ in range(_HINT_TRIES):
             seen = await self._look(actor, game_id, expected_version)
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
@@ -520,7 +546,12 @@ class GameService:
             behind = family.positions_behind(game)
             # A hint depends on the way the game came since the last draw (it leads forward).
             known = visible + "\n#" + hashlib.blake2b("\n".join(behind).encode(), digest_size=16).hexdigest()
-            found = self._hints.get(known) or await self._think_of_hint(game, visible, behind)
+            try:
+                found = self._hints.get(known) or await self._think_of_hint(
+                    game, visible, behind, asker=(actor.platform, actor.user_id)
+                )
+            except Superseded:
+                continue  # the player asked about a newer position meanwhile: look again
             if found is None:
                 return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
             self._hints.put(known, found)
@@ -716,12 +747,23 @@ class GameService:
         """Count a hint on its game unless this position's hint was counted already; False if the game moved on.
 
         One UPDATE guarded by the version that was read, which it leaves as it is: the
-        version stands for the position, and a hint changes only a counter.
+        version stands for the position, and a hint changes only a counter. Askers who
+        shared one hint share its count too.
         """
         if version is None:
             return False
         if self._hinted.get((game_id, visible)):
             return True
+        key = (game_id, version, visible)
+        counting = self._counting.get(key)
+        if counting is None:
+            counting = asyncio.ensure_future(self._count_once(game_id, version, visible))
+            self._counting[key] = counting
+            counting.add_done_callback(lambda _: self._counting.pop(key, None))
+        return await asyncio.shield(counting)
+
+    async def _count_once(self, game_id: int, version: int, visible: str) -> bool:
+        """The UPDATE that counts a hint, and the note that it was counted."""
         async with self._db.writer(), self._db.engine.begin() as connection:
             result = await connection.execute(_COUNT_HINT, {"b_id": game_id, "b_version": version})
         if result.rowcount != 1:
@@ -730,7 +772,8 @@ class GameService:
         return True
 
     async def _solution(
-        self, text: str, *, max_nodes: int = ENDGAME_NODES, max_seconds: float = ENDGAME_SECONDS
+        self, text: str, *, max_nodes: int = ENDGAME_NODES, max_seconds: float = ENDGAME_SECONDS,
+        asker: tuple[str, str] | None = None,
     ) -> tuple[Verdict, tuple[str, ...]] | None:
         """The solver's verdict on a full position and its winning line; None if the solver can't be reached.
 
@@ -741,20 +784,28 @@ class GameService:
         if cached is not None and (cached[0] is not Verdict.UNRESOLVED or cached[2] >= max_nodes):
             return cached[0], cached[1]
         try:
-            verdict, line = await self._thinker.solve(text, max_nodes=max_nodes, max_seconds=max_seconds)
+            verdict, line = await self._thinker.solve(text, max_nodes=max_nodes, max_seconds=max_seconds,
+                                                      asker=asker)
         except ThinkingFailed:
             return None
         self._verdicts.put(text, (verdict, line, max_nodes))
         return verdict, line
 
-    async def _think_of_hint(self, game: Game, visible: str, behind: tuple[str, ...]) -> Hint | None:
-        """The hint engine's answer; once nothing is hidden, the solver's if the engine fails; None if neither."""
+    async def _think_of_hint(
+        self, game: Game, visible: str, behind: tuple[str, ...], *, asker: tuple[str, str]
+    ) -> Hint | None:
+        """The hint engine's answer; once nothing is hidden, the solver's if the engine fails; None if neither.
+
+        Raises :class:`Superseded` when ``asker`` asked about another position meanwhile.
+        """
         try:
-            return await self._thinker.hint(visible, self._hint_seconds, behind)
+            return await self._thinker.hint(visible, self._hint_seconds, behind, asker=asker)
+        except Superseded:
+            raise
         except ThinkingFailed:
             if family.hidden(game):
                 return None
-        found = await self._solution(game.to_text())  # nothing is hidden: the full text is the visible one
+        found = await self._solution(game.to_text(), asker=asker)  # nothing is hidden: the full text is the visible one
         if found is None or found[0] is Verdict.UNRESOLVED:
             return None
         verdict, line = found
