@@ -57,6 +57,17 @@ class _Anonymous:
     """The asker of a question nobody in particular asked: served like a newcomer, never remembered."""
 
 
+def _answer_future() -> asyncio.Future[Any]:
+    """A question's answer; its failure counts as seen even when every asker gave up (Ctrl-C, a timeout).
+
+    Askers await it through ``asyncio.shield``, so when they are cancelled nobody retrieves a
+    failure set later (the service closing), and asyncio would log "exception was never retrieved".
+    """
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return future
+
+
 @dataclass(eq=False)
 class _Question:
     """One piece of work for a worker, and everyone awaiting its answer."""
@@ -65,7 +76,7 @@ class _Question:
     key: tuple[Hashable, ...]  #: the kind of work, then its arguments: equal keys of one asker share an answer
     function: Callable[..., Any]
     args: tuple[object, ...]
-    answer: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    answer: asyncio.Future[Any] = field(default_factory=lambda: _answer_future())
     eager: bool = False  #: asked within EAGER_SECONDS of the asker's previous answer
     started: bool = False
 
