@@ -532,8 +532,12 @@ class GameService:
 
     async def _hint(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
         """One hint request, worked out (see :meth:`hint`)."""
-        for _ in range(_HINT_TRIES):
-            seen = await self._look(actor, game_id, expected_version)
+        for tried in range(_HINT_TRIES):
+            # First from the game this process last saved or read, as a move starts (no wait for the
+            # database's writer behind other players' moves); a second look reads the database.
+            seen = (self._look_in_memory(actor, game_id, expected_version) if tried == 0 else None) or (
+                await self._look(actor, game_id, expected_version)
+            )
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
                 return seen
             attempt = await self._attempt_of(seen.game_id)
@@ -556,7 +560,8 @@ class GameService:
                 return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
             self._hints.put(known, found)
             if not await self._count_hint(seen.game_id, seen.version, visible):
-                continue  # the game changed while the hint was worked out: look again
+                self._current.pop((actor.platform, actor.user_id), None)
+                continue  # the game changed while the hint was worked out (here or elsewhere): look again
             message = hint_message(game, found, self._end_prompt)
             if attempt is not None and attempt.hints is Rule.COUNTED:
                 message = f"{message} {attempt.hint_counted()}"
@@ -708,6 +713,22 @@ class GameService:
         return await self.preferences(actor)
 
     # -- asking the solver ----------------------------------------------------------------
+
+    def _look_in_memory(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply | None:
+        """The player's active game as this process last saw it, as a board reply; None when not sure.
+
+        Trusted as far as a move's fast path trusts it: the same game and version as asked, and
+        no challenge that has closed. A hint counted from it is one UPDATE guarded by that
+        version, so a game another process changed is noticed there and looked at again.
+        """
+        current = self._current.get((actor.platform, actor.user_id))
+        if current is None or game_id not in (None, current.game_id):
+            return None
+        if expected_version not in (None, current.version):
+            return None
+        if current.attempt is not None and current.attempt.closed(self._clock()):
+            return None
+        return self._reply(current.game_id, current.version, GameStatus.ACTIVE, current.game.copy(), lost=current.lost)
 
     async def _look(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
         """The game a request would act on, as a board reply, with the same refusals as a change."""

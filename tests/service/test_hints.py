@@ -286,3 +286,21 @@ async def test_winnable_asks_before_abandoning_and_takes_no_deal_number(db: Data
     both = await service.new_game(ALICE, winnable=True, deal=5, confirm=True)
     assert both.kind is ReplyKind.ERROR and both.message == "Choose a deal number or a winnable deal, not both."
     assert (await service.show(ALICE)).game.deal == 1
+
+
+async def test_a_hint_from_memory_notices_a_move_made_by_another_process(db: Database, solver: Recording) -> None:
+    """The first look for a hint is the game this process last saw; another process's move is caught at the count."""
+    here = GameService(db, solver=solver)
+    there = GameService(db, solver=solver)  # a second process on the same database
+    await here.new_game(ALICE, deal=1)
+    await here.play(ALICE, "3f")  # `here` remembers the game after 3f
+    moved = await there.play(ALICE, "45")
+    assert moved.played == ("45",)
+    reply = await here.hint(ALICE)
+    assert reply.kind is ReplyKind.HINT
+    expected = Game.new("gate", deal=1)
+    expected.play_line("3f 45")
+    asked = [args[0] for fn, args in solver.calls if fn is hint_for]
+    assert asked[-1] == expected.to_text(hide_stock=True), "the hint is for the game as it is now"
+    assert reply.game is not None and reply.game.to_text() == expected.to_text()
+    assert (await stored(db, reply.game_id)).hint_count == 1
