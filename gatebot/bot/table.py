@@ -382,8 +382,7 @@ class Table:
         game_id = board_game_id(replied)
         if game_id is None:
             return None
-        found = await self.service.board_of(game_id)
-        return None if found is None else found[0]
+        return await self.service.owner_of(game_id)
 
     # -- drawing --------------------------------------------------------------------------
 

@@ -24,9 +24,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import bindparam, delete, literal_column, select, update
+from sqlalchemy import CursorResult, Table, bindparam, delete, literal_column, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -140,10 +140,12 @@ class _Current:
     lost: bool = False
 
 
-_GAMES = GameRecord.__table__.c
+#: The games table for Core statements (``__table__`` is typed as any FROM clause).
+_GAMES_TABLE = cast(Table, GameRecord.__table__)
+_GAMES = _GAMES_TABLE.c
 #: A hint is counted by one UPDATE that leaves the version (the position's) alone.
 _COUNT_HINT = (
-    update(GameRecord.__table__)
+    update(_GAMES_TABLE)
     .where(
         _GAMES.id == bindparam("b_id"),
         _GAMES.version == bindparam("b_version"),
@@ -154,7 +156,7 @@ _COUNT_HINT = (
 #: The solver's proof that no win is left, stored on the position it was proved for (the
 #: version that was read, which it leaves as it is: the position didn't change).
 _PROVE_LOST = (
-    update(GameRecord.__table__)
+    update(_GAMES_TABLE)
     .where(
         _GAMES.id == bindparam("b_id"),
         _GAMES.version == bindparam("b_version"),
@@ -164,7 +166,7 @@ _PROVE_LOST = (
 )
 #: The fast path's single statement, built once (SQLAlchemy caches its compiled form).
 _FAST_UPDATE = (
-    update(GameRecord.__table__)
+    update(_GAMES_TABLE)
     .where(
         _GAMES.id == bindparam("b_id"),
         _GAMES.version == bindparam("b_version"),
@@ -646,6 +648,25 @@ class GameService:
         actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
         return actor, self._board(record, game, message=message)
 
+    async def owner_of(self, game_id: int) -> Actor | None:
+        """Whose game ``game_id`` is (for telling someone they replied to another player's board); None if none's.
+
+        One read of the game's player, without replaying the game: it is asked on every reply
+        to a board. A game set aside as unreadable has no owner here, as in :meth:`board_of`.
+        """
+        async with self._db.sessions() as session:
+            found = (await session.execute(
+                select(GameRecord.status, GameRecord.variant, GameRecord.options, Player)
+                .join(Player, Player.id == GameRecord.player_id)
+                .where(GameRecord.id == game_id)
+            )).first()
+        if found is None:
+            return None
+        status, variant, options, owner = found
+        if status == GameStatus.QUARANTINED or not saved.readable(game_id, status, variant, options):
+            return None
+        return Actor(owner.platform, owner.platform_user_id, owner.display_name)
+
     async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows a game's board, so it can be edited in place.
 
@@ -653,12 +674,12 @@ class GameService:
         and pointing at a new message must not make them out of date.
         """
         async with self._db.writer(), self._db.sessions() as session, session.begin():
-            result = await session.execute(
+            result = cast(CursorResult[Any], await session.execute(  # an UPDATE's result has a rowcount
                 update(GameRecord)
                 .where(GameRecord.id == game_id)
                 .values(channel_id=channel_id, board_message_id=message_id)
                 .execution_options(synchronize_session=False)
-            )
+            ))
         if result.rowcount == 1:  # a game that is gone has no board to remember
             self._board_messages.put(game_id, (channel_id, message_id))
 
@@ -714,12 +735,11 @@ class GameService:
 
     # -- asking the solver ----------------------------------------------------------------
 
-    def _look_in_memory(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply | None:
-        """The player's active game as this process last saw it, as a board reply; None when not sure.
+    def _remembered(self, actor: Actor, game_id: int | None, expected_version: int | None) -> _Current | None:
+        """The player's active game as this process last saved or read it, if a request may start from it.
 
-        Trusted as far as a move's fast path trusts it: the same game and version as asked, and
-        no challenge that has closed. A hint counted from it is one UPDATE guarded by that
-        version, so a game another process changed is noticed there and looked at again.
+        Only when it is the game and version the request names and no challenge has closed on
+        it; the guarded UPDATE of whatever the request then writes catches another process's change.
         """
         current = self._current.get((actor.platform, actor.user_id))
         if current is None or game_id not in (None, current.game_id):
@@ -727,6 +747,18 @@ class GameService:
         if expected_version not in (None, current.version):
             return None
         if current.attempt is not None and current.attempt.closed(self._clock()):
+            return None
+        return current
+
+    def _look_in_memory(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply | None:
+        """The player's active game as this process last saw it, as a board reply; None when not sure.
+
+        Trusted as far as a move's fast path trusts it: the same game and version as asked, and
+        no challenge that has closed. A hint counted from it is one UPDATE guarded by that
+        version, so a game another process changed is noticed there and looked at again.
+        """
+        current = self._remembered(actor, game_id, expected_version)
+        if current is None:
             return None
         return self._reply(current.game_id, current.version, GameStatus.ACTIVE, current.game.copy(), lost=current.lost)
 
@@ -761,7 +793,7 @@ class GameService:
         """Count one hint on a game whatever its state (the solver finished it for the player)."""
         async with self._db.writer(), self._db.engine.begin() as connection:
             await connection.execute(
-                update(GameRecord.__table__).where(_GAMES.id == game_id).values(hint_count=_GAMES.hint_count + 1)
+                update(_GAMES_TABLE).where(_GAMES.id == game_id).values(hint_count=_GAMES.hint_count + 1)
             )
 
     async def _count_hint(self, game_id: int, version: int | None, visible: str) -> bool:
@@ -922,12 +954,8 @@ class GameService:
         nothing (its answer should come from a fresh read), a challenge that has closed, or
         another writer got there first.
         """
-        current = self._current.get((actor.platform, actor.user_id))
-        if current is None or game_id not in (None, current.game_id):
-            return None
-        if expected_version not in (None, current.version):
-            return None
-        if current.attempt is not None and current.attempt.closed(self._clock()):
+        current = self._remembered(actor, game_id, expected_version)
+        if current is None:
             return None
         game = current.game.copy()
         tokens, error = apply(game, current.attempt)

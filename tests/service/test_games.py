@@ -263,3 +263,14 @@ def test_progress_marks_won_and_lost_games() -> None:
     dying.play("8f")
     record_progress(record, dying, ["8f"])
     assert (record.status, record.score) == ("lost", 3)
+
+
+async def test_owner_of_names_a_games_player_and_nobody_for_no_game(db: Database) -> None:
+    service = GameService(db)
+    dealt = await service.new_game(BOB, deal=1)
+    owner = await service.owner_of(dealt.game_id)
+    assert owner is not None and (owner.platform, owner.user_id, owner.display_name) == (
+        BOB.platform, BOB.user_id, BOB.display_name
+    )
+    for missing in (dealt.game_id + 1, 2**63, 10**30, -1):
+        assert await service.owner_of(missing) is None
