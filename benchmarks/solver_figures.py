@@ -36,7 +36,7 @@ from gatebot.analyse import (
     summarise,
     write_csv,
 )
-from gatebot.rules import Game, GateGame
+from gatebot.rules import GateGame, find_variant, variant_names
 from gatebot.solver import DEFAULT_NODES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,7 +77,7 @@ def table_row(title: str, deals: tuple[int, ...], summary: Summary) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=["gate", "little-gate"], choices=Game.variants())
+    parser.add_argument("--variants", nargs="+", default=["gate", "little-gate"], choices=variant_names())
     parser.add_argument("--option", action="append", default=[], choices=GateGame.known_options,
                         help="a rule option for every variant; repeat for more")
     parser.add_argument("--deals", default="1-1000", help="like gatebot analyse: 1-1000, 5, 1-10,20,30-40")
@@ -96,9 +96,9 @@ def main() -> int:
     started = time.perf_counter()
     rows = []
     for variant in args.variants:
-        options = Game.variant_class(variant).check_options(args.option)
+        options = find_variant(variant).check_options(args.option)
         summary, path = run_variant(variant, options, deals, args, args.out)
-        title = Game.variant_class(variant).title + (f" ({', '.join(options)})" if options else "")
+        title = find_variant(variant).title + (f" ({', '.join(options)})" if options else "")
         rows.append(table_row(title, deals, summary))
         sys.stderr.write(f"wrote {path}\n")
 

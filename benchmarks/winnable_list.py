@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from gatebot.rules import Game
+from gatebot.rules import Game, variant_names
 from gatebot.solver import Verdict, family
 from gatebot.solver.deals import DATA_FOLDER, list_name
 
@@ -28,7 +28,7 @@ DATA = Path(__file__).resolve().parents[1] / "gatebot" / "solver" / DATA_FOLDER
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variant", choices=Game.variants())
+    parser.add_argument("variant", choices=variant_names())
     parser.add_argument("first", type=int)
     parser.add_argument("last", type=int)
     parser.add_argument("--nodes", type=int, default=50_000)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from gatebot.digits import parse_whole, shown
-from gatebot.rules import MAX_DEAL, Game
+from gatebot.rules import MAX_DEAL, Game, find_variant
 from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, family
 
 #: The normal quantile of a two-sided 95% interval.
@@ -146,7 +146,7 @@ def analyse(
     exception such as ``KeyboardInterrupt`` while waiting) stops the workers at once.
     Raises :class:`~gatebot.rules.UnknownVariant` for a variant or option gatebot lacks.
     """
-    options = Game.variant_class(variant).check_options(options)
+    options = find_variant(variant).check_options(options)
     tasks = [DealTask(variant, options, deal, max_nodes, max_seconds) for deal in deals]
     workers = min(jobs or os.cpu_count() or 1, len(tasks))
     if workers <= 1:

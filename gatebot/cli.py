@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from gatebot.digits import parse_whole, shown
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, RulesError
+from gatebot.rules import MAX_DEAL, Game, RulesError, find_variant, variant_names
 
 if TYPE_CHECKING:
     from gatebot.analyse import Summary
@@ -87,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--deal", metavar="N",
                       help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
-    play.add_argument("--variant", choices=Game.variants(), help="the variant of a new game (default: gate)")
+    play.add_argument("--variant", choices=variant_names(), help="the variant of a new game (default: gate)")
     play.add_argument("--option", action="append", choices=_all_options(), metavar="OPTION",
                       help="a rule option of a new game, one its variant has (" + _options_help()
                       + "); repeat for more than one")
@@ -185,19 +185,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def _all_options() -> tuple[str, ...]:
     """Every variant's option names, each once, in the order the variants list them."""
-    return tuple(dict.fromkeys(option for name in Game.variants() for option in Game.variant_class(name).known_options))
+    return tuple(dict.fromkeys(option for name in variant_names() for option in find_variant(name).known_options))
 
 
 def _options_help() -> str:
     """Each variant's options, for ``--help``: ``gate: single-moves, stock-fill; ...``."""
     return "; ".join(
-        f"{name}: {', '.join(Game.variant_class(name).known_options)}"
-        for name in Game.variants() if Game.variant_class(name).known_options
+        f"{name}: {', '.join(find_variant(name).known_options)}"
+        for name in variant_names() if find_variant(name).known_options
     )
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
-    parser.add_argument("--variant", choices=Game.variants(), default="gate",
+    parser.add_argument("--variant", choices=variant_names(), default="gate",
                         help=f"the variant {whose} (default: gate)")
     parser.add_argument("--option", action="append", choices=_all_options(),
                         help=f"a rule option {whose}; repeat for more than one")
@@ -288,7 +288,7 @@ def _play(args: argparse.Namespace) -> int:
         if deal is None:
             return _refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
     try:
-        Game.variant_class(args.variant or "gate").check_options(args.option or ())
+        find_variant(args.variant or "gate").check_options(args.option or ())
     except RulesError as error:
         return _refuse(str(error))
     user = default_user() if args.user is None else args.user.strip()
@@ -430,7 +430,7 @@ def _analyse(args: argparse.Namespace) -> int:
 
     try:
         deals = parse_deals(args.deals)
-        options = Game.variant_class(args.variant).check_options(args.option or ())
+        options = find_variant(args.variant).check_options(args.option or ())
     except (DealRangeError, RulesError) as error:
         return _refuse(str(error))
     budget = _budget(args)
@@ -453,7 +453,7 @@ def _analyse(args: argparse.Namespace) -> int:
     progress = Progress(len(deals), sys.stderr)
     interrupted = False
     try:
-        title = Game.variant_class(args.variant).title + (f" ({' '.join(options)})" if options else "")
+        title = find_variant(args.variant).title + (f" ({' '.join(options)})" if options else "")
         sys.stdout.write(
             f"{title}, deals {format_deals(deals)}: {len(deals):,} deal{'s' if len(deals) != 1 else ''}, "
             f"at most {max_nodes:,} nodes or {max_seconds:g} s each, in {min(jobs, len(deals))} "

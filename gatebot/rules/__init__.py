@@ -17,14 +17,17 @@ from gatebot.rules.errors import (
     RulesError,
     UnknownVariant,
 )
-from gatebot.rules.game import Game, LinePlay, Outcome, Termination
+from gatebot.rules.game import Game, LinePlay, Outcome, RuleOption, Termination
 from gatebot.rules.gate import GateGame, LittleGateGame
 from gatebot.rules.move import DRAW, Move
 from gatebot.rules.notation import describe_move
+from gatebot.rules.variants import DEFAULT_VARIANT, VARIANTS, find_variant, variant_names
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "DRAW",
     "MAX_DEAL",
+    "VARIANTS",
     "AmbiguousMove",
     "ArchwayGame",
     "CanfieldGame",
@@ -39,9 +42,12 @@ __all__ = [
     "NotationError",
     "Outcome",
     "PositionError",
+    "RuleOption",
     "RulesError",
     "Suit",
     "Termination",
     "UnknownVariant",
     "describe_move",
+    "find_variant",
+    "variant_names",
 ]

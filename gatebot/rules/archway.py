@@ -24,7 +24,7 @@ from typing import Self
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, Card, parse_card
 from gatebot.rules.deal import shuffle
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
-from gatebot.rules.game import Game
+from gatebot.rules.game import Game, RuleOption
 from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move, read_number
 from gatebot.rules.position import check_line_count, parse_pile_line
 
@@ -80,8 +80,10 @@ class ArchwayGame(Game):
 
     name = "archway"
     title = "Archway"
-    known_options = (KIT,)
+    family = "archway"
+    rule_options = (RuleOption(KIT, "a column's card may go back to the arch"),)
     card_count = 104
+    has_stock = False
     pile_words = MappingProxyType({
         "a": ACE_FOUNDATION, "ace": ACE_FOUNDATION, "aces": ACE_FOUNDATION,
         "k": KING_FOUNDATION, "king": KING_FOUNDATION, "kings": KING_FOUNDATION,

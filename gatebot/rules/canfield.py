@@ -20,7 +20,7 @@ from typing import Self
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RANK_LETTERS, RED, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant, quoted
-from gatebot.rules.game import Game
+from gatebot.rules.game import Game, RuleOption
 from gatebot.rules.move import DRAW, FOUNDATION, Move
 from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line, read_number
 
@@ -88,7 +88,14 @@ class CanfieldGame(Game):
 
     name = "canfield"
     title = "Canfield"
-    known_options = (DRAW_ONE, PASSES_1, PASSES_2, PARTIAL_MOVES)
+    aliases = ("demon",)
+    family = "canfield"
+    rule_options = (
+        RuleOption(DRAW_ONE, "turn the stock one card at a time (3 passes)"),
+        RuleOption(PASSES_1, "with draw-one: one pass through the stock instead of 3"),
+        RuleOption(PASSES_2, "with draw-one: two passes through the stock instead of 3"),
+        RuleOption(PARTIAL_MOVES, "part of a pile may move, not only the whole pile"),
+    )
 
     __slots__ = (
         "_base",

@@ -1,22 +1,25 @@
-"""The game interface every variant implements, the variant registry, and game outcomes.
+"""The game interface every variant implements, the facts a variant declares, and game outcomes.
 
-A variant is a subclass of :class:`Game` with a ``name``; defining it registers it, so a
-new game of the family is a new module and nothing here or in Gate changes. Front ends
-only use this interface: ``Game.new``, ``Game.from_text``, ``legal_moves``, ``play``,
-``play_line``, ``undo``, ``to_text`` and the end-of-game properties.
+A variant is a subclass of :class:`Game` listed in :mod:`gatebot.rules.variants`. Its class
+attributes are the facts other layers read instead of recognising the class (its name and
+aliases, its rule options with their help, whether it has a stock, how many cards it plays
+with, which board drawing and solver serve it). Front ends only use this interface:
+``Game.new``, ``Game.from_text``, ``legal_moves``, ``play``, ``play_line``, ``undo``,
+``to_text`` and the end-of-game properties.
 """
 
 from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Self
 
 from gatebot.rules.errors import PositionError, RulesError, UnknownVariant, quoted
 from gatebot.rules.move import FOUNDATION, Move
+from gatebot.rules.notation import parse_move, resolve, split_phrases
 
 
 class Termination(enum.Enum):
@@ -39,6 +42,16 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One rule a variant may be dealt with, as position text and commands name it."""
+
+    #: The option's name in position text and commands (``draw-one``, ``passes-1``).
+    name: str
+    #: One line saying what it changes, for command option lists and ``--help``.
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
 class LinePlay:
     """What became of a line of typed moves: the moves played, then the error that stopped it."""
 
@@ -56,45 +69,46 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    #: Other names a player may type for the variant (``demon`` for Canfield); any case, and
+    #: spaces or underscores for hyphens (``Little Gate``), are accepted anyway.
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: The rule options the variant may be dealt with, in canonical order.
+    rule_options: ClassVar[tuple[RuleOption, ...]] = ()
+    #: Their names (set from ``rule_options``).
     known_options: ClassVar[tuple[str, ...]] = ()
+    #: The name of the board drawings and the solver that serve the variant
+    #: (``gatebot/render/<family>``, ``gatebot/solver/<family>``): Little Gate is drawn and solved as Gate.
+    family: ClassVar[str]
     #: How many cards the variant plays with: the score of a won game.
     card_count: ClassVar[int] = 52
+    #: Whether the deal keeps a stock to draw from (False: every card is laid out).
+    has_stock: ClassVar[bool] = True
+    #: What a hint imagines when it can't see every card ("shuffles of the stock").
+    unseen_words: ClassVar[str] = "deals of the cards you can't see"
     #: Words this variant adds to the move language, each naming a pile (``"arch": "p"``).
     pile_words: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: Whether cards under a column's top card can ever move with it (False: one card at a time).
     moves_runs: ClassVar[bool] = True
     #: Examples of moves for messages about unreadable input.
     move_examples: ClassVar[str] = "d, 3f, w5, 3>7, 35:2 or a card like 7h"
-    _registry: ClassVar[dict[str, type[Game]]] = {}
+    #: Looks a variant up by name for :meth:`new` and :meth:`from_text`; :mod:`gatebot.rules.variants`,
+    #: which lists the variants, sets it (this module can't import the variants it is the base of).
+    find_variant: ClassVar[Callable[[str], type[Game]]]
 
     deal: int | None
     options: tuple[str, ...]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        if "name" in cls.__dict__:
-            Game._registry[cls.name] = cls
+        if "rule_options" in cls.__dict__:
+            cls.known_options = tuple(option.name for option in cls.rule_options)
 
     # -- construction -------------------------------------------------------------------
-
-    @staticmethod
-    def variants() -> tuple[str, ...]:
-        """The names of every known variant."""
-        return tuple(Game._registry)
-
-    @staticmethod
-    def variant_class(name: str) -> type[Game]:
-        """The class that plays variant ``name``; :class:`UnknownVariant` if there is none."""
-        try:
-            return Game._registry[name.strip().lower()]
-        except KeyError:
-            known = ", ".join(Game._registry)
-            raise UnknownVariant(f"There is no variant called {quoted(name)}: choose one of {known}") from None
 
     @classmethod
     def new(cls, variant: str | None = None, *, deal: int, options: Iterable[str] = ()) -> Game:
         """Deal numbered deal ``deal`` of ``variant`` (on a subclass, the variant may be omitted)."""
-        target = cls.variant_class(variant) if variant is not None else cls
+        target = Game.find_variant(variant) if variant is not None else cls
         if target is Game:
             raise UnknownVariant("Game.new needs a variant name, like 'gate'")
         return target._new(deal, target.check_options(options))
@@ -108,7 +122,7 @@ class Game(ABC):
             raise PositionError("The position is empty: its first line names the variant, like 'gate'")
         words = lines[0].lower().split()
         try:
-            target = cls.variant_class(words[0])
+            target = Game.find_variant(words[0])
         except UnknownVariant as error:
             raise PositionError(f"Line 1: {error}") from None
         try:
@@ -163,6 +177,19 @@ class Game(ABC):
     def is_won(self) -> bool: ...
 
     @property
+    def stock_count(self) -> int:
+        """Cards left in the stock (0 where the variant has none)."""
+        return 0
+
+    @property
+    def hidden_count(self) -> int:
+        """How many cards the player can't see: 0 means the position is wholly known to them.
+
+        Gate hides the stock's order; a variant that hides more (Canfield's reserve) says so.
+        """
+        return self.stock_count
+
+    @property
     @abstractmethod
     def moves(self) -> tuple[Move, ...]:
         """The moves played so far (the ones :meth:`undo` takes back, last one last)."""
@@ -187,19 +214,12 @@ class Game(ABC):
 
     def play(self, move: Move | str) -> Move:
         """Play one move, given as a :class:`Move` or as forgiving player text; return it canonical."""
-        if isinstance(move, str):
-            from gatebot.rules.notation import parse_move
-
-            move = parse_move(self, move)
-        else:
-            move = self.validate(move)
+        move = parse_move(self, move) if isinstance(move, str) else self.validate(move)
         self.push(move)
         return move
 
     def play_line(self, text: str) -> LinePlay:
         """Play the moves of one typed line in order, stopping at the first that fails."""
-        from gatebot.rules.notation import resolve, split_phrases
-
         played: list[Move] = []
         try:
             for phrase in split_phrases(text, type(self)):

@@ -16,7 +16,7 @@ from gatebot.rules.autoplay import is_safe_up
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RED, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
-from gatebot.rules.game import Game
+from gatebot.rules.game import Game, RuleOption
 from gatebot.rules.move import DRAW, FOUNDATION, Move
 from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
 
@@ -105,7 +105,12 @@ class GateGame(Game):
 
     name = "gate"
     title = "Gate"
-    known_options = (SINGLE_MOVES, STOCK_FILL)
+    family = "gate"
+    rule_options = (
+        RuleOption(SINGLE_MOVES, "only top cards move, no runs"),
+        RuleOption(STOCK_FILL, "an emptied column takes the next stock card once the waste is empty"),
+    )
+    unseen_words = "shuffles of the stock"
     column_count: ClassVar[int] = 8
 
     __slots__ = (
@@ -654,6 +659,7 @@ class LittleGateGame(GateGame):
 
     name = "little-gate"
     title = "Little Gate"
+    aliases = ("little",)
     column_count = 4
     __slots__ = ()
 

@@ -14,11 +14,14 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from typing import TYPE_CHECKING
 
 from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, parse_card
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError, quoted
-from gatebot.rules.game import Game
 from gatebot.rules.move import DRAW, FOUNDATION, Move, read_number
+
+if TYPE_CHECKING:
+    from gatebot.rules.game import Game
 
 _DRAW_WORDS = frozenset({"d", "draw", "deal", "turn", "flip", "stock"})
 _ARROW_WORDS = frozenset({">", "to", "onto", "on", "into"})

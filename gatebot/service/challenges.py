@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, RulesError
+from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
@@ -270,7 +270,7 @@ class ChallengeService:
         asker may make challenges.
         """
         try:
-            cls = Game.variant_class(variant)
+            cls = find_variant(variant)
             chosen = cls.check_options(options)
             if deal is not None:
                 cls.new(deal=deal, options=chosen)
@@ -492,13 +492,13 @@ class ChallengeService:
     ) -> DailySettings:
         """Switch a server's daily challenge on, or change it (from the next day's challenge on)."""
         try:
-            cls = Game.variant_class(variant)
+            cls = find_variant(variant)
             chosen = cls.check_options(options)
         except (RulesError, ValueError) as error:
             raise ChallengeError(sentence(str(error))) from None
         if winnable and (chosen or len(winnable_deals(cls.name)) < DAILY_LIST_MINIMUM):
             listed = [
-                Game.variant_class(name).title for name in Game.variants()
+                find_variant(name).title for name in variant_names()
                 if len(winnable_deals(name)) >= DAILY_LIST_MINIMUM
             ]
             names = ", ".join(listed[:-1]) + f" and {listed[-1]}" if len(listed) > 1 else "".join(listed)

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move
+from gatebot.rules import MAX_DEAL, Game, Move, RulesError, describe_move, find_variant
 from gatebot.rules.autoplay import autoplay
 from gatebot.service import saved
 from gatebot.service.advice import hint_message, no_win_message, sentence
@@ -315,7 +315,7 @@ class GameService:
         practise a challenge before their attempt.
         """
         try:
-            cls = Game.variant_class(variant)
+            cls = find_variant(variant)
             chosen_options = cls.check_options(options)
             if winnable and deal is not None:
                 raise UserError("Choose a deal number or a winnable deal, not both.")
@@ -1511,7 +1511,7 @@ def _dealt(first: str, abandoned: GameRecord | None) -> str:
 
 def _title(record: GameRecord) -> str:
     try:
-        return Game.variant_class(record.variant).title
+        return find_variant(record.variant).title
     except RulesError:
         return record.variant
 

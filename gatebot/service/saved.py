@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from gatebot.rules import Game, RulesError
+from gatebot.rules import RulesError, find_variant
 from gatebot.store.models import GameStatus
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def problem(status: str, variant: str, options: str) -> str | None:
 @functools.lru_cache(maxsize=256)
 def _names_problem(variant: str, options: str) -> str | None:
     try:
-        Game.variant_class(variant).check_options(options.split())
+        find_variant(variant).check_options(options.split())
     except RulesError as error:
         return str(error)
     return None

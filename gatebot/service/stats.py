@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
-from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
 from gatebot.service.variants import deck_size
@@ -416,6 +416,6 @@ def _s(count: int) -> str:
 
 def _title(variant: str) -> str:
     try:
-        return Game.variant_class(variant).title
+        return find_variant(variant).title
     except RulesError:
         return variant

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from gatebot.rules import Game, RulesError
+from gatebot.rules import Game, RulesError, find_variant
 
 #: Cards in one deck, for a variant name this gatebot doesn't know.
 ONE_DECK = 52
@@ -23,7 +23,7 @@ def deck_size(variant: str) -> int:
     A name no variant has (a row from a newer gatebot) counts as one deck.
     """
     try:
-        return Game.variant_class(variant).card_count
+        return find_variant(variant).card_count
     except RulesError:
         return ONE_DECK
 
@@ -40,7 +40,7 @@ def has_stock(variant: str) -> bool:
 def variant_title(variant: str, options: Sequence[str] = ()) -> str:
     """The variant's name with its options: "Gate", "Little Gate (single-moves)", "Archway (kit)"."""
     try:
-        title = Game.variant_class(variant).title
+        title = find_variant(variant).title
     except RulesError:
         title = variant
     return f"{title} ({', '.join(options)})" if options else title

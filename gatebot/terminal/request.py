@@ -10,7 +10,7 @@ import getpass
 from dataclasses import dataclass
 
 from gatebot.digits import parse_whole
-from gatebot.rules import MAX_DEAL, Game
+from gatebot.rules import MAX_DEAL, find_variant, variant_names
 
 #: The longest user name a player row takes (``players.platform_user_id``).
 MAX_USER_LENGTH = 64
@@ -76,8 +76,8 @@ def parse_new(words: list[str]) -> NewGame | None:
     ``new canfield draw-one passes-2 617``. Options named without a variant are for the
     variant being played; whether the variant has them is the rules core's to say.
     """
-    known = set(Game.variants())
-    option_names = {option for name in known for option in Game.variant_class(name).known_options}
+    known = set(variant_names())
+    option_names = {option for name in known for option in find_variant(name).known_options}
     variant: str | None = None
     options: list[str] = []
     deal: int | None = None
@@ -118,7 +118,7 @@ def replay_command(variant: str, deal: int, options: tuple[str, ...]) -> str:
 
 def describe_game(variant: str, deal: int | None, options: tuple[str, ...]) -> str:
     """A game in words: ``Little Gate deal 5 with single-moves``, or ``a random deal of Gate``."""
-    title = Game.variant_class(variant).title
+    title = find_variant(variant).title
     text = f"{title} deal {deal}" if deal is not None else f"a random deal of {title}"
     if options:
         text += " with " + " and ".join(options)

@@ -6,7 +6,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 from gatebot.render.card import DEALT
-from gatebot.rules import Game
+from gatebot.rules import Game, find_variant
 from gatebot.service import Actor, GameService, ReplyKind, replay
 from gatebot.service.stats import result_card
 from gatebot.service.thinking import hint_for, solve_text
@@ -36,7 +36,7 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
     dealt = await service.new_game(ALICE, variant, deal=1)
     assert dealt.kind is ReplyKind.BOARD
     assert dealt.game is not None and dealt.game.to_text() == Game.new(variant, deal=1).to_text()
-    assert dealt.message == f"Dealt {Game.variant_class(variant).title} deal 1."
+    assert dealt.message == f"Dealt {find_variant(variant).title} deal 1."
     assert "resign" in dealt.actions
     assert ("hint" in dealt.actions) is family.thinks_about(dealt.game)  # Hint comes with the variant's solver
 
@@ -56,7 +56,7 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
     assert (record.variant, record.log, record.status) == (variant, f"{line} u", GameStatus.RESIGNED)
     assert replay(record).to_text() == expected.to_text()
     card = result_card(record)
-    assert card.title == Game.variant_class(variant).title
+    assert card.title == find_variant(variant).title
     assert len(card.ascents) == rows
     assert {(row, place) for row, steps in enumerate(card.ascents) for place, step in enumerate(steps)
             if step not in (None, DEALT)} == ascended
@@ -102,7 +102,7 @@ async def test_solver_features_of_a_variant_without_a_solver_say_so_and_ask_noth
 ) -> None:
     service = GameService(db, solver=solver)
     dealt = await service.new_game(ALICE, variant, deal=1)
-    title = Game.variant_class(variant).title
+    title = find_variant(variant).title
     assert "hint" not in dealt.actions
     hint = await service.hint(ALICE)
     assert hint.kind is ReplyKind.ERROR
