@@ -32,7 +32,7 @@ from dataclasses import replace
 from gatebot.analyse import format_deals, parse_deals, wilson_interval
 from gatebot.rules import Game
 from gatebot.rules.canfield import CanfieldGame
-from gatebot.solver.canfield import RANKS, Verdict, position_of, solve
+from gatebot.solver.canfield.search import RANKS, Verdict, position_of, solve
 
 PUBLISHED = {False: (67.562, 0.034), True: (71.245, 0.031)}
 

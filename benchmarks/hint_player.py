@@ -34,9 +34,9 @@ from gatebot.analyse import format_deals, parse_deals, percentile
 from gatebot.rules import Game, GateGame, Move
 from gatebot.rules.gate import ACCEPTS, KEY
 from gatebot.solver import Outlook, family
-from gatebot.solver.hint import HINT_SECONDS
-from gatebot.solver.search import DRAW_CODE, Search
-from gatebot.solver.solve import to_move
+from gatebot.solver.gate.hint import HINT_SECONDS
+from gatebot.solver.gate.search import DRAW_CODE, Search
+from gatebot.solver.gate.solve import to_move
 
 MOVE_CAP = 1000
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gatebot.render.emoji import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH, render_emoji
-from gatebot.render.text import COMPACT_WIDTH, NORMAL_WIDTH, render_text, visible_len
+from gatebot.render.gate.emoji import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH, render_emoji
+from gatebot.render.gate.text import COMPACT_WIDTH, NORMAL_WIDTH, render_text, visible_len
 
 if TYPE_CHECKING:
+    from gatebot.render.gate.layout import Layout, layout_board
     from gatebot.render.image import render_png
-    from gatebot.render.image_layout import Layout, layout_board
 
 __all__ = [
     "COMPACT_EMOJI_WIDTH",
@@ -33,8 +33,8 @@ __all__ = [
 
 _LAZY = {
     "render_png": "gatebot.render.image",
-    "layout_board": "gatebot.render.image_layout",
-    "Layout": "gatebot.render.image_layout",
+    "layout_board": "gatebot.render.gate.layout",
+    "Layout": "gatebot.render.gate.layout",
 }
 
 

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from gatebot.render.gate.layout import Box, Layout, Metrics, SlotKind, font, layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
-from gatebot.render.image_layout import Box, Layout, Metrics, SlotKind, font, layout_board
 from gatebot.rules import Game
 
 FELT_CENTRE = (40, 118, 66)

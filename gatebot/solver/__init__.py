@@ -3,9 +3,9 @@
 Pure like the rules core: no I/O, no Discord, no database.
 """
 
-from gatebot.solver.hint import HINT_SECONDS, Hint, Outlook, hint
-from gatebot.solver.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances
-from gatebot.solver.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution, Verdict, solve
+from gatebot.solver.gate.hint import HINT_SECONDS, Hint, Outlook, hint
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances
+from gatebot.solver.gate.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution, Verdict, solve
 
 __all__ = [
     "DEFAULT_DOMINANCES",

@@ -16,19 +16,19 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from gatebot.rules import Game, GateGame
-from gatebot.solver.hint import Hint
-from gatebot.solver.hint import hint as _gate_hint
-from gatebot.solver.hint import positions_behind as _gate_behind
-from gatebot.solver.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution
-from gatebot.solver.solve import solve as _gate_solve
+from gatebot.solver.gate.hint import Hint
+from gatebot.solver.gate.hint import hint as _gate_hint
+from gatebot.solver.gate.hint import positions_behind as _gate_behind
+from gatebot.solver.gate.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution
+from gatebot.solver.gate.solve import solve as _gate_solve
 
 #: The variants other than Gate with a solver: their names and the modules that play them.
 #: Each module offers ``hidden``, ``hint``, ``solve`` and ``positions_behind`` with the
 #: signatures of the functions below (Gate's own are :mod:`gatebot.solver.hint` and
 #: :mod:`gatebot.solver.solve`).
 _MODULES: dict[str, str] = {
-    "archway": "gatebot.solver.archway",
-    "canfield": "gatebot.solver.canfield_advice",
+    "archway": "gatebot.solver.archway.search",
+    "canfield": "gatebot.solver.canfield.advice",
 }
 
 

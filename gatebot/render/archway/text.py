@@ -1,0 +1,79 @@
+"""Archway's board as monospace text, and the words every Archway board shares.
+
+The rows follow Gate's board (:mod:`gatebot.render.text`): each starts with the name players
+type for the pile — ``A`` the Ace foundations, ``K`` the King foundations, ``P`` the arch (its
+packets, the pile a card goes back to with ``kit``), ``1``-``4`` the columns.
+
+Everything in Archway is open, so every card is drawn: each foundation's top card (the base
+is always there, so a foundation is never empty), the 13 packets of the arch Aces to Kings,
+each as its rank and its cards (``7: 7♣ 7♥ 7♥``, an empty one ``7: none``), and the columns
+bottom to top, the exposed card — the only one of a column that moves — [in brackets].
+The deal, the longest position (96 cards off the foundations), takes under 700 characters.
+"""
+
+from __future__ import annotations
+
+from gatebot.render.canfield.text import rank_word
+from gatebot.render.text_rows import (
+    COMPACT_WIDTH,
+    NORMAL_WIDTH,
+    Cells,
+    ending_lines,
+    header_lines,
+    title_words,
+)
+from gatebot.rules import ArchwayGame, Card
+
+SPACE_WORDS = "·· space"
+EMPTY_PACKET = "none"
+
+
+def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: bool = False) -> str:
+    """Draw an Archway ``game``: header, foundations, arch, columns, result.
+
+    Widths and colour as :func:`gatebot.render.text.render_text` (40 columns compact, else 72).
+    """
+    width = COMPACT_WIDTH if compact else NORMAL_WIDTH
+    cells = Cells(colour=colour, aligned=not compact)
+    lines = [
+        *header_lines(title_words(game), archway_facts(game), width, compact=compact),
+        "",
+        *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(UP_WORDS)], width),
+        *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(DOWN_WORDS)], width),
+        "",
+        *cells.row("P", [_packet(cells, rank, packet) for rank, packet in enumerate(game.arch, start=1)], width),
+        "",
+    ]
+    for number, column in enumerate(game.columns, start=1):
+        row = [cells.card(card, top=i == len(column) - 1) for i, card in enumerate(column)]
+        lines.extend(cells.row(str(number), row or cells.note(SPACE_WORDS), width))
+    lines.extend(ending_lines(game, width, total=game.card_count))
+    return "\n".join(lines)
+
+
+def _packet(cells: Cells, rank: int, packet: tuple[Card, ...]) -> str:
+    """One packet of the arch as one cell, so a row never breaks inside it: ``2: 2♣ 2♦``."""
+    shown = " ".join(cells.paint(card.pretty, card.is_red) for card in packet) or EMPTY_PACKET
+    return ("  " if cells.aligned else "") + f"{packet_label(rank)} {shown}"
+
+
+# -- the words every Archway board shares (text, emoji) ----------------------------------------
+
+#: What the foundation rows say after their tops.
+UP_WORDS = "up to K"
+DOWN_WORDS = "down to A"
+
+
+def packet_label(rank: int) -> str:
+    """The label of the arch's packet of ``rank``: ``A:``, ``10:``."""
+    return f"{rank_word(rank)}:"
+
+
+def archway_facts(game: ArchwayGame) -> list[str]:
+    """The header's facts: the deal, the moves played and the score out of 104."""
+    count = len(game.moves)
+    return [
+        "custom position" if game.deal is None else f"deal {game.deal}",
+        f"{count} move{'s' if count != 1 else ''}",
+        f"score {game.score}/{game.card_count}",
+    ]

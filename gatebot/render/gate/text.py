@@ -1,0 +1,84 @@
+"""The board as monospace text, for a terminal or a chat code block.
+
+Every pile is one row that starts with the name players type for it (``L``, ``R``, ``F``,
+``1``-``8``, ``W``, ``S``), so reading the board teaches the move language. Cards are
+written rank then suit symbol (``10♦``, ``7♣``). Rows too long for the width wrap onto
+indented continuation lines, so nothing but a pile's first line starts at the margin.
+The stock's cards are never shown, only how many there are: the board is what a player
+may see.
+
+:func:`render_text` draws any variant; Gate's board is drawn here, Canfield's in
+:mod:`gatebot.render.canfield_text`, Archway's in :mod:`gatebot.render.archway_text`, all from
+the pieces in :mod:`gatebot.render.text_rows`.
+"""
+
+from __future__ import annotations
+
+from gatebot.render.archway.text import render_archway_text
+from gatebot.render.canfield.text import render_canfield_text
+from gatebot.render.text_rows import (
+    COMPACT_WIDTH,
+    NORMAL_WIDTH,
+    Cells,
+    ending_lines,
+    header_facts,
+    header_lines,
+    title_words,
+    visible_len,
+)
+from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame
+
+__all__ = ["COMPACT_WIDTH", "NORMAL_WIDTH", "header_facts", "render_text", "stock_words", "visible_len"]
+
+_FREE = "·· free"
+
+
+def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> str:
+    """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
+
+    ``compact`` keeps every line within 40 characters (for phones), otherwise 72 and the
+    cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
+    ANSI codes for terminals; widths ignore the codes. Gate and Little Gate show reserves,
+    foundations, columns, waste and stock; Canfield its own table
+    (:func:`~gatebot.render.canfield_text.render_canfield_text`), and Archway its own
+    (:func:`~gatebot.render.archway_text.render_archway_text`).
+    """
+    if isinstance(game, CanfieldGame):
+        return render_canfield_text(game, compact=compact, colour=colour)
+    if isinstance(game, ArchwayGame):
+        return render_archway_text(game, compact=compact, colour=colour)
+    if not isinstance(game, GateGame):
+        raise TypeError(f"There is no text board for {game.title} yet")
+    width = COMPACT_WIDTH if compact else NORMAL_WIDTH
+    cells = Cells(colour=colour, aligned=not compact)
+    left, right = game.reserves
+    lines = [
+        *_header(game, width, compact=compact),
+        "",
+        *cells.row("L", cells.reserve(left), width),
+        *cells.row("R", cells.reserve(right), width),
+        *cells.row("F", [cells.foundation(top, suit) for suit, top in enumerate(game.foundations)], width),
+        "",
+    ]
+    for number, column in enumerate(game.columns, start=1):
+        cards = [cells.card(card) for card in column] or cells.note(_FREE)
+        lines.extend(cells.row(str(number), cards, width))
+    lines.append("")
+    lines.extend(cells.row("W", cells.waste(game.waste), width))
+    lines.extend(cells.row("S", cells.note(stock_words(game)), width))
+    lines.extend(ending_lines(game, width))
+    return "\n".join(lines)
+
+
+def stock_words(game: GateGame, *, italic: str = "", bold: str = "", code: str = "") -> str:
+    """How many cards are left to draw, never which (the stock is face down), with optional markup."""
+    count = game.stock_count
+    if count == 0:
+        return f"{italic}empty{italic} (one pass, no redeal)"
+    cards = f"{bold}{count}{bold} card{'s' if count != 1 else ''}"
+    return f"{cards} · {code}d{code} draws one" if game.stock_known else f"{cards}, order unknown"
+
+
+def _header(game: GateGame, width: int, *, compact: bool) -> list[str]:
+    """Variant and options, deal, moves played and score: one line, or in compact the title over the rest."""
+    return header_lines(title_words(game), header_facts(game), width, compact=compact)

@@ -1,0 +1,581 @@
+"""The Archway solver and hint engine: every card is open, so the search decides perfect play.
+
+Pure code, no I/O. :func:`solve` runs a depth-first search over a compact copy of the position
+(four column lists, 52 arch counts, the foundation sizes) with moves applied and taken back in
+place, a transposition table of positions searched to the end without a win, and a few
+pruning rules. :func:`hint` asks the same search for the first move of a win.
+
+**The position key.** Cards only leave a column from its top and enter only an empty column
+(which then holds one card), so a column is either a bottom part of its column at the start of
+the search (coded by that column and its length) or a space holding at most one card (coded
+by the card). The four codes are sorted — columns are interchangeable — and packed with the
+foundation sizes into one int. The arch is implied: every card not on a foundation or in a
+column is in it. Two positions with the same key are the same position up to the order of the
+columns (a column's lone card may get two codes; that only loses a transposition).
+
+**Reversing is folded into the plays** (soundness: reversing changes nothing but the meeting
+point, and every meeting point can be reached from every other). While a suit's foundations
+meet (Ace foundation + King foundation = 13 cards) the cards off the foundations are exactly
+one copy of each rank, and reversing can set the meeting point anywhere; playing the rank-``r``
+card then leaves the same position whichever foundation takes it: the Ace foundation A..r and
+the King foundation K..r. So the key writes every meeting suit the same way, and the search
+has one move per card of a meeting suit ("play it, reversing first as needed"), which
+:func:`solve` spells out as the reversing moves and the play. Without reversing, a suit's
+foundations only grow, in a fixed order.
+
+**Pruning rules** (``prune=True``; :func:`solve_position` with ``prune=False`` plays the bare
+rules — every reversing move, every move into a space — for checking). Each is a dominance:
+the position it keeps can do everything the ones it drops can.
+
+1. *Lifting.* Position P1 dominates P2 if their foundations are equal and P1 is P2 with some
+   column top cards (or cards lying in spaces) put into the arch: every move of P2 is matched
+   in P1 by the same move or by no move, keeping the relation (a card in the arch goes
+   anywhere that card could go from a column, and nothing is stuck under it). Hence:
+   (a) a card of the arch never goes into a space; (b) a column's only card never moves into
+   another space (that just swaps two columns); (c) with ``kit``, a column's card goes back to
+   the arch rather than into a space; (d) the empty columns are interchangeable, so a card
+   goes only into the first one.
+2. *Safe plays* (the only move tried when one exists):
+   (a) a suit whose foundations have passed each other (sum ≥ 14) has one copy of each card
+   left, each with one place in a fixed order: playing the next one only frees what it lay
+   on or the space it lay in (the argument behind ``ArchwayGame.is_safe_up``);
+   (b) before the foundations meet (sum ≤ 12) the next card of either foundation has both
+   copies off the foundations. If both lie in the arch, play one; if one lies in the arch and
+   the other is a column's exposed card (or in a space), play the column's. Proof: in any win,
+   the first copy of that rank to go up goes onto that foundation (or, when both foundations
+   want it, onto either, which meets and is the same position); until then nothing touches
+   that foundation or reverses. Playing the column copy first gives, at the moment the win
+   plays its copy, the win's position with the column copy lifted into the arch (the copies
+   are the same card), which dominates by rule 1.
+   (c) a suit whose cards off the foundations all lie in the arch: put its next card up. Those
+   cards can only go up (or, uselessly by rule 1, into a space) and hold nothing down, so any
+   win with the suit's plays taken out and played at the end still wins.
+   No other foundation play is assumed safe: with the other copy buried, which copy goes up
+   first decides what is uncovered, and at a meeting point the card played first splits the
+   suit into an ascending and a descending chain.
+3. *Meeting suits split on a column card.* At a meeting point a card of the arch goes up only
+   by rule 2c. Proof: take a win whose first card of the suit (the split) comes from the arch;
+   its plays of the suit go on from the arch, growing an interval of ranks around the split,
+   until the first card of the suit from a column or a space, ``x``, just outside the interval.
+   Leave the interval's arch cards where they are until then, split on ``x`` instead, and play
+   the interval back from the arch along ``x``'s other chain: the same position results, and
+   meanwhile the arch cards held nothing down. If no card of the suit ever comes from a column,
+   play the whole suit at the end instead, once all its cards are in the arch.
+
+**Cycles and the lost table.** With the rules above the search graph has no cycles: without
+``kit`` every move puts a card up or moves a column's exposed card (with cards under it) into a
+space, so (cards up, −cards under column tops) grows; with ``kit`` every move puts a card up or
+a column card into the arch. With ``prune=False`` (reversing, space to space) it does have
+cycles, and the search guards against them: a set of positions seen in this search (the path
+and everything entered) is kept apart from the lost table, a position already seen is not
+entered again, and a position goes into the lost table only when every move from it led to
+a position in the lost table or to one searched to the end *cleanly*; a move skipped because
+its position was seen (a cycle, or a position ``behind`` a hint) taints its position and every
+ancestor, which then stay out of the lost table. So the lost table holds only positions from
+which no win exists, and within one search the seen set makes the search complete: if a win
+is reachable, the depth-first search finds it.
+
+**With kit every position is winnable**: put every column's cards back into the arch one by
+one, then every card is available, and each suit completes (up one foundation until they meet,
+then the two chains). The search still finds a real line (it never needs to backtrack).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Iterable, Sequence
+from itertools import product
+
+from gatebot.rules import Game, Move
+from gatebot.rules.archway import ArchwayGame, RawArchway
+from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT
+from gatebot.solver.gate.hint import Hint, Outlook
+from gatebot.solver.gate.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution, Verdict
+
+#: How long a hint may think by default, and its node budget.
+HINT_SECONDS = 0.6
+HINT_NODES = 300_000
+#: How many positions back :func:`positions_behind` looks.
+RECENT = 40
+
+# Step codes: a step is (source, target). Sources: 0..3 a column, ARCH + card an arch card,
+# PAIR + suit a suit's foundations (reversing, bare rules only). Targets: 0..3 a space, then:
+ARCH = 4
+PAIR = 56
+ACE, KING, MEET, BACK = 4, 5, 6, 7
+Step = tuple[int, int]
+
+_EMPTY = 52  # the code of an empty column
+_ORIGIN = 64  # codes of a column that is a bottom part of its starting column: _ORIGIN + 97 * i + length
+_SUITS = "cdhs"
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_NAMES = tuple(text.lower() for text in CARD_TEXT)
+
+
+class OutOfBudget(Exception):
+    """The search used up its nodes or its time."""
+
+
+class Search:
+    """Depth-first search over one Archway position; ``path`` holds the winning steps once won.
+
+    ``lost`` survives between :meth:`run` calls (it holds only proved losses); ``seen`` is the
+    current search's set of entered positions and may be seeded with positions to avoid.
+    """
+
+    def __init__(self, raw: RawArchway, *, prune: bool = True) -> None:
+        self.prune = prune
+        self.kit = raw.kit
+        self.start = tuple(tuple(column) for column in raw.columns)
+        self.cols = [list(column) for column in raw.columns]
+        self.origin = [bool(column) for column in raw.columns]
+        self.arch = [0] * 52
+        for packet in raw.arch:
+            for card in packet:
+                self.arch[card] += 1
+        self.up = list(raw.up)
+        self.down = list(raw.down)
+        self.score = sum(self.up) + sum(self.down)
+        self.nodes = 0
+        self.path: list[Step] = []
+        self.lost: set[int] = set()
+        self.seen: set[int] = set()
+        #: The best score any searched position reached, and the first step towards it.
+        self.best_score = self.score
+        self.best_first: Step | None = None
+
+    # -- the position ---------------------------------------------------------------------
+
+    def key(self) -> int:
+        """The transposition key: sorted column codes and the foundation sizes (meeting suits alike)."""
+        codes = sorted(
+            (_ORIGIN + 97 * i + len(column)) if self.origin[i] else (column[0] if column else _EMPTY)
+            for i, column in enumerate(self.cols)
+        )
+        return self._pack(codes, self.up, self.down)
+
+    def _pack(self, codes: Sequence[int], up: Sequence[int], down: Sequence[int]) -> int:
+        key = codes[0] | codes[1] << 10 | codes[2] << 20 | codes[3] << 30
+        shift = 40
+        for u, d in zip(up, down, strict=True):
+            if self.prune and u + d == 13:
+                u, d = 1, 12
+            key |= (u - 1 | (d - 1) << 4) << shift
+            shift += 8
+        return key
+
+    def keys_of(self, game: ArchwayGame) -> set[int]:
+        """Every key this search could give ``game``'s position (empty if it can't reach it)."""
+        raw = game.raw()
+        choices: list[list[int]] = []
+        for column in raw.columns:
+            codes = []
+            if not column:
+                codes.append(_EMPTY)
+            elif len(column) == 1:
+                codes.append(column[0])
+            for i, start in enumerate(self.start):
+                if column and start[: len(column)] == column:
+                    codes.append(_ORIGIN + 97 * i + len(column))
+            if not codes:
+                return set()
+            choices.append(codes)
+        return {self._pack(sorted(codes), raw.up, raw.down) for codes in product(*choices)}
+
+    def apply(self, step: Step) -> tuple[Step, int, int, int, bool]:
+        """Play ``step`` in place; return what :meth:`undo` needs."""
+        source, target = step
+        cols, up, down = self.cols, self.up, self.down
+        was_origin = False
+        if source < ARCH:
+            column = cols[source]
+            card = column.pop()
+            was_origin = self.origin[source]
+            if not column:
+                self.origin[source] = False
+        elif source < PAIR:
+            card = source - ARCH
+            self.arch[card] -= 1
+        else:
+            card = -1
+        suit = source - PAIR if card < 0 else card & 3
+        old_up, old_down = up[suit], down[suit]
+        if card < 0:  # reversing
+            if target == ACE:
+                down[suit] -= 1
+                up[suit] += 1
+            else:
+                up[suit] -= 1
+                down[suit] += 1
+        elif target < ARCH:
+            cols[target].append(card)
+        elif target == ACE:
+            up[suit] += 1
+            self.score += 1
+        elif target == KING:
+            down[suit] += 1
+            self.score += 1
+        elif target == MEET:
+            rank = card >> 2
+            up[suit], down[suit] = rank + 1, 13 - rank
+            self.score += 1
+        else:
+            self.arch[card] += 1
+        return step, card, old_up, old_down, was_origin
+
+    def undo(self, record: tuple[Step, int, int, int, bool]) -> None:
+        """Take back a step played by :meth:`apply`."""
+        (source, target), card, old_up, old_down, was_origin = record
+        if card < 0:
+            suit = source - PAIR
+        else:
+            suit = card & 3
+            if target < ARCH:
+                self.cols[target].pop()
+            elif target == BACK:
+                self.arch[card] -= 1
+            else:
+                self.score -= 1
+            if source < ARCH:
+                self.cols[source].append(card)
+                self.origin[source] = was_origin
+            else:
+                self.arch[card] += 1
+        self.up[suit], self.down[suit] = old_up, old_down
+
+    # -- the moves ------------------------------------------------------------------------
+
+    def moves(self) -> list[Step]:
+        """The moves to try, most promising first (only the safe one, when pruning finds one)."""
+        return self._pruned_moves() if self.prune else self._bare_moves()
+
+    def _pruned_moves(self) -> list[Step]:
+        cols, arch, up, down = self.cols, self.arch, self.up, self.down
+        tops = [(i, column[-1]) for i, column in enumerate(cols) if column]
+        column_ups: list[Step] = []
+        arch_ups: list[Step] = []
+        meets: list[tuple[int, int, int, Step]] = []
+        for suit in range(4):
+            u, d = up[suit], down[suit]
+            total = u + d
+            if total == 26:
+                continue
+            if sum(arch[suit:52:4]) == 26 - total:  # all in the arch: safe (rule 2c)
+                if total == 13:
+                    rank = min(range(13), key=lambda rank: abs(max(rank, 1) - u))
+                    return [(ARCH + rank * 4 + suit, MEET)]
+                card = u * 4 + suit
+                if u < 13 and arch[card]:
+                    return [(ARCH + card, ACE)]
+                return [(ARCH + (12 - d) * 4 + suit, KING)]
+            if total == 13:  # meeting: a card of the suit from a column goes up, reversing first (rule 3)
+                for i, top in tops:
+                    if top & 3 == suit:
+                        rank = top >> 2
+                        meets.append((abs(max(rank, 1) - u), rank, i, (i, MEET)))  # reversing moves first
+                continue
+            wants: list[tuple[int, int]] = []
+            if u < 13:
+                wants.append((u * 4 + suit, ACE))
+            if d < 13 and not (total < 13 and 12 - d == u):  # when both want one rank, the Ace one does
+                wants.append(((12 - d) * 4 + suit, KING))
+            for card, target in wants:
+                sources = [i for i, top in tops if top == card]
+                count = arch[card]
+                if total >= 14 or count == 2 or (count == 1 and sources):  # safe (rule 2)
+                    if sources:
+                        return [(sources[0], target)]
+                    if count:
+                        return [(ARCH + card, target)]
+                    continue
+                column_ups.extend((i, target) for i in sources)
+                if count:
+                    arch_ups.append((ARCH + card, target))
+        meets.sort()
+        found = column_ups + arch_ups + [meet[3] for meet in meets]
+        if self.kit:
+            found.extend((i, BACK) for i, _ in sorted(tops, key=lambda top: len(cols[top[0]])))
+        else:
+            spaces = [i for i, column in enumerate(cols) if not column]
+            if spaces:
+                found.extend((i, spaces[0]) for i in sorted(range(4), key=lambda i: len(cols[i])) if len(cols[i]) > 1)
+        return found
+
+    def _bare_moves(self) -> list[Step]:
+        """Every legal move, as the rules give them (for checking the pruned search)."""
+        cols, arch, up, down = self.cols, self.arch, self.up, self.down
+        sources = [(i, column[-1]) for i, column in enumerate(cols) if column]
+        sources.extend((ARCH + card, card) for card in range(52) if arch[card])
+        spaces = [i for i, column in enumerate(cols) if not column]
+        found: list[Step] = []
+        for source, card in sources:
+            rank, suit = card >> 2, card & 3
+            if rank == up[suit]:
+                found.append((source, ACE))
+            if rank == 12 - down[suit]:
+                found.append((source, KING))
+        for suit in range(4):
+            if up[suit] + down[suit] == 13:
+                if up[suit] > 1:
+                    found.append((PAIR + suit, KING))
+                if down[suit] > 1:
+                    found.append((PAIR + suit, ACE))
+        found.extend((source, space) for source, _ in sources for space in spaces if source != space)
+        if self.kit:
+            found.extend((i, BACK) for i, column in enumerate(cols) if column)
+        return found
+
+    # -- the search -----------------------------------------------------------------------
+
+    def run(self, max_nodes: int, deadline: float) -> bool:
+        """Search from the current position; True with ``path`` set when a win is found.
+
+        Raises :class:`OutOfBudget` when ``max_nodes`` more nodes are used or ``deadline``
+        (a ``time.perf_counter()`` value) passes; ``lost`` keeps what was proved.
+        """
+        self.path = []
+        if self.score == 104:
+            return True
+        limit = self.nodes + max_nodes
+        lost, seen, path = self.lost, self.seen, self.path
+        root = self.key()
+        if root in lost:
+            return False
+        seen.add(root)
+        # Frames: [key, moves, next index, clean]
+        stack: list[list] = [[root, self.moves(), 0, True]]
+        undos: list[tuple[Step, int, int, int, bool]] = []
+        while stack:
+            frame = stack[-1]
+            moves = frame[1]
+            index = frame[2]
+            if index == len(moves):
+                stack.pop()
+                if frame[3]:
+                    seen.discard(frame[0])
+                    lost.add(frame[0])
+                elif stack:
+                    stack[-1][3] = False
+                if undos:
+                    self.undo(undos.pop())
+                    path.pop()
+                continue
+            frame[2] = index + 1
+            step = moves[index]
+            record = self.apply(step)
+            if self.score == 104:
+                path.append(step)
+                return True
+            key = self.key()
+            if key in lost:
+                self.undo(record)
+                continue
+            if key in seen:
+                frame[3] = False
+                self.undo(record)
+                continue
+            self.nodes += 1
+            if self.nodes >= limit or (self.nodes & 1023 == 0 and time.perf_counter() > deadline):
+                self.undo(record)
+                for earlier in reversed(undos):
+                    self.undo(earlier)
+                raise OutOfBudget
+            if self.score > self.best_score:
+                self.best_score = self.score
+                self.best_first = path[0] if path else step
+            seen.add(key)
+            path.append(step)
+            undos.append(record)
+            stack.append([key, self.moves(), 0, True])
+        return False
+
+
+# -- from the search to the engine ----------------------------------------------------------
+
+
+def to_moves(game: ArchwayGame, step: Step) -> list[Move]:
+    """One search step as the engine's moves: reversing moves first for a play at a meeting point."""
+    source, target = step
+    if source >= PAIR:
+        return [Move("f" + _SUITS[source - PAIR], "a" if target == ACE else "k")]
+    if source < ARCH:
+        name = str(source + 1)
+        card = game.raw().columns[source][-1]
+    else:
+        card = source - ARCH
+        name = _NAMES[card]
+    if target < ARCH:
+        return [Move(name, str(target + 1))]
+    if target == BACK:
+        return [Move(name, "p")]
+    if target != MEET:
+        return [Move(name, "a" if target == ACE else "k")]
+    suit, rank = card & 3, card >> 2
+    up = game.foundation_sizes[0][suit]
+    wanted = max(rank, 1)  # the Ace foundation's size that makes the card fit
+    pair = "f" + _SUITS[suit]
+    reversing = [Move(pair, "k")] * (up - wanted) + [Move(pair, "a")] * (wanted - up)
+    return [*reversing, Move(name, "a" if rank >= 1 else "k")]
+
+
+def line_moves(game: ArchwayGame, path: Iterable[Step]) -> tuple[Move, ...]:
+    """The search's steps as canonical moves, each checked by playing it on a copy of ``game``."""
+    board = game.copy()
+    moves: list[Move] = []
+    for step in path:
+        for move in to_moves(board, step):
+            moves.append(board.play(move))
+    if not board.is_won:
+        raise AssertionError(f"The solver's line does not win {game.to_text()!r}")
+    return tuple(moves)
+
+
+def _archway(game: Game) -> ArchwayGame:
+    if not isinstance(game, ArchwayGame):
+        raise TypeError(f"The Archway solver doesn't play {game.title}")
+    return game
+
+
+# -- the public face --------------------------------------------------------------------------
+
+
+def hidden(game: Game) -> int:
+    """How many cards the player can't see: none, in Archway."""
+    return 0
+
+
+def solve_position(
+    game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS, prune: bool = True
+) -> Solution:
+    """:func:`solve`, with the pruning rules switchable (``prune=False`` plays the bare rules)."""
+    board = _archway(game)
+    started = time.perf_counter()
+    if board.is_won:
+        return Solution(Verdict.WINNABLE, (), 0, 0.0)
+    search = Search(board.raw(), prune=prune)
+    collecting = gc.isenabled()
+    gc.disable()  # the search makes no reference cycles; scanning its tables costs more than it frees
+    try:
+        won = search.run(max_nodes, started + max_seconds)
+    except OutOfBudget:
+        return Solution(Verdict.UNRESOLVED, (), search.nodes, time.perf_counter() - started)
+    finally:
+        if collecting:
+            gc.enable()
+    seconds = time.perf_counter() - started
+    if not won:
+        return Solution(Verdict.LOST, (), search.nodes, seconds)
+    return Solution(Verdict.WINNABLE, line_moves(board, search.path), search.nodes, seconds)
+
+
+def solve(game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS) -> Solution:
+    """Decide ``game`` from here: a winning line checked through the engine, a proof of loss, or unresolved."""
+    return solve_position(game, max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def positions_behind(game: Game) -> tuple[str, ...]:
+    """The positions ``game`` went through lately (at most ``RECENT``), most recent first, as text."""
+    board = game.copy()
+    texts = []
+    for _ in range(min(RECENT, len(board.moves))):
+        board.undo()
+        texts.append(board.to_text())
+    return tuple(texts)
+
+
+def hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
+    """The best move in ``game`` and why, with the outlook after it.
+
+    ``WINNABLE``: the move starts a proved win; ``LOST``: no win is left (the move, if any,
+    puts a card up); ``UNKNOWN``: the search ran out of time and the move is its best guess.
+    A win that doesn't go back through the positions ``behind`` (texts from
+    :func:`positions_behind`, read from ``game`` when None) is looked for first, so a player
+    who follows the hints never goes round in a circle.
+    """
+    started = time.perf_counter()
+    board = _archway(game)
+    deadline = started + seconds
+    if not board.legal_moves():
+        if board.is_won:
+            return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
+        return Hint(None, "No move is left: the game is over", Outlook.LOST)
+    found = _think(board, deadline, positions_behind(board) if behind is None else behind)
+    return Hint(found.move, found.reason, found.outlook, seconds=time.perf_counter() - started)
+
+
+def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
+    search = Search(board.raw())
+    avoid: set[int] = set()
+    for text in behind:
+        try:
+            earlier = Game.from_text(text)
+        except ValueError:
+            continue
+        if isinstance(earlier, ArchwayGame) and earlier.options == board.options:
+            avoid |= search.keys_of(earlier)
+    avoid.discard(search.key())
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if avoid:
+            search.seen.update(avoid)
+            try:
+                budget = max(0.05, (deadline - time.perf_counter()) / 2)
+                if search.run(HINT_NODES, time.perf_counter() + budget) and search.path:
+                    return _winning(board, search.path[0])
+            except OutOfBudget:
+                pass
+            search.seen.clear()
+        try:
+            won = search.run(HINT_NODES, max(deadline, time.perf_counter() + 0.05))
+        except OutOfBudget:
+            return _guess(board, search)
+    finally:
+        if collecting:
+            gc.enable()
+    if won and search.path:
+        return _winning(board, search.path[0])
+    up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
+    if not up:
+        return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
+    move = to_moves(board, up[0])[0]
+    return Hint(move, f"No win is left from here; {_play(board, move)} at least puts a card up", Outlook.LOST)
+
+
+def _play(board: ArchwayGame, move: Move) -> str:
+    """A move in words, starting with a verb: ``play 7♥ from the arch onto 6♥ on the hearts Ace foundation``."""
+    return f"{'move' if move.source.startswith('f') else 'play'} {board.describe(move)}"
+
+
+def _winning(board: ArchwayGame, step: Step) -> Hint:
+    moves = to_moves(board, step)
+    move = moves[0]
+    said = _play(board, move)
+    said = said[0].upper() + said[1:]
+    if len(moves) > 1:  # reversing first, so that a card of a meeting suit can go up
+        after = board.copy()
+        for each in moves[:-1]:
+            after.play(each)
+        card = CARD_PRETTY[after.moved_card(moves[-1])]
+        suit = _SUIT_NAMES[after.moved_card(moves[-1]) & 3]
+        return Hint(
+            move,
+            f"{said}: reversing the {suit} foundations lets {card} go up, and that leads to a win",
+            Outlook.WINNABLE,
+        )
+    return Hint(move, f"{said}: it leads to a win", Outlook.WINNABLE)
+
+
+def _guess(board: ArchwayGame, search: Search) -> Hint:
+    """The search ran out of time: the move towards the most cards up it saw, else its first choice."""
+    step = search.best_first
+    if step is None:
+        steps = Search(board.raw()).moves()
+        step = steps[0] if steps else None
+    move = board.legal_moves()[0] if step is None else to_moves(board, step)[0]
+    said = _play(board, move)
+    return Hint(
+        move, f"{said[0].upper() + said[1:]}: it leads towards the most cards up of the lines I looked at",
+        Outlook.UNKNOWN,
+    )

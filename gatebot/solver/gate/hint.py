@@ -1,0 +1,226 @@
+"""The hint engine: the move a strong player would make, from what the player can see.
+
+A hint never learns the stock's order. It reads the position as the player sees it
+(``S: ?n``), then imagines many orders of the unseen cards — the same ones for the same
+visible position — and plays each imagined deal out with the solver. The move that wins
+in the most imagined deals is the hint. Once the stock is out nothing is hidden, and the
+hint is exact: the solver proves the game still winnable (and the hint is the first move
+of a win) or lost. docs/solver.md has the details and the figures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gatebot.rules import Game, GateGame, Move
+from gatebot.solver.gate.explain import explain
+from gatebot.solver.gate.search import OutOfBudget, Search, Step
+from gatebot.solver.gate.solve import Verdict, solve, to_move
+
+#: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
+HINT_SECONDS = 0.6
+#: How many stock orders a hint imagines, at most.
+SAMPLES = 12
+#: Stop imagining once this many deals agree that one move wins them all.
+AGREEING = 4
+#: Node budget of the search on one imagined deal.
+SAMPLE_NODES = 3_000
+#: How many of the best-voted moves are tried on every imagined deal.
+CANDIDATES = 3
+#: Node budget of the exact search once the stock is out.
+EXACT_NODES = 300_000
+#: How many moves back a hint looks to avoid leading the player in a circle.
+RECENT = 40
+
+
+class Outlook(enum.Enum):
+    """How the game looks after the hinted move."""
+
+    WINNABLE = "winnable"  # proved: nothing is hidden and a win remains
+    LOST = "lost"  # proved: no win remains
+    OPEN = "open"  # the stock still hides cards; ``win_chance`` estimates the odds
+    UNKNOWN = "unknown"  # nothing is hidden, but the search ran out of time
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move (None when no move is left) with its reason and the outlook."""
+
+    move: Move | None
+    reason: str
+    outlook: Outlook
+    #: Share of the imagined stock orders won after the move (OPEN outlook only).
+    win_chance: float | None = None
+    samples: int = 0
+    seconds: float = 0.0
+
+
+def hint(
+    game: Game,
+    *,
+    seconds: float = HINT_SECONDS,
+    samples: int = SAMPLES,
+    behind: Sequence[str] | None = None,
+) -> Hint:
+    """The best move in ``game`` as its player sees it, and why.
+
+    Only ``game.to_text(hide_stock=True)`` is read, so the answer is the same whatever order
+    the hidden stock is in. ``behind`` lists the positions (as text, stock hidden) the game
+    went through since its last draw, most recent first — by default read from ``game``'s
+    own moves: a move that leads back to one of them is not hinted while another way
+    forward is known, so a player who follows the hints never goes round in a circle.
+    """
+    started = time.perf_counter()
+    visible = Game.from_text(game.to_text(hide_stock=True))
+    if not isinstance(visible, GateGame):
+        raise TypeError(f"Hints are not available for {visible.title} yet")
+    keys: set[bytes] = set()
+    for text in positions_behind(game) if behind is None else behind:
+        earlier = Game.from_text(text)
+        if isinstance(earlier, GateGame) and earlier.stock_count == visible.stock_count:
+            keys.add(_key(earlier))
+    keys.discard(_key(visible))
+    found = _think(visible, started + seconds, samples, keys)
+    return dataclasses.replace(found, seconds=time.perf_counter() - started)
+
+
+def positions_behind(game: Game) -> tuple[str, ...]:
+    """The positions ``game`` went through since its last draw, most recent first (at most ``RECENT``).
+
+    They are written as their player saw them (the stock hidden), so they tell a hint
+    nothing the player doesn't know.
+    """
+    if not isinstance(game, GateGame) or not game.moves:
+        return ()
+    board = game.copy()
+    texts = []
+    for _ in range(min(RECENT, len(board.moves))):
+        if board.undo().is_draw:
+            break
+        texts.append(board.to_text(hide_stock=True))
+    return tuple(texts)
+
+
+def _key(game: GateGame) -> bytes:
+    """The search's key of a position, which depends on how many cards the stock holds, not their order."""
+    return Search(game, stock=list(game.raw().stock)).key()
+
+
+def _think(visible: GateGame, deadline: float, samples: int, behind: set[bytes]) -> Hint:
+    if not visible.legal_moves():
+        if visible.is_won:
+            return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
+        return Hint(None, "No move is left: the game is over", Outlook.LOST)
+    if visible.stock_count == 0:
+        return _exact(visible, deadline, behind)
+    unseen = list(visible.raw().stock)
+    ranked = Search(visible, stock=unseen).moves()
+    if len(ranked) == 1:  # a safe foundation play, or the only move there is
+        return _hint(visible, ranked[0], Outlook.OPEN)
+    return _sampled(visible, ranked, unseen, deadline, samples, behind)
+
+
+def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None = None, used: int = 0) -> Hint:
+    move = to_move(visible, step)
+    return Hint(move, explain(visible, move), outlook, chance, used)
+
+
+def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
+    """Nothing is hidden: prove the game won or lost, and hint the first move of a win.
+
+    A win that doesn't pass through the positions ``behind`` is looked for first, so that
+    following hints always moves forward; only when there is none in half the time is any
+    win taken.
+    """
+    if behind:
+        search = Search(visible)
+        search.seen.update(behind)
+        try:
+            if search.run(EXACT_NODES, max(0.05, (deadline - time.perf_counter()) / 2)) and search.path:
+                return _hint(visible, search.path[0], Outlook.WINNABLE)
+        except OutOfBudget:
+            pass
+    found = solve(visible, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
+    if found.verdict is Verdict.WINNABLE:
+        move = found.line[0]
+        return Hint(move, explain(visible, move), Outlook.WINNABLE)
+    ranked = Search(visible).moves()
+    if found.verdict is Verdict.LOST:
+        # Nothing can win; the most a hint can do is add to the score.
+        up = [step for step in ranked if step[0] >= 0 and step[1] == visible.column_count]
+        if not up:
+            return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
+        return _hint(visible, up[0], Outlook.LOST)
+    if not ranked:
+        move = visible.legal_moves()[0]
+        return Hint(move, explain(visible, move), Outlook.UNKNOWN)
+    return _hint(visible, ranked[0], Outlook.UNKNOWN)
+
+
+def _sampled(
+    visible: GateGame, ranked: list[Step], unseen: list[int], deadline: float, samples: int, behind: set[bytes]
+) -> Hint:
+    """Judge the moves by playing imagined stock orders out with the solver.
+
+    Each imagined deal is first solved from the current position; the first move of each win
+    gets a vote. The best-voted moves are then tried on the imagined deals won some other
+    way, and the move that wins the most of them is the hint. Deals the solver proves lost
+    count against every move; deals it can't decide in time count for none.
+    """
+    rng = random.Random(zlib.crc32(visible.to_text().encode()))
+    orders = []
+    for _ in range(samples):
+        order = unseen[:]
+        rng.shuffle(order)
+        orders.append(order)
+    rank = {step: i for i, step in enumerate(ranked)}
+    wins: dict[Step, set[int]] = {}
+    decided: list[int] = []
+    progress: dict[Step, int] = {}  # cards put up along the best line found in each imagined deal
+    for index, order in enumerate(orders):
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            break
+        search = Search(visible, stock=order)
+        search.seen.update(behind)  # wins that go back where the game has been don't count
+        try:
+            won = search.run(SAMPLE_NODES, remaining)
+        except OutOfBudget:
+            won = False
+        else:
+            decided.append(index)
+        if won:
+            wins.setdefault(search.path[0], set()).add(index)
+        elif search.best_first is not None:
+            progress[search.best_first] = progress.get(search.best_first, 0) + search.best_score
+        if len(decided) >= AGREEING and len(wins) == 1 and len(next(iter(wins.values()))) == len(decided):
+            break  # every imagined deal so far is won by the same move: no need for more
+    if not wins:
+        # No imagined deal was won: suggest the move that led furthest towards the foundations.
+        best = max(progress, key=lambda step: (progress[step], -rank.get(step, len(rank))), default=ranked[0])
+        return _hint(visible, best, Outlook.OPEN, 0.0 if decided else None, len(decided))
+    candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:CANDIDATES]
+    if len(candidates) > 1:
+        won_somehow = set().union(*wins.values())
+        for step in candidates:
+            for index in sorted(won_somehow - wins[step]):
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    break
+                search = Search(visible, stock=orders[index])
+                search.seen.update(behind)
+                search.apply(*step)
+                try:
+                    if search.run(SAMPLE_NODES // 2, remaining):
+                        wins[step].add(index)
+                except OutOfBudget:
+                    pass
+        candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
+    best = candidates[0]
+    return _hint(visible, best, Outlook.OPEN, len(wins[best]) / max(1, len(decided)), len(decided))
