@@ -66,7 +66,7 @@ async def board_message(reply: Reply, preferences: Preferences, *, note: str | N
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
     if preferences.board_style == "emoji":
-        from gatebot.render.gate.emoji import render_emoji
+        from gatebot.render import render_emoji
 
         board = render_emoji(game, compact=preferences.compact)
     else:

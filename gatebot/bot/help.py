@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gatebot.render.gate.rules import rules_text
+from gatebot.render import rules_text
 from gatebot.rules import Game
 
 HELP = """\

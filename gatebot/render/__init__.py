@@ -1,40 +1,46 @@
 """Drawing a game for people: pure functions from a position to text, emoji or a PNG, no I/O.
 
-Each one draws any variant of the family it knows (Gate, Little Gate, Canfield, Archway), choosing
-the board by the game's class, and raises TypeError for a variant it has no board for.
+Each one draws any variant, through the drawings its family registers
+(:mod:`gatebot.render.boards`; Gate's in :mod:`gatebot.render.gate`, Canfield's in
+:mod:`gatebot.render.canfield`, Archway's in :mod:`gatebot.render.archway`), and raises
+:class:`~gatebot.render.boards.MissingBoard` (a TypeError) for a variant it has no board for.
 
-The PNG names (``render_png``, ``layout_board``, ``Layout``) are imported on first use, so
-the terminal, which only draws text, never loads Pillow.
+The PNG names (``render_png``, ``Layout``) are imported on first use, so the terminal,
+which only draws text, never loads Pillow.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gatebot.render.gate.emoji import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH, render_emoji
-from gatebot.render.gate.text import COMPACT_WIDTH, NORMAL_WIDTH, render_text, visible_len
+from gatebot.render.boards import Boards, MissingBoard, boards_for, layout_board, render_emoji, render_text, rules_text
+from gatebot.render.emoji_rows import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH
+from gatebot.render.text_rows import COMPACT_WIDTH, NORMAL_WIDTH, visible_len
 
 if TYPE_CHECKING:
-    from gatebot.render.gate.layout import Layout, layout_board
     from gatebot.render.image import render_png
+    from gatebot.render.image_geometry import Layout
 
 __all__ = [
     "COMPACT_EMOJI_WIDTH",
     "COMPACT_WIDTH",
     "NORMAL_EMOJI_WIDTH",
     "NORMAL_WIDTH",
+    "Boards",
     "Layout",
+    "MissingBoard",
+    "boards_for",
     "layout_board",
     "render_emoji",
     "render_png",
     "render_text",
+    "rules_text",
     "visible_len",
 ]
 
 _LAZY = {
     "render_png": "gatebot.render.image",
-    "layout_board": "gatebot.render.gate.layout",
-    "Layout": "gatebot.render.gate.layout",
+    "Layout": "gatebot.render.image_geometry",
 }
 
 

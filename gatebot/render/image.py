@@ -4,8 +4,8 @@
 same position. It takes tens of milliseconds of CPU, so the bot must call it off the event
 loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine.
 
-The geometry lives in :mod:`gatebot.render.image_layout` (Gate's board, and the choice of
-layout by variant) and :mod:`gatebot.render.canfield_layout`, the card pictures in
+The geometry is each family's layout (:func:`gatebot.render.boards.layout_board` finds it,
+built from :mod:`gatebot.render.image_geometry`), the card pictures are in
 :mod:`gatebot.render.image_cards`; this module pastes them together and encodes the PNG.
 """
 
@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from gatebot.render.gate.layout import Box, Layout, Metrics, SlotKind, font, layout_board
+from gatebot.render.boards import layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
+from gatebot.render.image_geometry import Box, Layout, Metrics, SlotKind, font
 from gatebot.rules import Game
 
 FELT_CENTRE = (40, 118, 66)

@@ -18,6 +18,7 @@ _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 EMPTY_PILE = "·· empty"
+_RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 #: Widest line of the normal board and of the compact (phone) board, in visible characters.
 NORMAL_WIDTH = 72
@@ -88,6 +89,11 @@ class Cells:
         if self.aligned:
             return flow(cells, "", width, first=label.ljust(2), indent="  ")
         return flow(cells, " ", width, first=label.ljust(3), indent="   ")
+
+
+def rank_word(rank: int) -> str:
+    """A rank as players write it: ``A``, ``10``, ``Q``."""
+    return _RANK_WORDS[rank - 1]
 
 
 def title_words(game: Game) -> str:

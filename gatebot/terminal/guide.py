@@ -8,7 +8,7 @@ player.
 
 from __future__ import annotations
 
-from gatebot.render.gate.rules import rules_text
+from gatebot.render import rules_text
 
 HELP_TEXT = """\
 Moves — type one, or several in a line: d 3f w5

@@ -16,7 +16,6 @@ empty column as a slot marked ``space``. Everything in Archway is open, so every
 
 from __future__ import annotations
 
-from gatebot.render.canfield.text import rank_word
 from gatebot.render.image_geometry import (
     Badge,
     CardSpot,
@@ -30,6 +29,7 @@ from gatebot.render.image_geometry import (
     fan_step,
     header_texts,
 )
+from gatebot.render.text_rows import rank_word
 from gatebot.rules import ArchwayGame, Card
 
 #: Card places across the board, and the arch's packets on its first row.

@@ -13,13 +13,13 @@ The deal, the longest position (96 cards off the foundations), takes under 700 c
 
 from __future__ import annotations
 
-from gatebot.render.canfield.text import rank_word
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     NORMAL_WIDTH,
     Cells,
     ending_lines,
     header_lines,
+    rank_word,
     title_words,
 )
 from gatebot.rules import ArchwayGame, Card

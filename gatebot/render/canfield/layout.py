@@ -18,7 +18,7 @@ base rank it starts at. Every pile carries a badge with the name players type fo
 
 from __future__ import annotations
 
-from gatebot.render.canfield.text import pass_words, rank_word, shown_waste
+from gatebot.render.canfield.text import pass_words, shown_waste
 from gatebot.render.image_geometry import (
     Badge,
     Box,
@@ -34,6 +34,7 @@ from gatebot.render.image_geometry import (
     fan_step,
     header_texts,
 )
+from gatebot.render.text_rows import rank_word
 from gatebot.rules import CanfieldGame, Suit
 
 #: At most this many cards drawn as edges under a pile's top (the reserve's, the waste's, the stock's).

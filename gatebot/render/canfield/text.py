@@ -22,12 +22,12 @@ from gatebot.render.text_rows import (
     ending_lines,
     header_facts,
     header_lines,
+    rank_word,
     title_words,
 )
 from gatebot.rules import CanfieldGame, Card
 
 _SPACE = "·· space"
-_RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: bool = False) -> str:
@@ -75,11 +75,6 @@ def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
 
 
 # -- the words and choices every Canfield board shares (text, emoji, image) -------------------
-
-
-def rank_word(rank: int) -> str:
-    """A rank as players write it: ``A``, ``10``, ``Q``."""
-    return _RANK_WORDS[rank - 1]
 
 
 def canfield_facts(game: CanfieldGame) -> list[str]:

@@ -1,4 +1,4 @@
-"""The board as a Discord message: emoji cards and Discord markdown, readable on any theme.
+"""Gate's board as a Discord message: emoji cards and Discord markdown, readable on any theme.
 
 Cards are drawn as :mod:`gatebot.render.emoji_rows` describes: a rank tile and a suit glued
 by a word joiner, red suits as red emoji, black suits as outlined symbols that stay visible
@@ -9,16 +9,13 @@ type for the pile (``L``, ``R``, ``F``, ``1``-``8``, ``W``, ``S``) in a code spa
 reserves bottom to top with the top card in brackets, foundations, columns, the waste's top
 with the count under it, and only the stock's size. Rows wrap onto indented lines within a
 width measured in :func:`display_width` units; the compact board fits a phone.
-:func:`render_emoji` draws any variant: Gate here, Canfield in :mod:`gatebot.render.canfield_emoji`,
-Archway in :mod:`gatebot.render.archway_emoji`.
+:func:`gatebot.render.render_emoji` draws any variant; Gate's board (Gate and Little Gate) is here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gatebot.render.archway.emoji import render_archway_emoji
-from gatebot.render.canfield.emoji import render_canfield_emoji
 from gatebot.render.emoji_rows import (
     BLANK_TILE,
     COMPACT_CARDS_PER_LINE,
@@ -26,46 +23,26 @@ from gatebot.render.emoji_rows import (
     JOIN,
     NORMAL_CARDS_PER_LINE,
     NORMAL_EMOJI_WIDTH,
-    RANK_EMOJI,
     SUIT_EMOJI,
     bold_title,
-    display_width,
     emoji_card,
     ending_lines,
     flow,
     header_lines,
 )
-from gatebot.render.gate.text import header_facts, stock_words
-from gatebot.rules import ArchwayGame, CanfieldGame, Card, Game, GateGame, Suit
-
-__all__ = [
-    "BLANK_TILE",
-    "COMPACT_CARDS_PER_LINE",
-    "COMPACT_EMOJI_WIDTH",
-    "NORMAL_CARDS_PER_LINE",
-    "NORMAL_EMOJI_WIDTH",
-    "RANK_EMOJI",
-    "SUIT_EMOJI",
-    "display_width",
-    "emoji_card",
-    "render_emoji",
-]
+from gatebot.render.gate.text import stock_words
+from gatebot.render.text_rows import header_facts
+from gatebot.rules import Card, GateGame, Suit
 
 
-def render_emoji(game: Game, *, compact: bool = False) -> str:
-    """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
+def render_gate_emoji(game: GateGame, *, compact: bool = False) -> str:
+    """Draw a Gate ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
     stay within :data:`NORMAL_EMOJI_WIDTH` units and ten cards, or with ``compact``
-    :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own. Gate
-    shows reserves, foundations, columns, waste and stock; Canfield and Archway their own tables.
+    :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own. It
+    shows reserves, foundations, columns, waste and stock.
     """
-    if isinstance(game, CanfieldGame):
-        return render_canfield_emoji(game, compact=compact)
-    if isinstance(game, ArchwayGame):
-        return render_archway_emoji(game, compact=compact)
-    if not isinstance(game, GateGame):
-        raise TypeError(f"There is no emoji board for {game.title} yet")
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
     left, right = game.reserves

@@ -1,4 +1,4 @@
-"""Where everything goes on Gate's PNG board: pure geometry, shared by the drawing code and tests.
+"""Where everything goes on Gate's PNG board: pure geometry, for the drawing code and tests.
 
 The board is laid out like the table: a header line; a top row with the stock and waste at
 the left and the four foundations at the right; below it the two reserves standing as
@@ -7,19 +7,13 @@ each card's corner index shows and the last card is shown whole. Every pile carr
 with the name players type for it. All sizes scale with ``scale`` (1.0 gives a board about
 1140 px wide, which Discord shrinks to ~400 px on a phone, so corner indices are large).
 
-:func:`layout_board` lays out any variant (Canfield in :mod:`gatebot.render.canfield_layout`,
-Archway in :mod:`gatebot.render.archway_layout`);
-the pieces a layout is made of are in :mod:`gatebot.render.image_geometry`, and re-exported here.
+:func:`gatebot.render.layout_board` lays out any variant; Gate's board (Gate and Little Gate)
+is laid out here, from the pieces in :mod:`gatebot.render.image_geometry` every family's shares.
 """
 
 from __future__ import annotations
 
-from gatebot.render.archway.layout import layout_archway
-from gatebot.render.canfield.layout import layout_canfield
 from gatebot.render.image_geometry import (
-    LONGEST_UNSQUEEZED,
-    MAX_SCALE,
-    MIN_SCALE,
     Badge,
     Box,
     CardSpot,
@@ -31,50 +25,14 @@ from gatebot.render.image_geometry import (
     Text,
     badge,
     card_box,
-    centre_pip_y,
-    corner_pip_centre,
     fan_step,
-    font,
     header_texts,
-    pip_centre,
 )
-from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Suit
-
-__all__ = [
-    "LONGEST_UNSQUEEZED",
-    "MAX_SCALE",
-    "MIN_SCALE",
-    "Badge",
-    "Box",
-    "CardSpot",
-    "Layout",
-    "Metrics",
-    "Slot",
-    "SlotKind",
-    "Stack",
-    "Text",
-    "centre_pip_y",
-    "corner_pip_centre",
-    "fan_step",
-    "font",
-    "layout_board",
-    "pip_centre",
-]
+from gatebot.rules import GateGame, Suit
 
 
-def layout_board(game: Game, scale: float = 1.0) -> Layout:
-    """Lay out ``game`` at ``scale``: every card, slot, badge and text with its box.
-
-    Gate and Little Gate are laid out here, Canfield by
-    :func:`~gatebot.render.canfield_layout.layout_canfield`, Archway by
-    :func:`~gatebot.render.archway_layout.layout_archway`.
-    """
-    if isinstance(game, CanfieldGame):
-        return layout_canfield(game, scale)
-    if isinstance(game, ArchwayGame):
-        return layout_archway(game, scale)
-    if not isinstance(game, GateGame):
-        raise TypeError(f"There is no picture of a {game.title} board yet")
+def layout_gate(game: GateGame, scale: float = 1.0) -> Layout:
+    """Lay out a Gate ``game`` at ``scale``: every card, slot, badge and text with its box."""
     m = Metrics.at(scale)
     grid = _grid(len(game.columns), m)
     width = grid[-1] + m.card_w + m.margin

@@ -1,4 +1,4 @@
-"""The board as monospace text, for a terminal or a chat code block.
+"""Gate's board as monospace text, for a terminal or a chat code block (Gate and Little Gate).
 
 Every pile is one row that starts with the name players type for it (``L``, ``R``, ``F``,
 ``1``-``8``, ``W``, ``S``), so reading the board teaches the move language. Cards are
@@ -7,15 +7,12 @@ indented continuation lines, so nothing but a pile's first line starts at the ma
 The stock's cards are never shown, only how many there are: the board is what a player
 may see.
 
-:func:`render_text` draws any variant; Gate's board is drawn here, Canfield's in
-:mod:`gatebot.render.canfield_text`, Archway's in :mod:`gatebot.render.archway_text`, all from
-the pieces in :mod:`gatebot.render.text_rows`.
+:func:`gatebot.render.render_text` draws any variant; Gate's board is drawn here from the
+pieces in :mod:`gatebot.render.text_rows`, which every family's text board shares.
 """
 
 from __future__ import annotations
 
-from gatebot.render.archway.text import render_archway_text
-from gatebot.render.canfield.text import render_canfield_text
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     NORMAL_WIDTH,
@@ -24,31 +21,20 @@ from gatebot.render.text_rows import (
     header_facts,
     header_lines,
     title_words,
-    visible_len,
 )
-from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame
-
-__all__ = ["COMPACT_WIDTH", "NORMAL_WIDTH", "header_facts", "render_text", "stock_words", "visible_len"]
+from gatebot.rules import GateGame
 
 _FREE = "·· free"
 
 
-def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> str:
-    """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
+def render_gate_text(game: GateGame, *, compact: bool = False, colour: bool = False) -> str:
+    """Draw a Gate ``game`` as text: header, then its piles one a row, then the result once it is over.
 
     ``compact`` keeps every line within 40 characters (for phones), otherwise 72 and the
     cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
-    ANSI codes for terminals; widths ignore the codes. Gate and Little Gate show reserves,
-    foundations, columns, waste and stock; Canfield its own table
-    (:func:`~gatebot.render.canfield_text.render_canfield_text`), and Archway its own
-    (:func:`~gatebot.render.archway_text.render_archway_text`).
+    ANSI codes for terminals; widths ignore the codes. It shows reserves, foundations,
+    columns, waste and stock.
     """
-    if isinstance(game, CanfieldGame):
-        return render_canfield_text(game, compact=compact, colour=colour)
-    if isinstance(game, ArchwayGame):
-        return render_archway_text(game, compact=compact, colour=colour)
-    if not isinstance(game, GateGame):
-        raise TypeError(f"There is no text board for {game.title} yet")
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour, aligned=not compact)
     left, right = game.reserves

@@ -16,10 +16,9 @@ from itertools import pairwise
 
 import pytest
 
-from gatebot.render import layout_board, render_emoji, render_png, render_text
+from gatebot.render import layout_board, render_emoji, render_png, render_text, rules_text
 from gatebot.render.emoji_rows import display_width
-from gatebot.render.gate.layout import Layout, SlotKind
-from gatebot.render.gate.rules import rules_text
+from gatebot.render.image_geometry import Layout, SlotKind
 from gatebot.rules import ArchwayGame, Card, Game
 from tests.render.gate.test_image import check_pixels, decode
 from tests.rules.builders import archway

@@ -18,9 +18,8 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from gatebot.render import layout_board, render_emoji, render_png, render_text
-from gatebot.render.gate.layout import Layout, SlotKind
-from gatebot.render.gate.rules import rules_text
+from gatebot.render import layout_board, render_emoji, render_png, render_text, rules_text
+from gatebot.render.image_geometry import Layout, SlotKind
 from gatebot.rules import CanfieldGame, Card, Game
 from tests.render.gate.test_image import check_pixels, decode
 from tests.render.playouts import canfield_playout

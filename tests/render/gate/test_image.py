@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from gatebot.render import layout_board, render_png
-from gatebot.render.gate.layout import CardSpot, Layout, SlotKind, corner_pip_centre, pip_centre
+from gatebot.render.image_geometry import CardSpot, Layout, SlotKind, corner_pip_centre, pip_centre
 from gatebot.rules import Card, Game, GateGame
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,132 @@
+"""Every way of drawing a game, found through the variant's family: no branch on a game's class.
+
+A family's package (``gatebot/render/<family>``: ``gate``, ``canfield``, ``archway``) exposes
+``BOARDS``, a :class:`Boards` holding its drawing functions; :func:`boards_for` finds it by the
+variant's :attr:`~gatebot.rules.game.Game.family`, so a new variant needs only its own package
+(or none, when it is drawn like a family it belongs to) and its line in
+:data:`gatebot.rules.variants.VARIANTS`. The entry points here (:func:`render_text`,
+:func:`render_emoji`, :func:`layout_board`, :func:`rules_text`) draw any variant through it;
+a variant with no such drawing gets a :class:`MissingBoard` naming what is missing.
+
+The PNG layout is imported only when a picture is asked for, so drawing text never loads Pillow.
+"""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from gatebot.rules import Game
+
+if TYPE_CHECKING:
+    from gatebot.render.image_geometry import Layout
+
+G = TypeVar("G", bound=Game)
+G_contra = TypeVar("G_contra", bound=Game, contravariant=True)
+
+
+class MissingBoard(TypeError):
+    """A variant has no drawing of the kind asked for (the message says which, and for what)."""
+
+
+class TextBoard(Protocol[G_contra]):
+    """Draws a game as monospace text (see :func:`render_text`)."""
+
+    def __call__(self, game: G_contra, *, compact: bool = False, colour: bool = False) -> str: ...
+
+
+class EmojiBoard(Protocol[G_contra]):
+    """Draws a game as a Discord message of emoji cards (see :func:`render_emoji`)."""
+
+    def __call__(self, game: G_contra, *, compact: bool = False) -> str: ...
+
+
+class ImageLayout(Protocol[G_contra]):
+    """Lays a game out for the PNG board (see :func:`layout_board`); imports Pillow only when called."""
+
+    def __call__(self, game: G_contra, scale: float = 1.0) -> Layout: ...
+
+
+class RulesSummary(Protocol[G_contra]):
+    """The rules a game is played by, options included, as plain paragraphs (see :func:`rules_text`)."""
+
+    def __call__(self, game: G_contra) -> list[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Boards(Generic[G]):
+    """A family's drawings: one function for each board style and the rules summary.
+
+    A field left None is a drawing the family doesn't have; asking for it raises
+    :class:`MissingBoard` (the contract tests make sure every listed variant has them all).
+    """
+
+    text: TextBoard[G] | None = None
+    emoji: EmojiBoard[G] | None = None
+    layout: ImageLayout[G] | None = None
+    rules: RulesSummary[G] | None = None
+
+
+def boards_for(variant: Game | type[Game]) -> Boards[Any]:
+    """The drawings of a variant (a game or its class), from ``gatebot.render.<family>.BOARDS``."""
+    package = f"gatebot.render.{variant.family}"
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name != package:
+            raise
+        raise MissingBoard(f"There are no board drawings for {variant.title}: no package {package}") from None
+    boards = getattr(module, "BOARDS", None)
+    if not isinstance(boards, Boards):
+        raise MissingBoard(f"There are no board drawings for {variant.title}: {package} has no BOARDS")
+    return boards
+
+
+def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> str:
+    """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
+
+    ``compact`` keeps every line within 40 characters (for phones), otherwise 72 and the
+    cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
+    ANSI codes for terminals; widths ignore the codes. Every pile's row starts with the
+    name players type for it, and nothing a player can't see is drawn.
+    """
+    draw = boards_for(game).text
+    if draw is None:
+        raise MissingBoard(f"There is no text board for {game.title} yet")
+    return draw(game, compact=compact, colour=colour)
+
+
+def render_emoji(game: Game, *, compact: bool = False) -> str:
+    """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
+
+    Always under 2000 characters (Discord's message limit), whatever the position. Lines
+    stay within :data:`~gatebot.render.emoji_rows.NORMAL_EMOJI_WIDTH` units and ten cards,
+    or with ``compact`` :data:`~gatebot.render.emoji_rows.COMPACT_EMOJI_WIDTH` units and
+    five cards, the title on a line of its own.
+    """
+    draw = boards_for(game).emoji
+    if draw is None:
+        raise MissingBoard(f"There is no emoji board for {game.title} yet")
+    return draw(game, compact=compact)
+
+
+def layout_board(game: Game, scale: float = 1.0) -> Layout:
+    """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box."""
+    lay_out = boards_for(game).layout
+    if lay_out is None:
+        raise MissingBoard(f"There is no picture of a {game.title} board yet")
+    return lay_out(game, scale)
+
+
+def rules_text(game: Game, width: int = 78) -> str:
+    """A short, exact summary of the rules this game is played by, options included.
+
+    For any front end (``rules`` in the terminal, ``/gate rules``): one paragraph a rule,
+    wrapped to ``width`` with indented continuation lines.
+    """
+    summary = boards_for(game).rules
+    if summary is None:
+        raise MissingBoard(f"There is no summary of the rules of {game.title} yet")
+    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ") for text in summary(game))
