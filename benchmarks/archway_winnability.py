@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from gatebot.analyse import format_deals, parse_deals, wilson_interval
 from gatebot.rules import Game
 from gatebot.solver.archway.search import solve
-from gatebot.solver.gate.solve import Verdict
+from gatebot.solver.results import Verdict
 
 CLAIM = "about 1 in 100"
 

@@ -1,6 +1,6 @@
 """Check each of the solver's pruning rules: with and without it, the verdicts must agree.
 
-For every rule in :class:`gatebot.solver.Dominances`, each position is solved twice — all
+For every rule in :class:`gatebot.solver.gate.search.Dominances`, each position is solved twice — all
 rules on, and all rules on but that one — and the two verdicts are compared wherever both
 runs decided; last, all rules on against none at all (which also catches a mistake the
 rules share, such as what counts as a safe card). A winning verdict is replayed through
@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gatebot.analyse import parse_deals
 from gatebot.rules import Game, GateGame
-from gatebot.solver import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Verdict, solve
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances
+from gatebot.solver.gate.solve import solve
+from gatebot.solver.results import Verdict
 
 RULES = [field.name for field in dataclasses.fields(Dominances)]
 ALL = "all of them"

@@ -33,8 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gatebot.analyse import format_deals, parse_deals, percentile
 from gatebot.rules import Game, GateGame, Move
 from gatebot.rules.gate import ACCEPTS, KEY
-from gatebot.solver import Outlook, family
-from gatebot.solver.gate.hint import HINT_SECONDS
+from gatebot.solver import HINT_SECONDS, Outlook, registry
 from gatebot.solver.gate.search import DRAW_CODE, Search
 from gatebot.solver.gate.solve import to_move
 
@@ -47,7 +46,7 @@ def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], 
     game = Game.new(variant, deal=deal)
     latencies = []
     for _ in range(MOVE_CAP):
-        found = family.hint(game, seconds=HINT_SECONDS)
+        found = registry.hint(game, seconds=HINT_SECONDS)
         latencies.append(found.seconds)
         if found.move is None or found.outlook is Outlook.LOST:
             break

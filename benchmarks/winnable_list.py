@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from gatebot.rules import Game, variant_names
-from gatebot.solver import Verdict, family
+from gatebot.solver import Verdict, registry
 from gatebot.solver.deals import DATA_FOLDER, list_name
 
 DATA = Path(__file__).resolve().parents[1] / "gatebot" / "solver" / DATA_FOLDER
@@ -63,7 +63,7 @@ def main() -> int:
     else:
         for deal in range(args.first, args.last + 1):
             game = Game.new(args.variant, deal=deal)
-            found = family.solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
+            found = registry.solve(game, max_nodes=args.nodes, max_seconds=args.seconds)
             counts[found.verdict] += 1
             if found.verdict is Verdict.WINNABLE:
                 winnable.append(deal)

@@ -24,7 +24,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole, shown
 from gatebot.rules import MAX_DEAL, Game, find_variant
-from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, family
+from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, registry
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959964
@@ -110,7 +110,7 @@ class DealResult:
 def solve_deal(task: DealTask) -> DealResult:
     """Solve ``task``'s deal (in whichever process runs this) and report it as a row."""
     game = Game.new(task.variant, deal=task.deal, options=task.options)
-    solution = family.solve(game, max_nodes=task.max_nodes, max_seconds=task.max_seconds)
+    solution = registry.solve(game, max_nodes=task.max_nodes, max_seconds=task.max_seconds)
     return DealResult(
         deal=task.deal, variant=task.variant, options=task.options, verdict=solution.verdict,
         moves=len(solution.line), nodes=solution.nodes, seconds=solution.seconds, peak_kib=peak_memory_kib(),

@@ -328,7 +328,7 @@ def _solve(args: argparse.Namespace) -> int:
     Exit codes: 0 decided, 1 out of budget, 2 bad arguments or a position that can't be solved.
     """
     from gatebot.analyse import format_seconds
-    from gatebot.solver import Verdict, family
+    from gatebot.solver import Verdict, registry
 
     budget = _budget(args)
     if budget is None:
@@ -353,13 +353,13 @@ def _solve(args: argparse.Namespace) -> int:
         if isinstance(game_or_code, int):
             return game_or_code
         game, name = game_or_code, "The position"
-    if not family.thinks_about(game):
+    if not registry.thinks_about(game):
         return _refuse(f"The solver doesn't play {game.title} yet")
     if not game.stock_known and game.stock_count:
         return _refuse(f"The stock's order is hidden in this position (S: ?{game.stock_count}), so it can't be "
                        "solved: list the stock's cards in drawing order on the S: line")
     try:
-        solution = family.solve(game, max_nodes=budget[0], max_seconds=budget[1])
+        solution = registry.solve(game, max_nodes=budget[0], max_seconds=budget[1])
     except ValueError as error:  # a position with cards hidden elsewhere (Canfield's reserve)
         return _refuse(str(error))
     stdout = _utf8(sys.stdout)

@@ -40,7 +40,7 @@ from gatebot.service.attempts import AttemptRules
 from gatebot.service.lines import MAX_MOVES, line_refusal, too_many_moves
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.service.thinking import Superseded, Thinker, ThinkingFailed
-from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict, family
+from gatebot.solver import HINT_SECONDS, Hint, Outlook, Verdict, registry
 from gatebot.solver.deals import pick_winnable, winnable_deals
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, GameRecord, GameStatus, Player, Rule, utcnow
@@ -466,7 +466,7 @@ class GameService:
         """Play every card that can safely go to the foundations; once nothing is hidden, finish the game.
 
         Once every card is known (Gate's stock out; in Archway from the deal), the solver of
-        the game's variant, if it has one (:mod:`gatebot.solver.family`), can decide the rest: when it
+        the game's variant, if it has one (:mod:`gatebot.solver.registry`), can decide the rest: when it
         finds a win, the whole winning line is played (each move logged as if typed) and the
         game ends won; when it proves there is none, the reply says so and offers ``end``.
         """
@@ -478,7 +478,7 @@ class GameService:
         attempt = None if safe.game_id is None else await self._attempt_of(safe.game_id)
         if attempt is not None and not attempt.hints_allowed:
             return safe  # finishing with the solver would be a hint
-        if not family.thinks_about(game) or family.hidden(game) or safe.game_id is None:
+        if not registry.thinks_about(game) or game.hidden_count or safe.game_id is None:
             return safe
         text = game.to_text()
         found = await self._solution(text)
@@ -546,10 +546,10 @@ class GameService:
             if attempt is not None and not attempt.hints_allowed:
                 return replace(seen, kind=ReplyKind.ERROR, message=attempt.no_hints())
             game = seen.game
-            if not family.thinks_about(game):
+            if not registry.thinks_about(game):
                 return replace(seen, kind=ReplyKind.ERROR, message=no_hints(game))
             visible = game.to_text(hide_stock=True)
-            behind = family.positions_behind(game)
+            behind = registry.positions_behind(game)
             # A hint depends on the way the game came since the last draw (it leads forward).
             known = visible + "\n#" + hashlib.blake2b("\n".join(behind).encode(), digest_size=16).hexdigest()
             try:
@@ -569,7 +569,7 @@ class GameService:
                 message = f"{message} {attempt.hint_counted()}"
             reply = replace(seen, kind=ReplyKind.HINT, message=message,
                             suggestion=None if found.move is None else str(found.move))
-            if found.outlook is Outlook.LOST and not family.hidden(game) and game.has_legal_move():
+            if found.outlook is Outlook.LOST and not game.hidden_count and game.has_legal_move():
                 self._verdicts.put(game.to_text(), (Verdict.LOST, (), ENDGAME_NODES))
                 if "end" not in reply.actions and await self._prove_lost(reply):
                     reply = replace(reply, actions=(*reply.actions, "end"))
@@ -588,8 +588,8 @@ class GameService:
         """
         game = reply.game
         if (
-            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE or not family.thinks_about(game)
-            or family.hidden(game) or "end" in reply.actions or not await self._may_think(reply.game_id)
+            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE or not registry.thinks_about(game)
+            or game.hidden_count or "end" in reply.actions or not await self._may_think(reply.game_id)
         ):
             return None
         found = await self._solution(game.to_text())
@@ -856,7 +856,7 @@ class GameService:
         except Superseded:
             raise
         except ThinkingFailed:
-            if family.hidden(game):
+            if game.hidden_count:
                 return None
         found = await self._solution(game.to_text(), asker=asker)  # nothing is hidden: the full text is the visible one
         if found is None or found[0] is Verdict.UNRESOLVED:
@@ -873,7 +873,7 @@ class GameService:
         A change that reaches such a position (an undo back to it, say) stores the proof at
         once, so its board offers End game without asking the solver again.
         """
-        if not family.thinks_about(game) or family.hidden(game):
+        if not registry.thinks_about(game) or game.hidden_count:
             return False
         cached = self._verdicts.get(game.to_text() if text is None else text)
         return cached is not None and cached[0] is Verdict.LOST
@@ -1354,7 +1354,7 @@ class GameService:
                 actions.append("draw")
             if game.moves and (attempt is None or attempt.can_undo(game)):
                 actions.append("undo")
-            if (attempt is None or attempt.hints_allowed) and family.thinks_about(game):
+            if (attempt is None or attempt.hints_allowed) and registry.thinks_about(game):
                 actions.append("hint")
             actions.append("resign")
             if (attempt is None or attempt.hints_allowed) and lost:
@@ -1375,7 +1375,7 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
     options also have a shipped list of proven deals to fall back on.
     """
     game = Game.new(variant, deal=1, options=options)
-    if family.thinks_about(game):
+    if registry.thinks_about(game):
         return None
     return f"Winnable deals don't exist for {game.title} yet."
 

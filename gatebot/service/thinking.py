@@ -4,7 +4,7 @@ Both are pure CPU work of up to about a second, which would stall every other pl
 ran on the event loop. Only position text crosses to the worker — for a hint, the position
 as its player sees it (what ``to_text(hide_stock=True)`` writes), so a hint can't learn what
 is hidden even by mistake — and only plain values come back. Every variant goes through
-:mod:`gatebot.solver.family`, so a variant whose solver registers there works here unchanged.
+:mod:`gatebot.solver.registry`, so a variant whose solver registers there works here unchanged.
 
 The workers are shared fairly. Each question names who asks it; one asker has at most one
 question in a worker at a time; a question asked the moment its asker's last answer came
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from gatebot.rules import Game
-from gatebot.solver import HINT_SECONDS, Hint, Verdict, family
+from gatebot.solver import HINT_SECONDS, Hint, Verdict, registry
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -91,12 +91,12 @@ def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...
     game = Game.from_text(visible)
     if game.to_text(hide_stock=True) != visible:
         raise ValueError("a hint is only ever asked for the position its player sees (to_text(hide_stock=True))")
-    return family.hint(game, seconds=seconds, behind=behind)
+    return registry.hint(game, seconds=seconds, behind=behind)
 
 
 def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:
     """The solver's verdict on a full position (every card known) and its winning line, as tokens."""
-    found = family.solve(Game.from_text(text), max_nodes=max_nodes, max_seconds=max_seconds)
+    found = registry.solve(Game.from_text(text), max_nodes=max_nodes, max_seconds=max_seconds)
     return found.verdict.value, tuple(str(move) for move in found.line)
 
 

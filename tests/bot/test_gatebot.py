@@ -10,7 +10,7 @@ import pytest
 
 from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS
 from gatebot.rules import Game
-from gatebot.solver import Verdict, family, solve
+from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -437,7 +437,7 @@ async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot:
 
 
 async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(family._MODULES, "canfield", raising=False)  # as long as its solver is not registered
+    monkeypatch.setitem(registry._SOLVERS, "canfield", None)
     run: Running = await gatebot()
     fake = run.fake
     new = await fake.send_command("gate new", {"variant": "canfield", "deal": 1})
@@ -464,7 +464,7 @@ async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable, monkey
 async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     gatebot: Callable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delitem(family._MODULES, "archway", raising=False)  # as long as its solver is not registered
+    monkeypatch.setitem(registry._SOLVERS, "archway", None)
     run: Running = await gatebot()
     fake = run.fake
     new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "kit": True})

@@ -33,7 +33,7 @@ from gatebot.service.challenges import (
     daily_deal,
 )
 from gatebot.service.thinking import solve_text
-from gatebot.solver import family
+from gatebot.solver import registry
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import (
     Challenge,
@@ -1138,7 +1138,7 @@ async def test_a_canfield_challenge_and_daily_keep_their_options(challenges: Cha
 async def test_a_winnable_challenge_of_a_variant_without_a_solver_is_refused_in_one_sentence(
     challenges: ChallengeService, solver: Recording, monkeypatch: pytest.MonkeyPatch, variant: str, title: str
 ) -> None:
-    monkeypatch.delitem(family._MODULES, variant, raising=False)
+    monkeypatch.setitem(registry._SOLVERS, variant, None)
     with pytest.raises(ChallengeError) as refused:
         await challenges.create(ALICE, GUILD, channel_id=None, variant=variant, winnable=True)
     assert str(refused.value) == f"Winnable deals don't exist for {title} yet."

@@ -14,8 +14,9 @@ from gatebot.rules import Game
 from gatebot.rules.autoplay import autoplay
 from gatebot.service import Actor, GameService, ReplyKind, replay
 from gatebot.service.thinking import hint_for, solve_text
-from gatebot.solver import Verdict, hint, solve
+from gatebot.solver import Verdict, solve
 from gatebot.solver.deals import winnable_deals
+from gatebot.solver.gate.hint import hint
 from gatebot.store import Database, GameRecord, GameStatus
 from tests.lines import NEEDS_SOLVER_DEAL_1, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 

@@ -11,7 +11,7 @@ from gatebot.service import Actor, GameService, ReplyKind, replay
 from gatebot.service.stats import result_card
 from gatebot.service.thinking import hint_for, solve_text
 from gatebot.service.variants import deck_size, has_stock, variant_title
-from gatebot.solver import family
+from gatebot.solver import registry
 from gatebot.store import Database, GameRecord, GameStatus
 
 ALICE = Actor("terminal", "alice", "Alice")
@@ -38,7 +38,7 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
     assert dealt.game is not None and dealt.game.to_text() == Game.new(variant, deal=1).to_text()
     assert dealt.message == f"Dealt {find_variant(variant).title} deal 1."
     assert "resign" in dealt.actions
-    assert ("hint" in dealt.actions) is family.thinks_about(dealt.game)  # Hint comes with the variant's solver
+    assert ("hint" in dealt.actions) is registry.thinks_about(dealt.game)  # Hint comes with the variant's solver
 
     played = await service.play(ALICE, line)
     assert played.kind is ReplyKind.BOARD and played.played == tuple(line.split())
@@ -91,9 +91,9 @@ def solver() -> Iterator[Recording]:
 
 @pytest.fixture
 def unsolved(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Canfield and Archway without a solver, whatever ``gatebot.solver.family`` registers by now."""
+    """Canfield and Archway without a solver, whatever ``gatebot.solver.registry`` registers by now."""
     for name in ("canfield", "archway"):
-        monkeypatch.delitem(family._MODULES, name, raising=False)
+        monkeypatch.setitem(registry._SOLVERS, name, None)
 
 
 @pytest.mark.parametrize("variant", ["canfield", "archway"])
@@ -145,7 +145,7 @@ async def test_canfield_and_archway_hints_come_from_their_own_solvers_seeing_onl
     assert "imagined deals of the cards you can't see" in hint.message or "Still winnable" in hint.message
     assert solver.calls == [hint_for]
     assert (await stored(db, dealt.game_id)).hint_count == 1
-    assert family.hidden(dealt.game) == 12 + 34  # the reserve under its top, the first pass's stock
+    assert dealt.game.hidden_count == 12 + 34  # the reserve under its top, the first pass's stock
     dealt = await service.new_game(ALICE, "archway", deal=3, confirm=True)
     hint = await service.hint(ALICE)
     assert hint.kind is ReplyKind.HINT and hint.suggestion is not None
@@ -161,8 +161,8 @@ def test_the_worker_takes_only_what_a_player_sees_of_any_variant() -> None:
     canfield = Game.new("canfield", deal=1)
     with pytest.raises(ValueError, match="sees"):
         hint_for(canfield.to_text())  # the first pass's stock written out
-    if not family.thinks_about(canfield):
-        with pytest.raises(family.NotSolved, match="Canfield"):
+    if not registry.thinks_about(canfield):
+        with pytest.raises(registry.NotSolved, match="Canfield"):
             hint_for(canfield.to_text(hide_stock=True))
 
 

@@ -6,7 +6,7 @@ from importlib import resources
 import pytest
 
 from gatebot.rules import MAX_DEAL, Game
-from gatebot.solver import Verdict, family
+from gatebot.solver import Verdict, registry
 from gatebot.solver.deals import list_name, parse_deal_list, pick_winnable, winnable_deals
 
 
@@ -37,7 +37,7 @@ def test_listed_deals_are_winnable(variant: str) -> None:
     deals = winnable_deals(variant)
     for deal in random.Random(1).sample(deals, min(3, len(deals))):
         game = Game.new(variant, deal=deal)
-        found = family.solve(game, max_nodes=2_000_000, max_seconds=60)
+        found = registry.solve(game, max_nodes=2_000_000, max_seconds=60)
         assert found.verdict is Verdict.WINNABLE, deal
         for move in found.line:
             game.play(move)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from gatebot.rules import Game
-from gatebot.solver import family
+from gatebot.solver import registry
 from tests.rules.builders import EVERY_VARIANT, hidden_places, midgame, with_hidden_cards
 
 #: The step the clock takes at each reading, and the hint's budget on that clock.
@@ -39,7 +39,7 @@ def steady_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
 def test_the_hidden_cards_are_the_ones_the_view_writes_as_unseen(variant: str, options: tuple[str, ...]) -> None:
     for deal, steps in ((3, 0), (4, 25)):
         game = midgame(variant, options, deal, steps, seed=deal)
-        assert family.hidden(game) == len(hidden_places(game))
+        assert game.hidden_count == len(hidden_places(game))
 
 
 # Positions whose hints search (imagined stock orders or deals), not a forced draw.
@@ -53,11 +53,11 @@ def test_a_hint_is_the_same_for_every_order_of_the_hidden_cards(
     random.Random(deal).shuffle(order)
     twin = with_hidden_cards(game, order)
     view = Game.from_text(game.to_text(hide_stock=True))
-    behind = family.positions_behind(game)
+    behind = registry.positions_behind(game)
     hints = []
     for board in (game, twin, view):
         steady_clock()
-        hints.append(family.hint(board, seconds=SECONDS, behind=behind))
+        hints.append(registry.hint(board, seconds=SECONDS, behind=behind))
     assert hints[1] == hints[0]
     assert hints[2] == hints[0]
     assert hints[0].move in game.legal_moves()

@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
-from gatebot.solver import Verdict, family, solve
+from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 from gatebot.terminal import PlayRequest, Screen, play_in_terminal
@@ -476,7 +476,7 @@ async def test_new_winnable_deals_a_deal_the_solver_wins() -> None:
 
 
 async def test_canfield_is_played_undone_and_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(family._MODULES, "canfield", raising=False)  # as long as its solver is not registered
+    monkeypatch.setitem(registry._SOLVERS, "canfield", None)
     code, out, _ = await run("r3 32 d\nundo\nmoves\nhint\n", variant="canfield")
     assert code == 0
     game = Game.new("canfield", deal=1)

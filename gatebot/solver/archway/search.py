@@ -90,8 +90,7 @@ from itertools import product
 from gatebot.rules import Game, Move
 from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT
-from gatebot.solver.gate.hint import Hint, Outlook
-from gatebot.solver.gate.solve import DEFAULT_NODES, DEFAULT_SECONDS, Solution, Verdict
+from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
 
 #: How long a hint may think by default, and its node budget.
 HINT_SECONDS = 0.6
@@ -438,11 +437,6 @@ def _archway(game: Game) -> ArchwayGame:
 
 
 # -- the public face --------------------------------------------------------------------------
-
-
-def hidden(game: Game) -> int:
-    """How many cards the player can't see: none, in Archway."""
-    return 0
 
 
 def solve_position(

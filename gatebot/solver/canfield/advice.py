@@ -1,4 +1,4 @@
-"""Hints and verdicts for Canfield: what :mod:`gatebot.solver.family` asks of a variant.
+"""Hints and verdicts for Canfield: what :mod:`gatebot.solver.registry` asks of a variant.
 
 A hint reads only the player's view (``to_text(hide_stock=True)``): the reserve's top card,
 the piles, the foundations, the waste, and the stock once its order has been seen (from the
@@ -22,8 +22,7 @@ from dataclasses import replace
 from gatebot.rules import DRAW, Game, Move, describe_move
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.canfield import search
-from gatebot.solver.gate.hint import Hint, Outlook
-from gatebot.solver.gate.solve import Solution, Verdict
+from gatebot.solver.results import Hint, Outlook, Solution, Verdict
 
 #: How many deals of the unseen cards a hint imagines, at most.
 SAMPLES = 12
@@ -31,11 +30,6 @@ SAMPLES = 12
 SAMPLE_NODES = 1_500
 #: The solver's budget once nothing is hidden.
 EXACT_NODES = 200_000
-
-
-def hidden(game: Game) -> int:
-    """How many cards the player can't see: the reserve under its top, the stock in the first pass."""
-    return _canfield(game).hidden_count
 
 
 def positions_behind(game: Game) -> tuple[str, ...]:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from gatebot.rules.canfield import CanfieldGame
-from gatebot.solver.gate.search import luby
-from gatebot.solver.gate.solve import Verdict
+from gatebot.solver.restarts import luby
+from gatebot.solver.results import Verdict
 
 RANKS = 13
 #: Whether a card (index ``(rank - 1) * 4 + suit``, suits C D H S) is red.
@@ -305,6 +305,7 @@ def _key(position: Position) -> int:
     so all of them share the key of the talon's card order.
     """
     stock, waste = position.stock, position.waste
+    talon: tuple[object, ...]
     if position.passes == UNLIMITED and (not stock or len(waste) % position.draw == 0):
         talon = ("cycle", waste + stock[::-1])
     else:

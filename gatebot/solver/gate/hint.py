@@ -11,20 +11,17 @@ of a win) or lost. docs/solver.md has the details and the figures.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import random
 import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from gatebot.rules import Game, GateGame, Move
+from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.explain import explain
 from gatebot.solver.gate.search import OutOfBudget, Search, Step
-from gatebot.solver.gate.solve import Verdict, solve, to_move
+from gatebot.solver.gate.solve import solve, to_move
+from gatebot.solver.results import HINT_SECONDS, Hint, Outlook, Verdict
 
-#: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
-HINT_SECONDS = 0.6
 #: How many stock orders a hint imagines, at most.
 SAMPLES = 12
 #: Stop imagining once this many deals agree that one move wins them all.
@@ -37,28 +34,6 @@ CANDIDATES = 3
 EXACT_NODES = 300_000
 #: How many moves back a hint looks to avoid leading the player in a circle.
 RECENT = 40
-
-
-class Outlook(enum.Enum):
-    """How the game looks after the hinted move."""
-
-    WINNABLE = "winnable"  # proved: nothing is hidden and a win remains
-    LOST = "lost"  # proved: no win remains
-    OPEN = "open"  # the stock still hides cards; ``win_chance`` estimates the odds
-    UNKNOWN = "unknown"  # nothing is hidden, but the search ran out of time
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """A suggested move (None when no move is left) with its reason and the outlook."""
-
-    move: Move | None
-    reason: str
-    outlook: Outlook
-    #: Share of the imagined stock orders won after the move (OPEN outlook only).
-    win_chance: float | None = None
-    samples: int = 0
-    seconds: float = 0.0
 
 
 def hint(

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gatebot.rules.gate import ACCEPTS, FILL_NONE, KEY, GateGame, fill_column
+from gatebot.solver.restarts import luby
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
 DRAW_CODE = -1
@@ -32,19 +33,6 @@ Step = tuple[int, int, int]
 #: Nodes searched before the first restart; later attempts get this times the Luby sequence
 #: (1 1 2 1 1 2 4 1 1 2 …), the restart schedule that wastes least when nothing is known.
 SLICE = 1_000
-
-
-def luby(i: int) -> int:
-    """The i-th term (from 1) of the Luby sequence."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 
 
 class OutOfBudget(Exception):

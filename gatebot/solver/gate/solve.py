@@ -2,39 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 import time
-from dataclasses import dataclass
 
 from gatebot.rules import DRAW, GateGame, Move
 from gatebot.rules.errors import AmbiguousMove
 from gatebot.solver.gate.search import DEFAULT_DOMINANCES, DRAW_CODE, Dominances, OutOfBudget, Search, Step
-
-#: Budgets a player-facing request can afford, and what ``gatebot solve`` uses by default.
-DEFAULT_NODES = 2_000_000
-DEFAULT_SECONDS = 10.0
-
-
-class Verdict(enum.Enum):
-    """What the solver found: a win, a proof there is none, or no answer within the budget."""
-
-    WINNABLE = "winnable"
-    LOST = "lost"
-    UNRESOLVED = "unresolved"
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """A verdict with the winning line (when there is one) and what the search cost."""
-
-    verdict: Verdict
-    line: tuple[Move, ...]
-    nodes: int
-    seconds: float
-
-    @property
-    def decided(self) -> bool:
-        return self.verdict is not Verdict.UNRESOLVED
+from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Solution, Verdict
 
 
 def solve(

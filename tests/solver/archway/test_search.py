@@ -8,10 +8,9 @@ import pytest
 
 from gatebot.rules import Game
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver import family
-from gatebot.solver.archway.search import hidden, hint, positions_behind, solve, solve_position
-from gatebot.solver.gate.hint import Outlook
-from gatebot.solver.gate.solve import Verdict
+from gatebot.solver import registry
+from gatebot.solver.archway.search import hint, positions_behind, solve, solve_position
+from gatebot.solver.results import Outlook, Verdict
 
 DONE_OTHERS_A = "KC KD {} KS"
 DONE_OTHERS_K = "AC AD {} AS"
@@ -202,10 +201,10 @@ def test_positions_behind_are_the_last_forty_most_recent_first() -> None:
 
 def test_the_family_door_knows_archway() -> None:
     game = Game.new("archway", deal=3)
-    assert family.thinks_about(game)
-    assert family.hidden(game) == hidden(game) == 0
-    assert family.solve(game, max_nodes=50_000, max_seconds=10).verdict is Verdict.LOST
-    assert family.positions_behind(game) == ()
+    assert registry.thinks_about(game)
+    assert game.hidden_count == 0
+    assert registry.solve(game, max_nodes=50_000, max_seconds=10).verdict is Verdict.LOST
+    assert registry.positions_behind(game) == ()
 
 
 @pytest.mark.parametrize("deal", [957, 969])

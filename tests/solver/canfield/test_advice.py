@@ -8,7 +8,7 @@ import pytest
 
 from gatebot.rules import Game, Move
 from gatebot.rules.canfield import CanfieldGame
-from gatebot.solver import Outlook, Verdict, family
+from gatebot.solver import Outlook, Verdict, registry
 from gatebot.solver.canfield.search import position_of, solve, tokens
 
 #: Long enough for every imagined deal, so the answer doesn't depend on the machine's speed.
@@ -49,9 +49,9 @@ def won_deal() -> CanfieldGame:
 @pytest.mark.parametrize("deal", [1, 13])
 def test_a_hint_is_the_same_whatever_order_the_unseen_cards_are_in(deal: int) -> None:
     game = canfield(deal)
-    first = family.hint(game, seconds=PATIENT)
+    first = registry.hint(game, seconds=PATIENT)
     for seed in (1,):
-        again = family.hint(reshuffled(game, seed), seconds=PATIENT)
+        again = registry.hint(reshuffled(game, seed), seconds=PATIENT)
         assert (again.move, again.reason, again.win_chance) == (first.move, first.reason, first.win_chance)
     assert first.move is not None and first.move in game.legal_moves()
     assert first.outlook is Outlook.OPEN and first.samples > 0
@@ -59,9 +59,9 @@ def test_a_hint_is_the_same_whatever_order_the_unseen_cards_are_in(deal: int) ->
 
 def test_the_hidden_cards_are_the_reserve_under_its_top_and_the_first_pass_stock() -> None:
     game = canfield(1)
-    assert family.thinks_about(game) and family.hidden(game) == 12 + 34
+    assert registry.thinks_about(game) and game.hidden_count == 12 + 34
     game.play_line("d " * 13)
-    assert game.pass_number == 2 and family.hidden(game) == 12
+    assert game.pass_number == 2 and game.hidden_count == 12
 
 
 def test_once_nothing_is_hidden_the_hints_win_the_game() -> None:
@@ -73,27 +73,27 @@ def test_once_nothing_is_hidden_the_hints_win_the_game() -> None:
         game.play(token)
     assert game.hidden_count == 0 and not game.is_won
     for _ in range(200):
-        found = family.hint(game, seconds=PATIENT)
+        found = registry.hint(game, seconds=PATIENT)
         assert found.outlook is Outlook.WINNABLE and found.move is not None
         game.play(found.move)
         if game.is_won:
             break
     assert game.is_won
-    done = family.hint(game, seconds=1)
+    done = registry.hint(game, seconds=1)
     assert done.move is None and done.outlook is Outlook.WINNABLE
 
 
 def test_the_solver_door_replays_its_win_and_proves_a_dead_deal_lost() -> None:
     game = won_deal()
-    found = family.solve(game)
+    found = registry.solve(game)
     assert found.verdict is Verdict.WINNABLE
     board = game.copy()
     for move in found.line:
         board.play(move)
     assert board.is_won
     stuck = canfield(3)  # no card can ever move: the stock turns up nothing that fits
-    assert family.solve(stuck).verdict is Verdict.LOST
-    only = family.hint(stuck, seconds=PATIENT)
+    assert registry.solve(stuck).verdict is Verdict.LOST
+    only = registry.hint(stuck, seconds=PATIENT)
     assert only.move == Move.from_text("d")
 
 
@@ -101,9 +101,9 @@ def test_the_solver_needs_the_whole_position() -> None:
     game = canfield(1)
     view = Game.from_text(game.to_text(hide_stock=True))
     with pytest.raises(ValueError, match="whole position"):
-        family.solve(view)
+        registry.solve(view)
     game.play_line("d " * 13)  # the stock is known from the second pass, the reserve never is
     view = Game.from_text(game.to_text(hide_stock=True))
     assert isinstance(view, CanfieldGame) and view.stock_known and not view.reserve_known
     with pytest.raises(ValueError, match="reserve's and the stock's order"):
-        family.solve(view)
+        registry.solve(view)

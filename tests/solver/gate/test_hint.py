@@ -7,8 +7,9 @@ import random
 import pytest
 
 from gatebot.rules import Game, GateGame
-from gatebot.solver import Outlook, Verdict, hint, solve
-from gatebot.solver.gate.hint import positions_behind
+from gatebot.solver.gate.hint import hint, positions_behind
+from gatebot.solver.gate.solve import solve
+from gatebot.solver.results import Outlook, Verdict
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 from tests.render.playouts import random_step
 from tests.rules.builders import position

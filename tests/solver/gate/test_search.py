@@ -9,8 +9,9 @@ import pytest
 
 from gatebot.rules import Game, GateGame
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, OutOfBudget, Search, luby
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, OutOfBudget, Search
 from gatebot.solver.gate.solve import to_move
+from gatebot.solver.restarts import luby
 from tests.lines import STOCK_OUT_DEAL_1, WIN_DEAL_1
 from tests.render.playouts import random_playout
 from tests.rules.builders import position

@@ -10,7 +10,9 @@ import pytest
 
 from gatebot.rules import Game, GateGame
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Verdict, solve
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances
+from gatebot.solver.gate.solve import solve
+from gatebot.solver.results import Verdict
 from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1
 from tests.rules.builders import position
 
