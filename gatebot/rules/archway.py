@@ -237,6 +237,14 @@ class ArchwayGame(Game):
         """How many cards each Ace foundation and each King foundation holds (bases included), C D H S."""
         return tuple(self._up), tuple(self._down)
 
+    def foundation_heights(self) -> tuple[int, ...]:
+        """Two per suit, C D H S: the suit's Ace foundation, then its King foundation (bases included).
+
+        A reversing move takes a card from one and gives it to the other.
+        """
+        ups, downs = self.foundation_sizes
+        return tuple(size for pair in zip(ups, downs, strict=True) for size in pair)
+
     def raw(self) -> RawArchway:
         """The position as card indices (a copy), for search code."""
         return RawArchway(

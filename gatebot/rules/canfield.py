@@ -331,6 +331,10 @@ class CanfieldGame(Game):
         """How many cards each foundation holds, in suit order C D H S."""
         return tuple(self._foundations)
 
+    def foundation_heights(self) -> tuple[int, ...]:
+        """Each foundation's count up from the deal's base rank, C D H S."""
+        return self.foundation_counts
+
     @property
     def piles(self) -> tuple[tuple[Card, ...], ...]:
         """The four tableau piles, bottom to top; an empty one is a space."""

@@ -189,6 +189,10 @@ class Game(ABC):
         """
         return self.stock_count
 
+    @abstractmethod
+    def foundation_heights(self) -> tuple[int, ...]:
+        """How many cards each foundation holds, in the order the result card draws its rows."""
+
     @property
     @abstractmethod
     def moves(self) -> tuple[Move, ...]:
@@ -292,6 +296,15 @@ class Game(ABC):
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a column has no move, when a player names it alone."""
         return f"{self.whereabouts(card)}, and they aren't a run that moves with it"
+
+    def fill_note(self, before: Game, move: Move) -> str | None:
+        """What filled the column ``move`` just emptied, in words, or None (the default).
+
+        ``before`` is this game just before ``move``. A variant that fills emptied columns by
+        itself (Gate) says which card came from where, since a redrawn board doesn't show it;
+        the others have nothing to add.
+        """
+        return None
 
     def is_safe_up(self, move: Move) -> bool:
         """Whether a legal foundation move can never cost a win, so Auto may play it (none, unless a variant says)."""

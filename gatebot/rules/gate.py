@@ -252,6 +252,10 @@ class GateGame(Game):
         """The top card of each foundation in suit order C D H S (None when empty)."""
         return tuple(CARDS[(n - 1) * 4 + s] if n else None for s, n in enumerate(self._foundations))
 
+    def foundation_heights(self) -> tuple[int, ...]:
+        """Each foundation's height by rank, C D H S."""
+        return tuple(self._foundations)
+
     @property
     def columns(self) -> tuple[tuple[Card, ...], ...]:
         """Each column bottom to top; an empty one is a free space."""
@@ -633,6 +637,32 @@ class GateGame(Game):
 
     def pile_label(self, name: str) -> str:
         return self._pile_label(self._sources[name])
+
+    def fill_note(self, before: Game, move: Move) -> str | None:
+        """Which card filled the column ``move`` emptied and from where, or that it is a free space (RULES.md §3).
+
+        The fill is automatic and easy to miss on a redrawn board. None when ``move`` emptied
+        no column, or when ``before`` isn't this game one move earlier.
+        """
+        if not move.source.isdigit() or not isinstance(before, GateGame):
+            return None
+        index = int(move.source) - 1
+        was, now = before.columns[index], self.columns[index]
+        if now and now == was[: len(now)]:
+            return None
+        if not now:
+            return f"Column {move.source} is a free space now: any card or run may go there."
+        card = now[0]
+        left, right = before.reserves
+        if left and card == left[-1]:
+            origin = "the left reserve"
+        elif right and card == right[-1]:
+            origin = "the right reserve"
+        elif before.waste and card == before.waste[-1]:
+            origin = "the waste"
+        else:
+            origin = "the stock"
+        return f"{card.pretty} from {origin} fills column {move.source}."
 
     def is_safe_up(self, move: Move) -> bool:
         """Whether a legal foundation move can never cost a win (:func:`gatebot.rules.autoplay.is_safe_up`)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gatebot.rules import Game, GateGame, describe_move
+from gatebot.rules import Game, describe_move
 from gatebot.solver import Hint, Outlook
 
 
@@ -49,8 +49,7 @@ def _outlook(game: Game, found: Hint, end_prompt: str) -> str:
     if found.win_chance is None or found.samples <= 0:
         return ""
     won = round(found.win_chance * found.samples)
-    unseen = "shuffles of the stock" if isinstance(game, GateGame) else "deals of the cards you can't see"
-    return f"It won {won} of {found.samples} imagined {unseen}."
+    return f"It won {won} of {found.samples} imagined {game.unseen_words}."
 
 
 def _lead_and_why(reason: str, described: str, *, draw: bool) -> tuple[str, str]:

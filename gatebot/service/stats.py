@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
-from gatebot.rules import ArchwayGame, CanfieldGame, Game, GateGame, Move, RulesError, find_variant
+from gatebot.rules import Game, Move, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.games import UNDO_TOKEN, GameDamaged
 from gatebot.service.variants import deck_size
@@ -392,18 +392,11 @@ def _variant_line(variant: VariantStats) -> str:
 def _heights(game: Game) -> tuple[int, ...]:
     """How many cards each foundation holds, one row of the result card each.
 
-    Gate's rows are its four foundations by rank; Canfield's count up from the deal's base
-    rank; Archway's are two per suit, C D H S: the suit's Ace foundation, then its King
-    foundation (a reversing move takes a square from one and gives it to the other).
+    The variant says (:meth:`~gatebot.rules.game.Game.foundation_heights`): Gate's rows are
+    its four foundations by rank, Canfield's count up from the deal's base rank, Archway's
+    are two per suit, the Ace foundation then the King foundation.
     """
-    if isinstance(game, GateGame):
-        return tuple(0 if top is None else top.rank for top in game.foundations)
-    if isinstance(game, CanfieldGame):
-        return game.foundation_counts
-    if isinstance(game, ArchwayGame):
-        ups, downs = game.foundation_sizes
-        return tuple(size for pair in zip(ups, downs, strict=True) for size in pair)
-    raise GameDamaged(f"{game.title} has no result card")
+    return game.foundation_heights()
 
 
 def _days(count: int) -> str:

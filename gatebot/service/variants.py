@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from gatebot.rules import Game, RulesError, find_variant
+from gatebot.rules import RulesError, find_variant
 
 #: Cards in one deck, for a variant name this gatebot doesn't know.
 ONE_DECK = 52
@@ -32,7 +32,7 @@ def deck_size(variant: str) -> int:
 def has_stock(variant: str) -> bool:
     """Whether ``variant`` deals a stock to draw from (Gate, Canfield) or lays every card out (Archway)."""
     try:
-        return Game.new(variant, deal=1).stock_count > 0
+        return find_variant(variant).has_stock
     except RulesError:
         return True
 
