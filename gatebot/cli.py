@@ -87,8 +87,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--deal", metavar="N",
                       help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
-    play.add_argument("--variant", choices=variant_names(), help="the variant of a new game (default: gate)")
-    play.add_argument("--option", action="append", choices=_all_options(), metavar="OPTION",
+    play.add_argument("--variant", type=_variant, metavar="VARIANT",
+                      help=f"the variant of a new game, by name or alias in any case: {_variants_help()} "
+                      "(default: gate)")
+    play.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
                       help="a rule option of a new game, one its variant has (" + _options_help()
                       + "); repeat for more than one")
     play.add_argument("--new", action="store_true",
@@ -189,18 +191,36 @@ def _all_options() -> tuple[str, ...]:
 
 
 def _options_help() -> str:
-    """Each variant's options, for ``--help``: ``gate: single-moves, stock-fill; ...``."""
+    """Each variant's options with what they change, for ``--help``: ``gate: single-moves (...), ...; ...``."""
     return "; ".join(
-        f"{name}: {', '.join(find_variant(name).known_options)}"
-        for name in variant_names() if find_variant(name).known_options
+        f"{name}: " + ", ".join(f"{option.name} ({option.help})" for option in find_variant(name).rule_options)
+        for name in variant_names() if find_variant(name).rule_options
     )
 
 
+def _variants_help() -> str:
+    """The variants and their aliases, for ``--help``: ``gate, little-gate (little), ...``."""
+    return ", ".join(
+        name + (f" ({', '.join(find_variant(name).aliases)})" if find_variant(name).aliases else "")
+        for name in variant_names()
+    )
+
+
+def _variant(text: str) -> str:
+    """``--variant``'s converter: a variant's name, title or alias in any case, as its name."""
+    try:
+        return find_variant(text).name
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
-    parser.add_argument("--variant", choices=variant_names(), default="gate",
-                        help=f"the variant {whose} (default: gate)")
-    parser.add_argument("--option", action="append", choices=_all_options(),
-                        help=f"a rule option {whose}; repeat for more than one")
+    parser.add_argument("--variant", type=_variant, default="gate", metavar="VARIANT",
+                        help=f"the variant {whose}, by name or alias in any case: {_variants_help()} "
+                        "(default: gate)")
+    parser.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
+                        help=f"a rule option {whose}, one its variant has ({_options_help()}); "
+                        "repeat for more than one")
 
 
 def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy import select
 from gatebot.cli import main
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
+from gatebot.rules.variants import VARIANTS
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 
 MAX_DEAL = 2**32 - 1
@@ -170,6 +171,33 @@ def test_unknown_variant_is_refused(typed, capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exited:
         main(["play", "--variant", "klondike"])
     assert exited.value.code == 2
+
+
+
+def _gatebot(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``gatebot`` as a player would, with help unwrapped (a wide terminal)."""
+    env = {**os.environ, "COLUMNS": "2000"}
+    return subprocess.run([sys.executable, "-m", "gatebot", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"), [("Canfield", "Canfield"), ("demon", "Canfield"), ("LITTLE_GATE", "Little Gate")]
+)
+def test_the_cli_reads_a_variant_in_any_case_or_by_an_alias(typed: str, title: str) -> None:
+    done = _gatebot("solve", "--variant", typed, "--nodes", "1", "1")
+    assert f"Deal 1 of {title} is undecided" in done.stdout, done.stderr
+
+
+def test_the_cli_refuses_an_unknown_variant_listing_them_all_and_its_help_lists_every_option() -> None:
+    done = _gatebot("solve", "--variant", "klondike", "1")
+    assert done.returncode == 2 and done.stdout == ""
+    error = done.stderr.strip().splitlines()[-1]
+    assert "klondike" in error and all(variant.name in error for variant in VARIANTS)
+    helped = " ".join(_gatebot("play", "--help").stdout.split())
+    for variant in VARIANTS:
+        for option in variant.rule_options:
+            assert option.name in helped
+            assert " ".join(option.help.split()) in helped, option.help
 
 
 @pytest.mark.parametrize(("flag", "painted"), [("--colour", True), ("--no-colour", False), ("--color", True)])

@@ -10,7 +10,7 @@ import getpass
 from dataclasses import dataclass
 
 from gatebot.digits import parse_whole
-from gatebot.rules import MAX_DEAL, find_variant, variant_names
+from gatebot.rules import MAX_DEAL, UnknownVariant, find_variant, variant_names
 
 #: The longest user name a player row takes (``players.platform_user_id``).
 MAX_USER_LENGTH = 64
@@ -73,20 +73,18 @@ def parse_new(words: list[str]) -> NewGame | None:
     """Read the words after ``new``: ``[variant] [option ...] [N | winnable]``; None if they aren't that.
 
     ``new`` alone, ``new 617``, ``new winnable``, ``new archway``, ``new archway kit``,
-    ``new canfield draw-one passes-2 617``. Options named without a variant are for the
-    variant being played; whether the variant has them is the rules core's to say.
+    ``new canfield draw-one passes-2 617``. The variant may be named by its title or an alias
+    in any case (``new Little Gate``, ``new demon``). Options named without a variant are for
+    the variant being played; whether the variant has them is the rules core's to say.
     """
-    known = set(variant_names())
-    option_names = {option for name in known for option in find_variant(name).known_options}
-    variant: str | None = None
+    option_names = {option for name in variant_names() for option in find_variant(name).known_options}
+    variant, words = _leading_variant(words)
     options: list[str] = []
     deal: int | None = None
     winnable = False
     for word in words:
         number = parse_deal(word)
-        if word in known and variant is None and not options and deal is None and not winnable:
-            variant = word
-        elif word in option_names and deal is None and not winnable:
+        if word in option_names and deal is None and not winnable:
             options.append(word)
         elif word == "winnable" and deal is None and not winnable:
             winnable = True
@@ -105,6 +103,17 @@ def default_user() -> str:
     except (OSError, KeyError, ImportError):  # no LOGNAME/USER and no passwd entry (containers)
         return FALLBACK_USER
     return name[:MAX_USER_LENGTH] or FALLBACK_USER
+
+
+def _leading_variant(words: list[str]) -> tuple[str | None, list[str]]:
+    """The variant the first words name (two for a title like ``Little Gate``, else one), and the rest."""
+    for length in (2, 1):
+        if len(words) >= length:
+            try:
+                return find_variant(" ".join(words[:length])).name, words[length:]
+            except UnknownVariant:
+                pass
+    return None, words
 
 
 def replay_command(variant: str, deal: int, options: tuple[str, ...]) -> str:

@@ -520,3 +520,10 @@ def test_the_words_after_new() -> None:
     assert parse_new(["draw-one", "9"]) == NewGame(None, ("draw-one",), 9)
     for words in (["winnable", "5"], ["5", "kit"], ["kit", "archway"], ["archway", "gate"], ["x"], ["0"]):
         assert parse_new(words) is None, words
+
+
+def test_new_reads_a_variant_by_its_title_or_an_alias_in_any_case() -> None:
+    assert parse_new(["Little", "Gate", "7"]) == NewGame("little-gate", (), 7)
+    assert parse_new(["LITTLE"]) == NewGame("little-gate", ())
+    assert parse_new(["Demon", "draw-one"]) == NewGame("canfield", ("draw-one",))
+    assert parse_new(["little", "gate", "gate"]) is None
