@@ -727,20 +727,15 @@ def cards_in(text: str) -> Counter[str]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=st.integers(1, 2**32 - 1), options=OPTION_SETS, data=st.data())
-def test_random_playouts_keep_every_card_once_and_round_trip(deal, options, data) -> None:
+def test_random_playouts_keep_every_card_once(deal, options, data) -> None:
+    # That every move plays, undoes and reads back is the contract of every variant (tests/test_variants.py).
     game = Game.new("canfield", deal=deal, options=options)
     for _ in range(data.draw(st.integers(0, 80), label="length")):
-        text = game.to_text()
-        assert cards_in(text) == Counter(ALL_CARDS)
-        assert Game.from_text(text).to_text() == text
+        assert cards_in(game.to_text()) == Counter(ALL_CARDS)
         legal = game.legal_moves()
         if not legal:
-            assert game.is_over
             break
-        move = data.draw(st.sampled_from(legal), label="move")
-        assert game.play(str(move)) == move
-        assert game.undo() == move and game.to_text() == text
-        game.play(move)
+        game.push(data.draw(st.sampled_from(legal), label="move"))
 
 
 @settings(max_examples=200, deadline=None)
