@@ -1,7 +1,7 @@
 """The vocabulary of a PNG board: its lengths at a scale, and the boxes of what is drawn where.
 
-Every variant's layout (:mod:`gatebot.render.image_layout` for Gate,
-:mod:`gatebot.render.canfield_layout` for Canfield) returns a :class:`Layout` made of these
+Every variant's layout (:mod:`gatebot.render.gate.layout` for Gate,
+:mod:`gatebot.render.canfield.layout` for Canfield, ...) returns a :class:`Layout` made of these
 pieces, and :mod:`gatebot.render.image` paints any of them the same way. Nothing here draws:
 :func:`pip_centre` / :func:`corner_pip_centre` say where a card's suit pips are, so tests can
 look for a card's colour exactly where it is drawn.

@@ -2,7 +2,7 @@
 
 One pile a row, each starting with the name players type for it in a code span (``A`` the Ace
 foundations, ``K`` the King foundations, ``P`` the arch, ``1``-``4`` the columns), the same
-rows as the text board (:mod:`gatebot.render.archway_text`). Every card is open and drawn:
+rows as the text board (:mod:`gatebot.render.archway.text`). Every card is open and drawn:
 the foundations' tops, the arch's 13 packets Aces to Kings — a packet's cards side by side,
 the next packet after a ``·``, an empty packet as its rank tile and *none* — and the columns
 bottom to top with the exposed card [in brackets]. The arch's row wraps between any two

@@ -1,4 +1,4 @@
-"""Where everything goes on Archway's PNG board: pure geometry, like Gate's (:mod:`gatebot.render.image_layout`).
+"""Where everything goes on Archway's PNG board: pure geometry, like Gate's (:mod:`gatebot.render.gate.layout`).
 
 The board is laid out on a grid of nine card places::
 

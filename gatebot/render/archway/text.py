@@ -1,6 +1,6 @@
 """Archway's board as monospace text, and the words every Archway board shares.
 
-The rows follow Gate's board (:mod:`gatebot.render.text`): each starts with the name players
+The rows follow Gate's board (:mod:`gatebot.render.gate.text`): each starts with the name players
 type for the pile — ``A`` the Ace foundations, ``K`` the King foundations, ``P`` the arch (its
 packets, the pile a card goes back to with ``kit``), ``1``-``4`` the columns.
 
@@ -31,7 +31,7 @@ EMPTY_PACKET = "none"
 def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: bool = False) -> str:
     """Draw an Archway ``game``: header, foundations, arch, columns, result.
 
-    Widths and colour as :func:`gatebot.render.text.render_text` (40 columns compact, else 72).
+    Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour, aligned=not compact)

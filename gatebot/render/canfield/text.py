@@ -1,6 +1,6 @@
 """Canfield's board as monospace text, and the words every Canfield board shares.
 
-The rows follow Gate's board (:mod:`gatebot.render.text`): each starts with the name players
+The rows follow Gate's board (:mod:`gatebot.render.gate.text`): each starts with the name players
 type for the pile — ``R`` the reserve, ``F`` the foundations, ``1``-``4`` the tableau piles,
 ``W`` the waste, ``S`` the stock — and wraps onto indented lines within the width.
 
@@ -33,7 +33,7 @@ _SPACE = "·· space"
 def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: bool = False) -> str:
     """Draw a Canfield ``game``: header, reserve, foundations, piles, waste, stock, result.
 
-    Widths and colour as :func:`gatebot.render.text.render_text` (40 columns compact, else 72).
+    Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour, aligned=not compact)

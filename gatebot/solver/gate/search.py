@@ -2,7 +2,7 @@
 
 The search keeps its own copy of the position in plain lists of card numbers and plays its
 own moves on it, because it visits tens of thousands of positions a second; every winning
-line it returns is replayed through the rules engine by :func:`gatebot.solver.solve`, so a
+line it returns is replayed through the rules engine by :func:`gatebot.solver.gate.solve.solve`, so a
 disagreement could never reach a player. Positions already searched are remembered by a
 compact key in which the columns are sorted (Gate's rules never depend on which column is
 which), so a transposition by moving runs in another order, or into another column, is
