@@ -1,0 +1,41 @@
+"""Servers' challenges: made, listed, played, ended and ranked, and the daily one that runs itself."""
+
+from gatebot.service.challenges.service import (
+    DAILY_LIST_MINIMUM,
+    DEFAULT_HOURS,
+    MAX_HOURS,
+    PAGE_SIZE,
+    Announcement,
+    ChallengeError,
+    ChallengeInfo,
+    ChallengeService,
+    DailySettings,
+    Happening,
+    Leaderboard,
+    ServerBoard,
+    ServerStanding,
+    Standing,
+    daily_deal,
+    daily_name,
+    midnight,
+)
+
+__all__ = [
+    "DAILY_LIST_MINIMUM",
+    "DEFAULT_HOURS",
+    "MAX_HOURS",
+    "PAGE_SIZE",
+    "Announcement",
+    "ChallengeError",
+    "ChallengeInfo",
+    "ChallengeService",
+    "DailySettings",
+    "Happening",
+    "Leaderboard",
+    "ServerBoard",
+    "ServerStanding",
+    "Standing",
+    "daily_deal",
+    "daily_name",
+    "midnight",
+]
