@@ -433,6 +433,19 @@ def test_play_under_a_regular_file_is_one_sentence_and_exit_2(
     assert blocker.read_text() == ""
 
 
+def test_sync_under_a_regular_file_is_one_sentence_and_exit_2(
+    database_env, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    database_env(f"sqlite+aiosqlite:///{blocker / 'gatebot.db'}")
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("GATEBOT_DEV_GUILD_ID", "")
+    monkeypatch.chdir(tmp_path)  # no .env file of the checkout's
+    assert main(["sync"]) == 2
+    assert "not-a-folder" in _one_sentence_on_stderr(capsys.readouterr())
+
+
 def test_play_on_a_database_from_a_newer_gatebot_changes_nothing(
     database_env, tmp_path, typed, capsys: pytest.CaptureFixture[str]
 ) -> None:

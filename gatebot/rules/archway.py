@@ -9,54 +9,40 @@ a pile may hold it twice: the copies have the same face, no rule depends on whic
 and a move names a card by rank and suit and a place, which is all it needs. A foundation is
 a count (its cards are implied by its base and its top), and an arch packet is kept in suit
 order, so equal positions have equal text.
+
+The position text is read and written in :mod:`gatebot.rules.archway_position`, and a move
+is checked, with the sentence that refuses it, in :mod:`gatebot.rules.archway_checks`.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import insort
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Self
 
-from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, Card, parse_card
+from gatebot.rules import archway_checks
+from gatebot.rules.archway_checks import CARD_BY_NAME, CARD_NAMES, COLUMN_COUNT, COLUMNS, MOVES, PAIRS, SUIT_NAMES
+from gatebot.rules.archway_position import read_position, write_position
+from gatebot.rules.cards import CARD_PRETTY, CARDS, Card, parse_card
 from gatebot.rules.deal import shuffle
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
+from gatebot.rules.errors import IllegalMove
 from gatebot.rules.game import Game, RuleOption
 from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move, read_number
-from gatebot.rules.position import check_line_count, parse_pile_line
 
 KIT = "kit"
-COLUMN_COUNT = 4
 COLUMN_DEPTH = 12
 #: The 96 cards a deal shuffles (docs/archway.md §1): deck one without its Aces and Kings,
 #: which are the eight foundation bases, then deck two whole.
 DECK: tuple[int, ...] = (*range(4, 48), *range(52))
 
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_COLUMNS = tuple(str(i + 1) for i in range(COLUMN_COUNT))
-#: An arch card as a move's source is its name in lower case (``7h``, ``th``).
-_CARD_NAMES = tuple(text.lower() for text in CARD_TEXT)
-_CARD_BY_NAME = {name: card for card, name in enumerate(_CARD_NAMES)}
-#: A suit's two foundations as the source of a reversing move (``fh``).
-_PAIRS = tuple("f" + suit for suit in "cdhs")
-_SOURCES = frozenset((*_COLUMNS, *_CARD_NAMES, *_PAIRS))
-_TARGETS = frozenset((*_COLUMNS, ACE_FOUNDATION, KING_FOUNDATION, ARCH_PACKET, FOUNDATION))
-_MOVES = {
-    (source, target): Move(source, target)
-    for source in _SOURCES
-    for target in (*_COLUMNS, ACE_FOUNDATION, KING_FOUNDATION, ARCH_PACKET)
-    if source != target
-}
 # Pile codes in undo records: columns 0..3, then these.
 _ARCH, _UP, _DOWN = 4, 5, 6
 _SUIT = "[cdhs♣♦♥♠♧♢♡♤]"
 _READ_TOKEN = re.compile(
     rf"(?:([1-9])([afkp])|(10|[a2-9tjqk])({_SUIT})([1-9afkp])|f({_SUIT})([1-9afkp]))(?::([0-9]+))?"
 )
-_NO_STOCK = "Archway has no stock: every card is dealt face up at the start, so there is nothing to draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +74,7 @@ class ArchwayGame(Game):
         "a": ACE_FOUNDATION, "ace": ACE_FOUNDATION, "aces": ACE_FOUNDATION,
         "k": KING_FOUNDATION, "king": KING_FOUNDATION, "kings": KING_FOUNDATION,
         "p": ARCH_PACKET, "arch": ARCH_PACKET, "packet": ARCH_PACKET,
-        **{pair: pair for pair in _PAIRS},
+        **{pair: pair for pair in PAIRS},
     })
     move_examples = "3a, 7hk, fhk, 2>4 or a card like 7h"
     moves_runs = False
@@ -120,65 +106,9 @@ class ArchwayGame(Game):
 
     @classmethod
     def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
-        labels = ["A", "K", "P", *_COLUMNS]
-        check_line_count(cls.title, labels, lines)
         game = cls(options)
-        seen: Counter[int] = Counter()
-        where: dict[int, list[str]] = {}
-
-        def claim(cards: list[int], label: str) -> list[int]:
-            for card in cards:
-                if seen[card] == 2:
-                    raise PositionError(
-                        f"Line {label}: {CARD_TEXT[card]} is a third copy (the others are on lines "
-                        f"{' and '.join(where[card])}): each card appears twice"
-                    )
-                seen[card] += 1
-                where.setdefault(card, []).append(label)
-            return cards
-
-        for number, (line, label) in enumerate(zip(lines, labels, strict=True), 2):
-            if label in ("A", "K") and "-" in line.partition(":")[2].split():
-                raise PositionError(
-                    f"Line {label}: a foundation always holds its base card, so give its top card, not -"
-                )
-            parsed = parse_pile_line(line, label, number)
-            if label in ("A", "K"):
-                game._read_foundations(parsed.cards, label, claim)
-            elif label == "P":
-                for card in claim(parsed.cards, label):
-                    insort(game._arch[card >> 2], card)
-            else:
-                game._columns[int(label) - 1] = claim(parsed.cards, label)
-        missing = [card for card in range(52) for _ in range(2 - seen[card])]
-        if missing:
-            missing_text = " ".join(CARD_TEXT[c] for c in missing)
-            raise PositionError(
-                f"The position is missing {len(missing)} cards ({missing_text}): each card appears twice, "
-                "on the foundations, in the arch or in a column"
-            )
+        read_position(game, lines)
         return game
-
-    def _read_foundations(self, tops: list[int], label: str, claim: Callable[[list[int], str], list[int]]) -> None:
-        """Read the ``A:`` or ``K:`` line: four tops in suit order; the base and the cards between are implied."""
-        kind = "Ace" if label == "A" else "King"
-        if len(tops) != 4:
-            raise PositionError(
-                f"Line {label}: give the top card of each {kind} foundation, four in suit order C D H S"
-            )
-        for suit, top in enumerate(tops):
-            if top & 3 != suit:
-                raise PositionError(
-                    f"Line {label}: {CARD_TEXT[top]} is in the {_SUIT_NAMES[suit]} place; "
-                    "foundations are listed in the order C D H S"
-                )
-            rank = top >> 2
-            if label == "A":
-                self._up[suit] = rank + 1
-                claim(list(range(suit, top + 1, 4)), label)
-            else:
-                self._down[suit] = 13 - rank
-                claim(list(range(top, 52, 4)), label)
 
     def copy(self) -> Self:
         other = type(self)(self.options, self.deal)
@@ -194,17 +124,7 @@ class ArchwayGame(Game):
 
     def to_text(self, *, hide_stock: bool = False) -> str:
         """The position text (docs/archway.md §6); nothing is hidden in Archway, so ``hide_stock`` changes nothing."""
-
-        def pile(label: str, cards: list[int]) -> str:
-            return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)
-
-        return "\n".join([
-            " ".join((self.name, *self.options)),
-            pile("A", [self._up_top(suit) for suit in range(4)]),
-            pile("K", [self._down_top(suit) for suit in range(4)]),
-            pile("P", [card for packet in self._arch for card in packet]),
-            *(pile(name, column) for name, column in zip(_COLUMNS, self._columns, strict=True)),
-        ])
+        return write_position(self, hide_stock=hide_stock)
 
     def _up_top(self, suit: int) -> int:
         return (self._up[suit] - 1) * 4 + suit
@@ -290,38 +210,38 @@ class ArchwayGame(Game):
         ups: list[Move] = []
         others: list[Move] = []
         returns: list[Move] = []
-        spaces = [name for name, column in zip(_COLUMNS, self._columns, strict=True) if not column]
-        for name, column in zip(_COLUMNS, self._columns, strict=True):
+        spaces = [name for name, column in zip(COLUMNS, self._columns, strict=True) if not column]
+        for name, column in zip(COLUMNS, self._columns, strict=True):
             if not column:
                 continue
             card = column[-1]
             rank, suit = card >> 2, card & 3
             if rank == up[suit]:
-                ups.append(_MOVES[name, ACE_FOUNDATION])
+                ups.append(MOVES[name, ACE_FOUNDATION])
             if rank == 12 - down[suit]:
-                ups.append(_MOVES[name, KING_FOUNDATION])
-            others.extend(_MOVES[name, space] for space in spaces)
+                ups.append(MOVES[name, KING_FOUNDATION])
+            others.extend(MOVES[name, space] for space in spaces)
             if self._kit:
-                returns.append(_MOVES[name, ARCH_PACKET])
+                returns.append(MOVES[name, ARCH_PACKET])
         for packet in self._arch:
             previous = -1
             for card in packet:
                 if card == previous:
                     continue
                 previous = card
-                name = _CARD_NAMES[card]
+                name = CARD_NAMES[card]
                 rank, suit = card >> 2, card & 3
                 if rank == up[suit]:
-                    ups.append(_MOVES[name, ACE_FOUNDATION])
+                    ups.append(MOVES[name, ACE_FOUNDATION])
                 if rank == 12 - down[suit]:
-                    ups.append(_MOVES[name, KING_FOUNDATION])
-                others.extend(_MOVES[name, space] for space in spaces)
-        for suit, pair in enumerate(_PAIRS):
+                    ups.append(MOVES[name, KING_FOUNDATION])
+                others.extend(MOVES[name, space] for space in spaces)
+        for suit, pair in enumerate(PAIRS):
             if up[suit] + down[suit] == 13:  # met: the Ace foundation's top is one below the King's
                 if up[suit] > 1:
-                    ups.append(_MOVES[pair, KING_FOUNDATION])
+                    ups.append(MOVES[pair, KING_FOUNDATION])
                 if down[suit] > 1:
-                    ups.append(_MOVES[pair, ACE_FOUNDATION])
+                    ups.append(MOVES[pair, ACE_FOUNDATION])
         ups.extend(others)
         ups.extend(returns)
         return ups
@@ -329,159 +249,29 @@ class ArchwayGame(Game):
     # -- checking a move ----------------------------------------------------------------
 
     def validate(self, move: Move) -> Move:
-        if move.is_draw:
-            raise IllegalMove(_NO_STOCK)
-        source, target = move.source, move.target
-        self.check_pile(source, as_target=False)
-        self.check_pile(target, as_target=True)
-        if move.count is not None and move.count != 1:
-            if move.count < 1:
-                raise IllegalMove("A move takes at least one card")
-            if source in _COLUMNS:
-                raise IllegalMove(f"Only the exposed card of column {source} moves: Archway moves one card at a time")
-            raise IllegalMove("Archway moves one card at a time")
-        if source in _PAIRS:
-            return self._validate_reversal(source, target)
-        if source in _COLUMNS:
-            if source == target:
-                raise IllegalMove(f"A card can't move from column {source} onto itself")
-            column = self._columns[int(source) - 1]
-            if not column:
-                raise IllegalMove(f"Column {source} is empty: it is a space, with nothing to move")
-            card = column[-1]
-        else:
-            card = _CARD_BY_NAME[source]
-            if card not in self._arch[card >> 2]:
-                where = self.whereabouts(card) if self._places(card) else "both are on the foundations already"
-                raise IllegalMove(f"There is no {CARD_PRETTY[card]} in the arch: {where}")
-        if target in _COLUMNS:
-            if self._columns[int(target) - 1]:
-                raise IllegalMove(
-                    f"Column {target} isn't a space: in Archway cards go only onto the foundations "
-                    "or into an empty column"
-                )
-            return _MOVES[source, target]
-        if target == ARCH_PACKET:
-            if not self._kit:
-                raise IllegalMove("Cards go back to the arch only with the kit option")
-            if source not in _COLUMNS:
-                raise IllegalMove(f"{CARD_PRETTY[card]} is in the arch already")
-            return _MOVES[source, target]
-        return self._validate_up(source, target, card)
-
-    def _fits(self, card: int, target: str) -> bool:
-        if target == ACE_FOUNDATION:
-            return card >> 2 == self._up[card & 3]
-        return card >> 2 == 12 - self._down[card & 3]
-
-    def _validate_up(self, source: str, target: str, card: int) -> Move:
-        suit = _SUIT_NAMES[card & 3]
-        if target == FOUNDATION:
-            fitting = [t for t in (ACE_FOUNDATION, KING_FOUNDATION) if self._fits(card, t)]
-            if len(fitting) == 1:
-                return _MOVES[source, fitting[0]]
-            if fitting:
-                up, down = CARD_PRETTY[self._up_top(card & 3)], CARD_PRETTY[self._down_top(card & 3)]
-                raise AmbiguousMove(
-                    f"{CARD_PRETTY[card]} fits both {suit} foundations: say {source}a (onto {up}) "
-                    f"or {source}k (onto {down})",
-                    (f"{source}a", f"{source}k"),
-                )
-            raise IllegalMove(
-                f"{CARD_PRETTY[card]} can't go up yet: the {suit} Ace foundation {self._wants(card & 3, True)} "
-                f"and the King foundation {self._wants(card & 3, False)}"
-            )
-        if self._fits(card, target):
-            return _MOVES[source, target]
-        ace = target == ACE_FOUNDATION
-        raise IllegalMove(
-            f"{CARD_PRETTY[card]} can't go on the {suit} {'Ace' if ace else 'King'} foundation: it "
-            f"{self._wants(card & 3, ace)}"
-        )
-
-    def _wants(self, suit: int, ace: bool) -> str:
-        """What one foundation takes next, in words (``is at 4♥ and takes 5♥ next``)."""
-        count = self._up[suit] if ace else self._down[suit]
-        if count == 13:
-            return "is complete"
-        top = self._up_top(suit) if ace else self._down_top(suit)
-        following = top + 4 if ace else top - 4
-        return f"is at {CARD_PRETTY[top]} and takes {CARD_PRETTY[following]} next"
-
-    def _validate_reversal(self, source: str, target: str) -> Move:
-        suit = _PAIRS.index(source)
-        name = _SUIT_NAMES[suit]
-        if target not in (ACE_FOUNDATION, KING_FOUNDATION, FOUNDATION):
-            raise IllegalMove(
-                f"A card leaves the {name} foundations only for the other one (reversing), "
-                f"written {source}a or {source}k"
-            )
-        up, down = self._up[suit], self._down[suit]
-        if up + down != 13:
-            tops = f"{CARD_PRETTY[self._up_top(suit)]} and {CARD_PRETTY[self._down_top(suit)]}"
-            if up + down > 13:
-                raise IllegalMove(
-                    f"The {name} foundations have passed each other ({tops} on top), so nothing moves between them"
-                )
-            raise IllegalMove(
-                f"The {name} foundations haven't met: reversing needs the Ace foundation's top one below "
-                f"the King foundation's ({tops} now)"
-            )
-        directions = [t for t, size in ((KING_FOUNDATION, up), (ACE_FOUNDATION, down)) if size > 1]
-        if target == FOUNDATION:
-            if len(directions) == 1:
-                return _MOVES[source, directions[0]]
-            raise AmbiguousMove(
-                f"Reverse which way? Say {source}k (from the Ace foundation) or {source}a (from the King foundation)",
-                (f"{source}k", f"{source}a"),
-            )
-        if target not in directions:
-            kind, base = ("Ace", suit) if target == KING_FOUNDATION else ("King", 48 + suit)
-            raise IllegalMove(
-                f"{CARD_PRETTY[base]} is the base of the {name} {kind} foundation: the bases stay where they are"
-            )
-        return _MOVES[source, target]
+        return archway_checks.validate(self, move)
 
     def check_pile(self, name: str, *, as_target: bool) -> None:
         """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
-        if name in (_TARGETS if as_target else _SOURCES):
-            return
-        if name.isdigit():
-            raise IllegalMove(f"Column {name} doesn't exist: Archway has columns 1–{COLUMN_COUNT}")
-        if name in ("l", "r"):
-            raise IllegalMove("Archway has no reserves: its cards are in the columns and the arch")
-        if name == "w":
-            raise IllegalMove("Archway has no waste: every card is dealt face up at the start")
-        if as_target:
-            if name in _SOURCES:
-                raise IllegalMove(
-                    "A card goes onto a foundation (a or k), into an empty column or, with kit, to the arch"
-                )
-        elif name in (FOUNDATION, ACE_FOUNDATION, KING_FOUNDATION):
-            raise IllegalMove("A card leaves a foundation only for the other one of its suit, written like fhk or fha")
-        elif name == ARCH_PACKET:
-            raise IllegalMove("Name the card of the arch that moves, like 7h")
-        if not name:
-            raise IllegalMove("Say where the card goes: a or k for its Ace or King foundation, or an empty column")
-        raise IllegalMove(f"Archway has no pile called {quoted(name)}")
+        archway_checks.check_pile(self, name, as_target=as_target)
 
     # -- playing ------------------------------------------------------------------------
 
     def push(self, move: Move) -> None:
         source, target = move.source, move.target
-        if source in _PAIRS:
-            suit = _PAIRS.index(source)
+        if source in PAIRS:
+            suit = PAIRS.index(source)
             if target == KING_FOUNDATION:
                 card, code = self._up_top(suit), _UP
                 self._up[suit] -= 1
             else:
                 card, code = self._down_top(suit), _DOWN
                 self._down[suit] -= 1
-        elif source in _COLUMNS:
+        elif source in COLUMNS:
             code = int(source) - 1
             card = self._columns[code].pop()
         else:
-            card, code = _CARD_BY_NAME[source], _ARCH
+            card, code = CARD_BY_NAME[source], _ARCH
             self._arch[card >> 2].remove(card)
         self._history.append((code, self._put(target, card), card))
         self._moves.append(move)
@@ -534,18 +324,18 @@ class ArchwayGame(Game):
         if column is not None:
             return Move(column, column_target, count)
         if rank is not None:
-            return Move(_CARD_NAMES[parse_card(rank + suit)], card_target, count)
-        return Move(_PAIRS[parse_card("a" + pair_suit)], pair_target, count)  # an Ace's index is its suit
+            return Move(CARD_NAMES[parse_card(rank + suit)], card_target, count)
+        return Move(PAIRS[parse_card("a" + pair_suit)], pair_target, count)  # an Ace's index is its suit
 
     def _places(self, card: int) -> list[tuple[str, int]]:
         """Where the copies of ``card`` outside the foundations are: (pile name, cards above), most available first."""
         places = [
             (name, len(column) - 1 - index)
-            for name, column in zip(_COLUMNS, self._columns, strict=True)
+            for name, column in zip(COLUMNS, self._columns, strict=True)
             for index, each in enumerate(column)
             if each == card
         ]
-        places.extend((_CARD_NAMES[card], 0) for each in self._arch[card >> 2] if each == card)
+        places.extend((CARD_NAMES[card], 0) for each in self._arch[card >> 2] if each == card)
         return sorted(places, key=lambda place: place[1])
 
     def locate(self, card: int) -> tuple[str, int] | None:
@@ -555,21 +345,21 @@ class ArchwayGame(Game):
 
     def top_card(self, pile: str) -> int | None:
         """The exposed card of a column, or the named card when it is in the arch (else None)."""
-        if pile in _COLUMNS:
+        if pile in COLUMNS:
             column = self._columns[int(pile) - 1]
             return column[-1] if column else None
-        card = _CARD_BY_NAME.get(pile)
+        card = CARD_BY_NAME.get(pile)
         return card if card is not None and card in self._arch[card >> 2] else None
 
     def moved_card(self, move: Move) -> int:
         """The card a legal, canonical move carries."""
         source = move.source
-        if source in _PAIRS:
-            suit = _PAIRS.index(source)
+        if source in PAIRS:
+            suit = PAIRS.index(source)
             return self._up_top(suit) if move.target == KING_FOUNDATION else self._down_top(suit)
-        if source in _COLUMNS:
+        if source in COLUMNS:
             return self._columns[int(source) - 1][-1]
-        return _CARD_BY_NAME[source]
+        return CARD_BY_NAME[source]
 
     def cards_moved(self, move: Move) -> int:
         """Always one: Archway moves one card at a time."""
@@ -595,10 +385,10 @@ class ArchwayGame(Game):
         return named[0] if len(named) == 1 else FOUNDATION
 
     def pile_label(self, name: str) -> str:
-        if name in _COLUMNS:
+        if name in COLUMNS:
             return f"column {name}"
-        if name in _PAIRS:
-            return f"the {_SUIT_NAMES[_PAIRS.index(name)]} foundations"
+        if name in PAIRS:
+            return f"the {SUIT_NAMES[PAIRS.index(name)]} foundations"
         if name == ACE_FOUNDATION:
             return "the Ace foundation"
         if name == KING_FOUNDATION:
@@ -607,19 +397,19 @@ class ArchwayGame(Game):
 
     def _foundation_words(self, target: str, suit: int) -> str:
         if target == ACE_FOUNDATION:
-            return f"onto {CARD_PRETTY[self._up_top(suit)]} on the {_SUIT_NAMES[suit]} Ace foundation"
-        return f"onto {CARD_PRETTY[self._down_top(suit)]} on the {_SUIT_NAMES[suit]} King foundation"
+            return f"onto {CARD_PRETTY[self._up_top(suit)]} on the {SUIT_NAMES[suit]} Ace foundation"
+        return f"onto {CARD_PRETTY[self._down_top(suit)]} on the {SUIT_NAMES[suit]} King foundation"
 
     def describe(self, move: Move) -> str:
         """A legal move in words: ``7♥ from the arch onto 6♥ on the hearts Ace foundation``."""
         card = self.moved_card(move)
         source, target = move.source, move.target
-        if source in _PAIRS:
+        if source in PAIRS:
             kind = "Ace" if target == KING_FOUNDATION else "King"
-            where = f"the {_SUIT_NAMES[card & 3]} {kind} foundation"
+            where = f"the {SUIT_NAMES[card & 3]} {kind} foundation"
         else:
             where = self.pile_label(source)
-        if target in _COLUMNS:
+        if target in COLUMNS:
             onto = f"into the space in column {target}"
         elif target == ARCH_PACKET:
             onto = "back to the arch"
@@ -636,7 +426,7 @@ class ArchwayGame(Game):
 
         def said(place: tuple[str, int]) -> str:
             pile, above = place
-            if pile not in _COLUMNS:
+            if pile not in COLUMNS:
                 return "in the arch"
             if above == 0:
                 return f"the exposed card of column {pile}"
@@ -658,7 +448,10 @@ class ArchwayGame(Game):
         the suit still out has one place to go, in a fixed order, and playing it early only
         frees what lay under it (docs/archway.md §7). Reversing moves are never safe.
         """
-        if move.target not in (ACE_FOUNDATION, KING_FOUNDATION) or move.source in _PAIRS:
+        if move.target not in (ACE_FOUNDATION, KING_FOUNDATION) or move.source in PAIRS:
             return False
         suit = self.moved_card(move) & 3
         return self._up[suit] + self._down[suit] >= 14
+
+
+__all__ = ["COLUMN_COUNT", "COLUMN_DEPTH", "DECK", "KIT", "ArchwayGame", "RawArchway"]

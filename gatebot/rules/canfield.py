@@ -7,60 +7,46 @@ applied in place and recorded for undo, moves interned so generating them alloca
 Two facts of the rules are kept as invariants, checked when a position is read: every tableau
 pile is a properly built run (cards only ever join a pile by fitting its top), and a tableau
 pile is never empty while the reserve holds a card (the reserve fills it at once).
+
+The position text is read and written in :mod:`gatebot.rules.canfield_position`, and a move
+is checked, with the sentence that refuses it, in :mod:`gatebot.rules.canfield_checks`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Self
 
-from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RANK_LETTERS, RED, Card
+from gatebot.rules import canfield_checks
+from gatebot.rules.canfield_checks import (
+    HIDDEN_RESERVE,
+    HIDDEN_STOCK,
+    KEY,
+    PILE_COUNT,
+    PILE_NAMES,
+    PLAIN,
+    SOURCES,
+    TAKES,
+)
+from gatebot.rules.canfield_position import IDLE, read_position, write_position
+from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, UnknownVariant, quoted
+from gatebot.rules.errors import IllegalMove, UnknownVariant
 from gatebot.rules.game import Game, RuleOption
 from gatebot.rules.move import DRAW, FOUNDATION, Move
-from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line, read_number
 
 DRAW_ONE = "draw-one"
 PASSES_1 = "passes-1"
 PASSES_2 = "passes-2"
 PARTIAL_MOVES = "partial-moves"
 RESERVE_SIZE = 13
-PILE_COUNT = 4
 #: Passes through the stock turning one card at a time, unless passes-1 or passes-2 says fewer.
 DRAW_ONE_PASSES = 3
-#: The word on the ``P:`` line of a pass in which no card could move at any point so far.
-IDLE = "idle"
-
-#: ``KEY[c]`` identifies what a card is as a building block: its rank and colour.
-KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
-#: ``TAKES[t]`` is the ``KEY`` of the cards that go on ``t``: one rank lower (an Ace takes a
-#: King), the other colour.
-TAKES: tuple[int, ...] = tuple((((c >> 2) - 1) % 13) * 2 + (not RED[c]) for c in range(52))
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, for C D H S
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_PILE_NAMES = tuple(str(i + 1) for i in range(PILE_COUNT))
-_SOURCES = frozenset((*_PILE_NAMES, "r", "w"))
-_TARGETS = frozenset((*_PILE_NAMES, FOUNDATION))
-_PLAIN = {(s, t): Move(s, t) for s in _SOURCES for t in _TARGETS if s != t}
-_HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
-_HIDDEN_RESERVE = "The reserve's cards under its top are unknown in this position, so none can come out"
-_HIDDEN_COUNT = re.compile(r"\?([0-9]+)")
-_PASS_NUMBER = re.compile(r"[0-9]+")
-_IDLE_PASS = (
-    "No card could move during this whole pass through the stock, so the next pass would show "
-    "the same cards: the game is over"
-)
 
 # Undo records: (kind, source, target, count, card, filled, offered before the move).
 _TURN, _REDEAL, _CARD = 0, 1, 2
-
-
-def _rank_name(rank: int) -> str:
-    return "10" if rank == 9 else RANK_LETTERS[rank]
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,98 +154,8 @@ class CanfieldGame(Game):
 
     @classmethod
     def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
-        labels = ["R", "F", "B", *_PILE_NAMES, "W", "S", "P"]
-        check_line_count(cls.title, labels, lines)
         game = cls(options)
-        claim = CardClaims()
-        seen = claim.seen
-
-        reserve_hidden = 0
-        head, colon, rest = lines[0].partition(":")
-        words = rest.split()
-        if colon and words and (hidden := _HIDDEN_COUNT.fullmatch(words[0])):
-            reserve_hidden = read_number(hidden.group(1), "R", "a count of unseen cards")
-            if len(words) != 2:
-                raise PositionError(
-                    "Line R: write a reserve with unseen cards as ?n then its face-up top card, like R: ?12 7H"
-                )
-            lines = [f"{head}: {words[1]}", *lines[1:]]
-        numbered = {label: (line, number) for number, (line, label) in enumerate(zip(lines, labels, strict=True), 2)}
-        game._base = _parse_base(*numbered["B"])
-        parsed = {
-            label: parse_pile_line(line, label, number)
-            for label, (line, number) in numbered.items()
-            if label not in ("B", "P")
-        }
-        game._reserve = claim(parsed["R"].cards, "R")
-        foundation = parsed["F"]
-        if foundation.hidden is not None or len(foundation.slots) != 4:
-            raise PositionError("Line F: give four foundation tops in suit order C D H S, - for empty")
-        for suit, top in enumerate(foundation.slots):
-            if top is None:
-                continue
-            if top & 3 != suit:
-                raise PositionError(
-                    f"Line F: {CARD_TEXT[top]} is in the {_SUIT_NAMES[suit]} place; "
-                    "foundations are listed in the order C D H S"
-                )
-            count = ((top >> 2) - game._base) % 13 + 1
-            claim([((game._base + k) % 13) * 4 + suit for k in range(count)], "F")
-            game._foundations[suit] = count
-        for i, label in enumerate(_PILE_NAMES):
-            pile = claim(parsed[label].cards, label)
-            for lower, upper in pairwise(pile):
-                if TAKES[lower] != KEY[upper]:
-                    raise PositionError(
-                        f"Line {label}: {CARD_TEXT[upper]} can't lie on {CARD_TEXT[lower]}: "
-                        "tableau piles are built down in alternating colours"
-                    )
-            if not pile and game._reserve:
-                raise PositionError(
-                    f"Line {label}: the pile is empty while the reserve holds cards, "
-                    "but the reserve fills an emptied pile at once"
-                )
-            game._piles[i] = pile
-        game._waste = claim(parsed["W"].cards, "W")
-        stock = parsed["S"]
-        if stock.hidden is None:
-            game._stock = claim(stock.cards, "S")[::-1]
-        if stock.hidden is not None or reserve_hidden:
-            missing = sorted(set(range(52)).difference(seen))
-            unseen = (stock.hidden or 0) + reserve_hidden
-            if len(missing) != unseen:
-                said = " and ".join(
-                    part
-                    for part in (
-                        f"the reserve to hide {reserve_hidden}" if reserve_hidden else "",
-                        f"the stock to hold {stock.hidden}" if stock.hidden is not None else "",
-                    )
-                    if part
-                )
-                raise PositionError(
-                    f"Line {'S' if stock.hidden is not None else 'R'}: {said} unseen cards, "
-                    f"but {len(missing)} cards are missing from the other lines"
-                )
-            game._reserve = claim(missing[:reserve_hidden], "R") + game._reserve
-            game._reserve_hidden = reserve_hidden
-            if stock.hidden is not None:
-                game._stock = claim(missing[reserve_hidden:], "S")
-                game._stock_hidden = bool(stock.hidden)
-        if len(seen) != 52:
-            missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
-            raise PositionError(
-                f"The position is missing {52 - len(seen)} cards ({missing_text}): each card appears "
-                "once, and cards not on the table belong on the S: line"
-            )
-        game._pass, idle = _parse_pass(*numbered["P"])
-        if game._pass_limit is not None and game._pass > game._pass_limit:
-            allowed = "one pass" if game._pass_limit == 1 else f"{game._pass_limit} passes"
-            raise PositionError(f"Line P: pass {game._pass}, but this game allows {allowed} through the stock")
-        if idle and game._has_card_move():
-            raise PositionError(
-                f"Line P: says no card could move this pass ({IDLE}), but a card can move in this position"
-            )
-        game._offered = not idle
+        read_position(game, lines)
         return game
 
     def copy(self) -> Self:
@@ -285,28 +181,7 @@ class CanfieldGame(Game):
 
         That is the reserve as ``R: ?n`` and its top card, and the stock as ``S: ?n`` in the first pass only.
         """
-
-        def pile(label: str, cards: list[int]) -> str:
-            return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)
-
-        unseen = len(self._reserve) - 1 if hide_stock or self._reserve_hidden else 0
-        lines = [
-            " ".join((self.name, *self.options)),
-            f"R: ?{unseen} {CARD_TEXT[self._reserve[-1]]}" if unseen > 0 else pile("R", self._reserve),
-            "F: " + " ".join(
-                CARD_TEXT[self._foundation_top(suit)] if count else "-"
-                for suit, count in enumerate(self._foundations)
-            ),
-            f"B: {RANK_LETTERS[self._base]}",
-            *(pile(name, cards) for name, cards in zip(_PILE_NAMES, self._piles, strict=True)),
-            pile("W", self._waste),
-        ]
-        if self._stock and (self._stock_hidden or (hide_stock and self._pass == 1)):
-            lines.append(f"S: ?{len(self._stock)}")
-        else:
-            lines.append(pile("S", self._stock[::-1]))
-        lines.append(f"P: {self._pass}" + ("" if self._offered else f" {IDLE}"))
-        return "\n".join(lines)
+        return write_position(self, hide_stock=hide_stock)
 
     def _foundation_top(self, suit: int) -> int:
         return ((self._base + self._foundations[suit] - 1) % 13) * 4 + suit
@@ -452,24 +327,24 @@ class CanfieldGame(Game):
                 continue
             card = pile[-1]
             if self._fits_up(card):
-                up.append(_PLAIN[source, FOUNDATION])
-            for name, target in zip(_PILE_NAMES, piles, strict=True):
+                up.append(PLAIN[source, FOUNDATION])
+            for name, target in zip(PILE_NAMES, piles, strict=True):
                 if target:
                     if TAKES[target[-1]] == KEY[card]:
-                        out.append(_PLAIN[source, name])
+                        out.append(PLAIN[source, name])
                 elif source == "w" and not self._reserve:
-                    out.append(_PLAIN[source, name])
-        for source, pile in zip(_PILE_NAMES, piles, strict=True):
+                    out.append(PLAIN[source, name])
+        for source, pile in zip(PILE_NAMES, piles, strict=True):
             if not pile:
                 continue
             if self._fits_up(pile[-1]):
-                up.append(_PLAIN[source, FOUNDATION])
-            for name, target in zip(_PILE_NAMES, piles, strict=True):
+                up.append(PLAIN[source, FOUNDATION])
+            for name, target in zip(PILE_NAMES, piles, strict=True):
                 if name == source or not target:
                     continue
                 depths = self._depths(pile, target[-1])
                 if len(depths) == 1:
-                    out.append(_PLAIN[source, name])
+                    out.append(PLAIN[source, name])
                 else:
                     out.extend(Move(source, name, depth) for depth in depths)
         up.extend(out)
@@ -495,155 +370,22 @@ class CanfieldGame(Game):
     # -- checking a move ----------------------------------------------------------------
 
     def validate(self, move: Move) -> Move:
-        if move.is_draw:
-            return self._validate_turn()
-        source, target = move.source, move.target
-        self.check_pile(source, as_target=False)
-        self.check_pile(target, as_target=True)
-        if source == target:
-            raise IllegalMove(f"Cards can't move from pile {source} onto itself")
-        pile = self._source_pile(source)
-        if not pile:
-            if source.isdigit():
-                raise IllegalMove(f"Pile {source} is empty: it is a space, with nothing to move")
-            raise IllegalMove(f"{self.pile_label(source).capitalize()} is empty")
-        if move.count is not None and move.count < 1:
-            raise IllegalMove("A move takes at least one card")
-        if target == FOUNDATION:
-            if move.count not in (None, 1):
-                raise IllegalMove("Cards go to a foundation one at a time")
-            if not self._fits_up(pile[-1]):
-                raise IllegalMove(self._why_not_up(pile[-1]))
-            return _PLAIN[source, FOUNDATION]
-        destination = self._piles[int(target) - 1]
-        if not source.isdigit():
-            if move.count not in (None, 1):
-                raise IllegalMove(f"Only the top card of {self.pile_label(source)} moves")
-            if not destination:
-                if source != "w":
-                    raise IllegalMove("A space takes only the top card of the waste")
-                return _PLAIN[source, target]
-            if TAKES[destination[-1]] != KEY[pile[-1]]:
-                raise IllegalMove(self._why_not_on(pile[-1], destination[-1]))
-            return _PLAIN[source, target]
-        if not destination:
-            raise IllegalMove("A space takes only the top card of the waste, not cards from a tableau pile")
-        return self._validate_pile_move(move, pile, destination[-1])
-
-    def _validate_turn(self) -> Move:
-        if self._stock:
-            if self._stock_hidden:
-                raise IllegalMove(_HIDDEN_STOCK)
-            return DRAW
-        if not self._waste:
-            raise IllegalMove("The stock and the waste are both empty: there is nothing left to turn")
-        if self._pass_limit is not None and self._pass >= self._pass_limit:
-            if self._pass_limit == 1:
-                raise IllegalMove("The stock is out and this game has one pass: the waste can't be turned over")
-            raise IllegalMove(
-                f"The stock is out after the last of {self._pass_limit} passes: the waste can't be turned over again"
-            )
-        if not self._offered:
-            raise IllegalMove(_IDLE_PASS)
-        return DRAW
-
-    def _validate_pile_move(self, move: Move, pile: list[int], top: int) -> Move:
-        source, target = move.source, move.target
-        if not self._partial:
-            if move.count not in (None, len(pile)):
-                raise IllegalMove(
-                    f"A tableau pile moves only as a whole: pile {source} holds {len(pile)} "
-                    f"{'card' if len(pile) == 1 else 'cards'} (part of one moves with the partial-moves option)"
-                )
-            if KEY[pile[0]] != TAKES[top]:
-                reason = self._why_not_on(pile[0], top)
-                if len(pile) > 1:
-                    reason = f"Pile {source} moves only as a whole, so its bottom card must fit: {reason}"
-                raise IllegalMove(reason)
-            return _PLAIN[source, target]
-        run = self._run_length(pile)
-        if move.count is not None and move.count > run:
-            if move.count > len(pile):
-                raise IllegalMove(f"Pile {source} holds only {len(pile)} {'card' if len(pile) == 1 else 'cards'}")
-            raise IllegalMove(
-                f"Only the top {run} cards of pile {source} move together: "
-                f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"
-            )
-        depths = self._depths(pile, top)
-        if move.count is not None:
-            if move.count not in depths:
-                raise IllegalMove(self._why_not_on(pile[-move.count], top))
-            return _PLAIN[source, target] if len(depths) == 1 else Move(source, target, move.count)
-        if len(depths) == 1:
-            return _PLAIN[source, target]
-        if depths:
-            choices = tuple(str(Move(source, target, depth)) for depth in depths)
-            raise AmbiguousMove(
-                f"Move how many cards from pile {source} onto {CARD_PRETTY[top]}? "
-                f"Choose {', '.join(choices[:-1])} or {choices[-1]}",
-                choices,
-            )
-        if run == 1:
-            raise IllegalMove(self._why_not_on(pile[-1], top))
-        colour = "black" if RED[top] else "red"
-        wanted = _rank_name(((top >> 2) - 1) % 13)
-        raise IllegalMove(
-            f"No card of the top {run} of pile {source} fits on {CARD_PRETTY[top]}: it takes a {colour} {wanted}"
-        )
-
-    def _why_not_up(self, card: int) -> str:
-        suit = card & 3
-        count = self._foundations[suit]
-        if count == 0:
-            start = self._base * 4 + suit
-            return (
-                f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[suit]} foundation starts with "
-                f"{CARD_PRETTY[start]} (every foundation starts at the base rank, {_rank_name(self._base)})"
-            )
-        top = self._foundation_top(suit)
-        following = (((top >> 2) + 1) % 13) * 4 + suit
-        return (
-            f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[suit]} foundation is at "
-            f"{CARD_PRETTY[top]} and needs {CARD_PRETTY[following]} next"
-        )
-
-    @staticmethod
-    def _why_not_on(card: int, top: int) -> str:
-        if (card >> 2) == ((top >> 2) - 1) % 13:
-            return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: build down in alternating colours"
-        colour = "black" if RED[top] else "red"
-        wanted = _rank_name(((top >> 2) - 1) % 13)
-        wrap = " (an Ace takes a King)" if top < 4 else ""
-        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: it takes a {colour} {wanted}{wrap}"
+        return canfield_checks.validate(self, move)
 
     def check_pile(self, name: str, *, as_target: bool) -> None:
         """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
-        if name in (_TARGETS if as_target else _SOURCES):
-            return
-        if name.isdigit():
-            raise IllegalMove(f"Pile {name} doesn't exist: {self.title} has tableau piles 1–{PILE_COUNT}")
-        if as_target and name in ("l", "r"):
-            raise IllegalMove("Nothing moves onto the reserve")
-        if name == "l":
-            raise IllegalMove(f"{self.title} has one reserve: call it r")
-        if as_target and name == "w":
-            raise IllegalMove("Nothing moves onto the waste: it only takes cards from the stock")
-        if not as_target and name == FOUNDATION:
-            raise IllegalMove("Cards never leave a foundation")
-        if not name:
-            raise IllegalMove("Say where the card goes: a pile 1–4, or f for its foundation")
-        raise IllegalMove(f"{self.title} has no pile called {quoted(name)}")
+        canfield_checks.check_pile(self, name, as_target=as_target)
 
     # -- playing ------------------------------------------------------------------------
 
     def push(self, move: Move) -> None:
         offered = self._offered
         if self._reserve_hidden and self._reveals_reserve(move):
-            raise IllegalMove(_HIDDEN_RESERVE)
+            raise IllegalMove(HIDDEN_RESERVE)
         if move.is_draw:
             if self._stock:
                 if self._stock_hidden:
-                    raise IllegalMove(_HIDDEN_STOCK)
+                    raise IllegalMove(HIDDEN_STOCK)
                 count = min(self._draw, len(self._stock))
                 for _ in range(count):
                     self._waste.append(self._stock.pop())
@@ -737,7 +479,7 @@ class CanfieldGame(Game):
         None for a card on a foundation, in the stock, or face down in the reserve: of the
         reserve only the top card is seen, so a card under it has no place a player could know.
         """
-        for name, pile in zip(_PILE_NAMES, self._piles, strict=True):
+        for name, pile in zip(PILE_NAMES, self._piles, strict=True):
             if card in pile:
                 return name, len(pile) - 1 - pile.index(card)
         if self._reserve and self._reserve[-1] == card:
@@ -752,7 +494,7 @@ class CanfieldGame(Game):
 
     def top_card(self, pile: str) -> int | None:
         """The top card of a tableau pile, the reserve or the waste (None when empty or no such pile)."""
-        if pile not in _SOURCES:
+        if pile not in SOURCES:
             return None
         cards = self._source_pile(pile)
         return cards[-1] if cards else None
@@ -839,27 +581,17 @@ class CanfieldGame(Game):
         return self._foundations[first] >= needed and self._foundations[second] >= needed
 
 
-def _parse_base(line: str, number: int) -> int:
-    head, colon, rest = line.partition(":")
-    if not colon or head.strip().upper() != "B":
-        raise PositionError(f"Line {number} should start with B: but reads {quoted(line)}")
-    word = rest.strip().upper()
-    word = "T" if word == "10" else word
-    if len(word) != 1 or word not in RANK_LETTERS:
-        raise PositionError(f"Line B: give the base rank, one of A 2 3 4 5 6 7 8 9 T J Q K, not {quoted(rest.strip())}")
-    return RANK_LETTERS.index(word)
-
-
-def _parse_pass(line: str, number: int) -> tuple[int, bool]:
-    head, colon, rest = line.partition(":")
-    if not colon or head.strip().upper() != "P":
-        raise PositionError(f"Line {number} should start with P: but reads {quoted(line)}")
-    words = rest.split()
-    number_given = 1 <= len(words) <= 2 and _PASS_NUMBER.fullmatch(words[0])
-    pass_number = read_number(words[0], "P", "a pass number") if number_given else 0
-    if pass_number < 1 or (len(words) == 2 and words[1].lower() != IDLE):
-        raise PositionError(
-            f"Line P: give the pass number, from 1, then {IDLE!r} if no card could move this pass so far "
-            f"(like 'P: 2' or 'P: 2 {IDLE}'), not {quoted(rest.strip())}"
-        )
-    return pass_number, len(words) == 2
+__all__ = [
+    "DRAW_ONE",
+    "DRAW_ONE_PASSES",
+    "IDLE",
+    "KEY",
+    "PARTIAL_MOVES",
+    "PASSES_1",
+    "PASSES_2",
+    "PILE_COUNT",
+    "RESERVE_SIZE",
+    "TAKES",
+    "CanfieldGame",
+    "RawCanfield",
+]

@@ -4,6 +4,9 @@ The position lives in plain lists of card indices and every move is applied in p
 recorded for undo, because the solver and the hint engine play and take back millions of
 moves. Moves are interned (one :class:`Move` object per possible move), so generating the
 legal moves allocates nothing but the list.
+
+The position text is read and written in :mod:`gatebot.rules.gate_position`, and a move is
+checked, with the sentence that refuses it, in :mod:`gatebot.rules.gate_checks`.
 """
 
 from __future__ import annotations
@@ -12,24 +15,19 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar, Self
 
+from gatebot.rules import gate_checks
 from gatebot.rules.autoplay import is_safe_up
-from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT, CARDS, RED, Card
+from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
-from gatebot.rules.errors import AmbiguousMove, IllegalMove, PositionError, quoted
+from gatebot.rules.errors import IllegalMove
 from gatebot.rules.game import Game, RuleOption
+from gatebot.rules.gate_checks import ACCEPTS, HIDDEN_STOCK, KEY
+from gatebot.rules.gate_position import read_position, write_position
 from gatebot.rules.move import DRAW, FOUNDATION, Move
-from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
 
 SINGLE_MOVES = "single-moves"
 STOCK_FILL = "stock-fill"
 RESERVE_SIZE = 5
-
-#: ``KEY[c]`` identifies what a card is as a building block: its rank and colour.
-KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
-#: ``ACCEPTS[t]`` is the ``KEY`` of the cards that may go on ``t`` (-1: nothing, for an Ace).
-ACCEPTS: tuple[int, ...] = tuple(((c >> 2) - 1) * 2 + (not RED[c]) if c >= 4 else -1 for c in range(52))
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
 
 # Undo records: (source, target, count, card, fill) for card moves; the draw is its own record.
 _DRAW_RECORD = (-1, -1, 0, -1, -1)
@@ -160,49 +158,8 @@ class GateGame(Game):
 
     @classmethod
     def _from_lines(cls, lines: list[str], options: tuple[str, ...]) -> Self:
-        labels = ["L", "R", "F", *(str(i + 1) for i in range(cls.column_count)), "W", "S"]
-        check_line_count(cls.title, labels, lines)
         game = cls(options)
-        claim = CardClaims()
-        seen = claim.seen
-
-        parsed = [parse_pile_line(line, label, number + 2) for number, (line, label) in
-                  enumerate(zip(lines, labels, strict=True))]
-        game._reserves = [claim(parsed[0].cards, "L"), claim(parsed[1].cards, "R")]
-        foundation = parsed[2]
-        if foundation.hidden is not None or len(foundation.slots) != 4:
-            raise PositionError("Line F: give four foundation tops in suit order C D H S, - for empty")
-        for suit, top in enumerate(foundation.slots):
-            if top is None:
-                continue
-            if top & 3 != suit:
-                raise PositionError(
-                    f"Line F: {CARD_TEXT[top]} is in the {_SUIT_NAMES[suit]} place; "
-                    "foundations are listed in the order C D H S"
-                )
-            claim(list(range(suit, top + 1, 4)), "F")
-            game._foundations[suit] = (top >> 2) + 1
-        for i in range(cls.column_count):
-            game._columns[i] = claim(parsed[3 + i].cards, str(i + 1))
-        game._waste = claim(parsed[-2].cards, "W")
-        stock = parsed[-1]
-        if stock.hidden is None:
-            game._stock = claim(stock.cards, "S")[::-1]
-        else:
-            missing = sorted(set(range(52)).difference(seen))
-            if len(missing) != stock.hidden:
-                raise PositionError(
-                    f"Line S: the stock is said to hold {stock.hidden} unseen cards, "
-                    f"but {len(missing)} cards are missing from the other lines"
-                )
-            game._stock = claim(missing, "S")
-            game._stock_hidden = True
-        if len(seen) != 52:
-            missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
-            raise PositionError(
-                f"The position is missing {52 - len(seen)} cards ({missing_text}): each card appears "
-                "once, and cards not on the table belong on the S: line"
-            )
+        read_position(game, lines)
         return game
 
     def copy(self) -> Self:
@@ -220,26 +177,7 @@ class GateGame(Game):
     # -- reading the position -----------------------------------------------------------
 
     def to_text(self, *, hide_stock: bool = False) -> str:
-        def pile(label: str, cards: list[int]) -> str:
-            return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)
-
-        foundation_tops = [
-            CARD_TEXT[(count - 1) * 4 + suit] if count else "-"
-            for suit, count in enumerate(self._foundations)
-        ]
-        lines = [
-            " ".join((self.name, *self.options)),
-            pile("L", self._reserves[0]),
-            pile("R", self._reserves[1]),
-            "F: " + " ".join(foundation_tops),
-            *(pile(str(i + 1), column) for i, column in enumerate(self._columns)),
-            pile("W", self._waste),
-        ]
-        if hide_stock or self._stock_hidden:
-            lines.append(f"S: ?{len(self._stock)}" if self._stock else "S:")
-        else:
-            lines.append(pile("S", self._stock[::-1]))
-        return "\n".join(lines)
+        return write_position(self, hide_stock=hide_stock)
 
     @property
     def reserves(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
@@ -393,129 +331,18 @@ class GateGame(Game):
         return ("the left reserve", "the right reserve", "the waste")[source - n]
 
     def validate(self, move: Move) -> Move:
-        if move.is_draw:
-            if self._stock_hidden and self._stock:
-                raise IllegalMove(_HIDDEN_STOCK)
-            if not self._stock:
-                raise IllegalMove(f"The stock is empty: {self.title} has one pass and no redeal")
-            return DRAW
-        source = self._source_code(move.source)
-        target = self._target_code(move.target)
-        n = self.column_count
-        if source == target and source < n:
-            raise IllegalMove(f"Cards can't move from column {source + 1} onto itself")
-        pile = self._pile(source)
-        if not pile:
-            if source < n:
-                raise IllegalMove(f"Column {source + 1} is empty: it is a free space, with nothing to move")
-            raise IllegalMove(f"{self._pile_label(source).capitalize()} is empty")
-        run = self._run_length(pile) if source < n else 1
-        if move.count is not None:
-            if move.count < 1:
-                raise IllegalMove("A move takes at least one card")
-            if move.count > run:
-                raise IllegalMove(self._run_too_long(source, pile, move.count, run))
-        if target == n:
-            return self._validate_up(move, source, pile)
-        destination = self._columns[target]
-        if not destination:
-            if move.count is None and run > 1:
-                choices = tuple(str(self._counted[source][target][k]) for k in range(1, run + 1))
-                raise AmbiguousMove(
-                    f"Move how many cards from column {source + 1} to the free space? "
-                    f"Choose {', '.join(choices[:-1])} or {choices[-1]}",
-                    choices,
-                )
-            if move.count is None or run == 1:
-                return self._plain[source][target]
-            return self._counted[source][target][move.count]
-        top = destination[-1]
-        wanted = ACCEPTS[top]
-        for depth in range(1, run + 1):
-            if KEY[pile[-depth]] == wanted:
-                if move.count not in (None, depth):
-                    break
-                return self._plain[source][target]
-        card = pile[-(move.count or 1)]
-        raise IllegalMove(self._why_not_on(card, top))
-
-    def _validate_up(self, move: Move, source: int, pile: list[int]) -> Move:
-        if move.count not in (None, 1):
-            raise IllegalMove("Cards go to a foundation one at a time")
-        card = pile[-1]
-        suit = card & 3
-        have = self._foundations[suit]
-        if have == card >> 2:
-            return self._plain[source][self.column_count]
-        if have == 0:
-            raise IllegalMove(
-                f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[suit]} foundation starts "
-                f"with {CARD_PRETTY[suit]}"
-            )
-        top = (have - 1) * 4 + suit
-        raise IllegalMove(
-            f"{CARD_PRETTY[card]} can't go up yet: the {_SUIT_NAMES[card & 3]} foundation is at "
-            f"{CARD_PRETTY[top]} and needs {CARD_PRETTY[top + 4]} next"
-        )
-
-    @staticmethod
-    def _why_not_on(card: int, top: int) -> str:
-        if top < 4:
-            return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: nothing builds on an Ace"
-        if (card >> 2) == (top >> 2) - 1:
-            return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: build down in alternating colours"
-        colour = "black" if RED[top] else "red"
-        wanted = "A23456789TJQK"[(top >> 2) - 1].replace("T", "10")
-        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: it takes a {colour} {wanted}"
-
-    def _run_too_long(self, source: int, pile: list[int], count: int, run: int) -> str:
-        if source >= self.column_count or self._single:
-            rule = " in single-moves" if self._single else ""
-            return f"Only the top card of {self._pile_label(source)} moves{rule}"
-        if count > len(pile):
-            cards = "card" if len(pile) == 1 else "cards"
-            return f"Column {source + 1} holds only {len(pile)} {cards}"
-        return (
-            f"Only the top {run} cards of column {source + 1} move together: "
-            f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"
-        )
-
-    def _source_code(self, name: str) -> int:
-        code = self._sources.get(name)
-        if code is None:
-            self.check_pile(name, as_target=False)
-        return code  # type: ignore[return-value]
-
-    def _target_code(self, name: str) -> int:
-        code = self._targets.get(name)
-        if code is None:
-            self.check_pile(name, as_target=True)
-        return code  # type: ignore[return-value]
+        return gate_checks.validate(self, move)
 
     def check_pile(self, name: str, *, as_target: bool) -> None:
         """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
-        if name in (self._targets if as_target else self._sources):
-            return
-        if name.isdigit():
-            raise IllegalMove(
-                f"Column {name} doesn't exist: {self.title} has columns 1–{self.column_count}"
-            )
-        if as_target and name in ("l", "r"):
-            raise IllegalMove("Nothing moves onto a reserve")
-        if as_target and name == "w":
-            raise IllegalMove("Nothing moves onto the waste: it only takes cards from the stock")
-        if not as_target and name == "f":
-            raise IllegalMove("Cards never leave a foundation")
-        if not name:
-            raise IllegalMove("Say where the card goes: a column, or f for its foundation")
-        raise IllegalMove(f"{self.title} has no pile called {quoted(name)}")
+        gate_checks.check_pile(self, name, as_target=as_target)
 
     # -- playing ------------------------------------------------------------------------
 
     def push(self, move: Move) -> None:
         if move.source == "d":
             if self._stock_hidden:
-                raise IllegalMove(_HIDDEN_STOCK)
+                raise IllegalMove(HIDDEN_STOCK)
             self._waste.append(self._stock.pop())
             self._history.append(_DRAW_RECORD)
             self._moves.append(move)
@@ -560,7 +387,7 @@ class GateGame(Game):
         """Fill a column that has just become empty (RULES.md §3); say where the card came from."""
         left, right = self._reserves
         if self._stock_hidden and self._stock_fill and self._stock and not (left or right or self._waste):
-            raise IllegalMove(_HIDDEN_STOCK)
+            raise IllegalMove(HIDDEN_STOCK)
         return fill_column(column, self._reserves, self._waste, self._stock, stock_fill=self._stock_fill)
 
     @property
@@ -693,3 +520,21 @@ class LittleGateGame(GateGame):
     column_count = 4
     __slots__ = ()
 
+
+
+__all__ = [
+    "ACCEPTS",
+    "FILL_LEFT",
+    "FILL_NONE",
+    "FILL_RIGHT",
+    "FILL_STOCK",
+    "FILL_WASTE",
+    "KEY",
+    "RESERVE_SIZE",
+    "SINGLE_MOVES",
+    "STOCK_FILL",
+    "GateGame",
+    "LittleGateGame",
+    "RawPosition",
+    "fill_column",
+]

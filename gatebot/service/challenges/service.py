@@ -1,4 +1,4 @@
-"""Servers' challenges: made, listed, played, ended and ranked, and the daily one that runs itself.
+"""The challenge service: challenges made, listed, played, ended and ranked, and the time that passes.
 
 A challenge is one deal a whole server plays, each member once (the database holds one
 attempt per player per challenge). Its attempts are ordinary games with the challenge's
@@ -16,15 +16,12 @@ restarts, each is announced at most once.
 
 from __future__ import annotations
 
-import enum
-import hmac
 import logging
 import math
 import random
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
@@ -35,10 +32,21 @@ from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
-from gatebot.service.attempts import AttemptRules, penalty, rules_line, when
+from gatebot.service.attempts import AttemptRules, when
+from gatebot.service.challenges.daily import DAILY_LIST_MINIMUM, daily_deal, daily_name, midnight
+from gatebot.service.challenges.info import (
+    Announcement,
+    ChallengeInfo,
+    DailySettings,
+    Happening,
+    Leaderboard,
+    ServerBoard,
+    ServerStanding,
+)
+from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, leaderboard_page, ranked_standings
 from gatebot.service.games import GameService, no_winnable_deals
 from gatebot.service.replies import Actor, Reply
-from gatebot.service.variants import has_stock, variant_title
+from gatebot.service.variants import variant_title
 from gatebot.solver.deals import winnable_deals
 from gatebot.store.models import (
     Challenge,
@@ -55,183 +63,10 @@ log = logging.getLogger(__name__)
 #: How long a challenge made with ``/challenge-admin create`` runs, by default and at most.
 DEFAULT_HOURS = 24
 MAX_HOURS = 14 * 24
-#: Rows on one page of a leaderboard.
-PAGE_SIZE = 10
 
 
 class ChallengeError(UserError):
     """A challenge request that can't be done; the message says why and what to do, in one sentence."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeInfo:
-    """A challenge as front ends show it."""
-
-    id: int
-    guild_id: int
-    kind: ChallengeKind
-    name: str
-    variant: str
-    options: tuple[str, ...]
-    deal: int
-    hints: Rule
-    undo: Rule
-    opens_at: datetime
-    closes_at: datetime
-    closed_at: datetime | None
-    channel_id: int | None
-    announcement_id: int | None
-    day: date | None
-    attempts: int = 0
-
-    @classmethod
-    def of(cls, row: Challenge, attempts: int = 0) -> ChallengeInfo:
-        return cls(
-            row.id, row.guild_id, ChallengeKind(row.kind), row.name, row.variant, tuple(row.options.split()),
-            row.deal, Rule(row.hints), Rule(row.undo), row.opens_at, row.closes_at, row.closed_at,
-            row.channel_id, row.announcement_id, row.day, attempts,
-        )
-
-    @property
-    def title(self) -> str:
-        return variant_title(self.variant, self.options)
-
-    def is_open(self, now: datetime) -> bool:
-        return self.closed_at is None and self.opens_at <= now < self.closes_at
-
-    def is_upcoming(self, now: datetime) -> bool:
-        """Made to open later, and not open yet."""
-        return self.closed_at is None and now < self.opens_at
-
-    @property
-    def rules_line(self) -> str:
-        return rules_line(self.hints, self.undo, stock=has_stock(self.variant))
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One attempt's place on a challenge's leaderboard."""
-
-    rank: int
-    name: str
-    user_id: str
-    status: GameStatus
-    score: int
-    moves: int
-    #: Moves plus one for every hint or undo the challenge counts: what the ranking compares.
-    ranked_moves: int
-    seconds: float
-    hints: int
-    undos: int
-
-    @property
-    def won(self) -> bool:
-        return self.status is GameStatus.WON
-
-    @property
-    def playing(self) -> bool:
-        return self.status is GameStatus.ACTIVE
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    """A page of a challenge's standings (``page`` counts from 0)."""
-
-    challenge: ChallengeInfo
-    standings: tuple[Standing, ...]
-    page: int
-    pages: int
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class ServerStanding:
-    """A member's record over all of a server's challenges."""
-
-    rank: int
-    name: str
-    user_id: str
-    played: int
-    wins: int
-    best_streak: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.played if self.played else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class ServerBoard:
-    """A page of a server's all-time leaderboard."""
-
-    guild_id: int
-    standings: tuple[ServerStanding, ...]
-    page: int
-    pages: int
-    total: int
-    challenges: int
-
-
-class Happening(enum.StrEnum):
-    OPENED = "opened"
-    CLOSED = "closed"
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """Something the server should be told: a challenge opened, or closed (with its final standings)."""
-
-    happening: Happening
-    challenge: ChallengeInfo
-    leaderboard: Leaderboard | None = None
-    #: The games its closing ended (attempts still running): their boards should show the end.
-    ended: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class DailySettings:
-    """A server's daily challenge as set up."""
-
-    guild_id: int
-    channel_id: int
-    variant: str
-    options: tuple[str, ...]
-    winnable: bool
-    hints: Rule
-    undo: Rule
-    enabled: bool
-
-    @property
-    def title(self) -> str:
-        return variant_title(self.variant, self.options)
-
-    @property
-    def rules_line(self) -> str:
-        return rules_line(self.hints, self.undo, stock=has_stock(self.variant))
-
-
-#: The fewest proven deals a winnable daily may pick from (Archway's four would repeat every few days).
-DAILY_LIST_MINIMUM = 10
-
-
-def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) -> int:
-    """The deal a server's daily challenge plays on ``day``: a keyed hash of the date.
-
-    The same on every machine and after any restart, for the server's secret, and not
-    foreseeable without it. ``winnable`` picks from the variant's list of proven deals.
-    """
-    digest = hmac.new(secret.encode(), f"{variant}:{day.isoformat()}".encode(), "sha256").digest()
-    number = int.from_bytes(digest[:8], "big")
-    deals = winnable_deals(variant) if winnable else ()
-    return deals[number % len(deals)] if deals else number % MAX_DEAL + 1
-
-
-def daily_name(day: date) -> str:
-    return f"Daily {day.day} {day:%b %Y}"
-
-
-def midnight(day: date) -> datetime:
-    return datetime.combine(day, time(0), tzinfo=UTC)
 
 
 class ChallengeService:
@@ -437,8 +272,8 @@ class ChallengeService:
             challenge_id = ranked[0].id
         info = await self.get(guild_id, challenge_id)
         async with self._db.sessions() as session:
-            standings = await _standings(session, info, self.now())
-        return _page(info, standings, page)
+            standings = await ranked_standings(session, info, self.now())
+        return leaderboard_page(info, standings, page)
 
     async def server_board(self, guild_id: int, *, page: int = 0) -> ServerBoard:
         """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""
@@ -463,7 +298,7 @@ class ChallengeService:
         records = []
         for player_id, results in players.items():
             wins = sum(status == GameStatus.WON for status in results)
-            records.append((names[player_id], len(results), wins, _best_streak(results)))
+            records.append((names[player_id], len(results), wins, best_streak(results)))
         records.sort(key=lambda r: (-r[2], -(r[2] / r[1]), -r[3], r[0][0].casefold()))
         standings = []
         for index, ((name, user_id), played, wins, streak) in enumerate(records):
@@ -638,10 +473,10 @@ class ChallengeService:
             row = await session.get(Challenge, challenge_id)
             assert row is not None
             info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
-            standings = await _standings(session, info, now)
+            standings = await ranked_standings(session, info, now)
         log.info("closed %s (challenge %s) in server %s with %d attempts", info.name, info.id, info.guild_id,
                  len(standings))
-        return Announcement(Happening.CLOSED, info, _page(info, standings, 0), ended)
+        return Announcement(Happening.CLOSED, info, leaderboard_page(info, standings, 0), ended)
 
 
 def _earlier(column: Any, now: datetime) -> Any:
@@ -662,68 +497,9 @@ async def _attempt_count(session: AsyncSession, challenge_id: int) -> int:
     return found or 0
 
 
-async def _standings(session: AsyncSession, info: ChallengeInfo, now: datetime) -> list[Standing]:
-    """Every attempt at a challenge, ranked: won, then cards up, then fewer (counted) moves, then less time."""
-    games = GameRecord
-    rows = (await session.execute(
-        select(
-            Player.display_name, Player.platform_user_id, games.status, games.score, games.move_count,
-            games.hint_count, games.undo_count, games.started_at, games.finished_at, games.id, games.variant,
-            games.options,
-        )
-        .join(Player, Player.id == games.player_id)
-        .where(games.challenge_id == info.id, games.status != GameStatus.QUARANTINED)
-    )).all()
-    scored = []
-    for name, user_id, status, score, moves, hints, undos, started_at, finished_at, game_id, variant, options in rows:
-        if not saved.readable(game_id, status, variant, options):
-            continue  # saved by another gatebot version: its owner is told, the ranking goes on without it
-        seconds = max(0.0, ((finished_at or now) - started_at).total_seconds())
-        ranked_moves = moves + penalty(info.hints, info.undo, hints, undos)
-        # What the ranking compares: won, cards up, fewer counted moves, less time (to the second).
-        tie = (0 if status == GameStatus.WON else 1, -score, ranked_moves, round(seconds))
-        fields = (name, user_id, GameStatus(status), score, moves, ranked_moves, seconds, hints, undos)
-        scored.append((tie, seconds, name.casefold(), fields))
-    scored.sort(key=lambda entry: entry[:3])
-    standings: list[Standing] = []
-    rank, previous = 0, None
-    for place, (tie, _, _, fields) in enumerate(scored, start=1):
-        if tie != previous:  # equal results share the better place: 1, 2, 2, 4
-            rank, previous = place, tie
-        standings.append(Standing(rank, *fields))
-    return standings
-
-
-def _page(info: ChallengeInfo, standings: Sequence[Standing], page: int, *, size: int = PAGE_SIZE) -> Leaderboard:
-    pages = max(1, math.ceil(len(standings) / size))
-    page = min(max(page, 0), pages - 1)
-    return Leaderboard(info, tuple(standings[page * size:(page + 1) * size]), page, pages, len(standings))
-
-
-def _best_streak(results: Sequence[str]) -> int:
-    best = run = 0
-    for status in results:
-        run = run + 1 if status == GameStatus.WON else 0
-        best = max(best, run)
-    return best
-
-
 def _settings(row: DailySchedule) -> DailySettings:
     return DailySettings(row.guild_id, row.channel_id, row.variant, tuple(row.options.split()), row.winnable,
                          Rule(row.hints), Rule(row.undo), row.enabled)
 
 
-__all__ = [
-    "Announcement",
-    "ChallengeError",
-    "ChallengeInfo",
-    "ChallengeService",
-    "DailySettings",
-    "Happening",
-    "Leaderboard",
-    "ServerBoard",
-    "ServerStanding",
-    "Standing",
-    "daily_deal",
-    "daily_name",
-]
+__all__ = ["DEFAULT_HOURS", "MAX_HOURS", "ChallengeError", "ChallengeService"]

@@ -1,0 +1,41 @@
+"""The ``gatebot`` command: one subcommand per front end or tool (``play``, ``solve``, ``analyse``, ``db``).
+
+``main`` parses arguments and hands over to the part that does the work; it returns the
+exit code instead of exiting, so tests call it directly. The parts: the arguments
+(:mod:`~gatebot.cli.parser`), the commands that start a front end (:mod:`~gatebot.cli.front_ends`),
+solving (:mod:`~gatebot.cli.solving`), the database (:mod:`~gatebot.cli.database`), and how
+every command talks back (:mod:`~gatebot.cli.output`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from gatebot.cli.output import BROKEN_PIPE, silence
+from gatebot.cli.parser import Handler, build_parser, version
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code.
+
+    Output cut short by its reader (``gatebot solve 1 | head -1``) ends the command quietly
+    with :data:`BROKEN_PIPE`, as the Python docs recommend: the closed pipe's descriptor is
+    pointed at /dev/null so that flushing it at exit raises nothing more.
+    """
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            code = 0
+        else:
+            code = handler(args)
+        sys.stdout.flush()  # inside the try: a reader gone early shows here, not at exit
+    except BrokenPipeError:
+        silence(sys.stdout)
+        return BROKEN_PIPE
+    return code
+
+
+__all__ = ["BROKEN_PIPE", "main", "version"]

@@ -1,0 +1,112 @@
+"""``gatebot run``, ``sync`` and ``play``: the commands that hand over to a front end, the bot or the terminal.
+
+Settings and arguments are checked first, so a mistake is one sentence and changes nothing;
+the front ends themselves are imported only when a command needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, silence, utf8
+from gatebot.digits import shown
+from gatebot.rules import MAX_DEAL, RulesError, find_variant
+
+if TYPE_CHECKING:
+    from gatebot.settings import Settings
+
+
+def _settings() -> Settings | int:
+    from gatebot.settings import Settings, SettingsError
+
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        return refuse(str(error))
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``gatebot run``: the bot, until SIGINT or SIGTERM."""
+    settings = _settings()
+    if isinstance(settings, int):
+        return settings
+    from gatebot.bot.run import run
+
+    return run(settings)
+
+
+def sync_command(args: argparse.Namespace) -> int:
+    """``gatebot sync``: register the slash commands globally, then exit."""
+    settings = _settings()
+    if isinstance(settings, int):
+        return settings
+    from gatebot.bot.run import StartError, sync_commands
+    from gatebot.bot.run import refuse as refuse_start
+    from gatebot.store.database import DatabaseError
+
+    try:
+        count = asyncio.run(sync_commands(settings))
+    except StartError as error:
+        return refuse_start(str(error), error.exit_code)
+    except DatabaseError as error:
+        return refuse(str(error))
+    print(f"Synced {count} commands globally; Discord may take up to an hour to show them everywhere.")
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """``gatebot play``: check the arguments, then play in the terminal, saved in the database.
+
+    Arguments are checked before the database is opened, so a mistake changes nothing.
+    Exit codes: 0 when the game ends or the player stops, 2 for bad arguments or a database
+    that can't be used, 1 if the database fails mid-game, 130 on Ctrl-C, 141 when the output
+    was closed (every move played so far is saved either way).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.terminal import PlayRequest, Screen, play_in_terminal
+    from gatebot.terminal.request import MAX_USER_LENGTH, default_user, parse_deal
+
+    deal = None
+    if args.deal is not None:
+        deal = parse_deal(args.deal)
+        if deal is None:
+            return refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
+    try:
+        find_variant(args.variant or "gate").check_options(args.option or ())
+    except RulesError as error:
+        return refuse(str(error))
+    user = default_user() if args.user is None else args.user.strip()
+    if not 1 <= len(user) <= MAX_USER_LENGTH:
+        return refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+
+    stdin, stdout = utf8(sys.stdin), utf8(sys.stdout)
+    colour = args.colour if args.colour is not None else stdout.isatty() and not os.environ.get("NO_COLOR")
+    request = PlayRequest(
+        database_url=database_url_from_env(), user=user, variant=args.variant, deal=deal,
+        options=tuple(args.option) if args.option is not None else None, new=args.new,
+    )
+    screen = Screen(interactive=stdin.isatty(), colour=colour, compact=args.compact)
+    quiet_service_logs()
+    try:
+        return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
+    except DatabaseError as error:
+        return refuse(str(error))
+    except KeyboardInterrupt:  # at the prompt, or while a request (a hint) was under way
+        stdout.write("\n")
+        stdout.flush()
+        sys.stderr.write("gatebot: interrupted; every move shown was saved, and gatebot play resumes the game.\n")
+        return 130
+    except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
+        silence(stdout)
+        return BROKEN_PIPE
+    except (SQLAlchemyError, ConnectionError, TimeoutError) as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
+        sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "
+                         "every move shown before this was saved.\n")
+        return 1

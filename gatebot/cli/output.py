@@ -1,0 +1,63 @@
+"""How every command talks back: a one-sentence refusal, UTF-8 streams, quietly closed pipes and logs.
+
+A refusal is one sentence on stderr and exit code 2; output cut short by its reader
+(``| head``) ends a command with :data:`BROKEN_PIPE`, its descriptor pointed at /dev/null.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import TextIO
+
+#: The exit code when the output's reader went away early (``| head``): 128 + SIGPIPE, as a
+#: shell reports for a program that SIGPIPE stopped. It differs from every code a command
+#: returns on its own (``solve``'s 1 means "out of budget").
+BROKEN_PIPE = 141
+#: The longest refusal printed; longer ones (a rule quoting a huge line back) are cut.
+MAX_REFUSAL = 400
+
+
+def refuse(reason: str) -> int:
+    """Say on stderr, in one sentence, why the command can't run; exit code 2.
+
+    A sentence longer than :data:`MAX_REFUSAL` (one quoting a huge input back) is cut short.
+    """
+    reason = " ".join(reason.split()).rstrip(".")
+    if len(reason) > MAX_REFUSAL:
+        reason = reason[: MAX_REFUSAL - 1] + "…"
+    sys.stderr.write(f"gatebot: {reason}.\n")
+    return 2
+
+
+def utf8(stream: TextIO) -> TextIO:
+    """Switch a console stream that cannot carry card suits (♠) to UTF-8; others are left alone."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "♣♦♥♠·".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+    return stream
+
+
+def silence(stream: TextIO) -> None:
+    """Point a closed pipe's file descriptor at /dev/null, so flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        pass
+
+
+def quiet_service_logs() -> None:
+    """Keep the service's log lines (meant for a bot's operator) off the player's terminal.
+
+    The player already gets the one sentence the service puts in its reply; without a
+    handler, Python would print the log record to stderr as well.
+    """
+    logger = logging.getLogger("gatebot")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())

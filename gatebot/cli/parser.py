@@ -1,0 +1,186 @@
+"""The ``gatebot`` command's arguments: every subcommand with its options, help and exit codes, and its handler.
+
+A subcommand's handler (``args.handler``) takes the parsed arguments and returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+from collections.abc import Callable
+
+from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
+from gatebot.cli.front_ends import play_command, run_command, sync_command
+from gatebot.cli.solving import analyse_command, solve_command
+from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def version() -> str:
+    """The installed gatebot's version (``importlib.metadata``), or "unknown" run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version("gatebot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gatebot", description="Play the solitaire Gate.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    play = commands.add_parser(
+        "play", help="play a game in the terminal, saved as you play",
+        description="Play Gate in the terminal. Moves are read one line at a time; pipe them "
+        "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt. Every move "
+        "is saved in the database named by DATABASE_URL (default: a SQLite file in "
+        "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot), so running gatebot play again "
+        "resumes your game where you left it. Exit codes: 0 when the game ends, you quit or input "
+        "ends; 1 if the database fails mid-game; 2 for bad arguments or a database that can't be "
+        "used; 130 on Ctrl-C; 141 when the output was closed.",
+    )
+    play.add_argument("--deal", metavar="N",
+                      help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
+    play.add_argument("--variant", type=_variant, metavar="VARIANT",
+                      help=f"the variant of a new game, by name or alias in any case: {_variants_help()} "
+                      "(default: gate)")
+    play.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
+                      help="a rule option of a new game, one its variant has (" + _options_help()
+                      + "); repeat for more than one")
+    play.add_argument("--new", action="store_true",
+                      help="abandon the game in progress, if any, and deal a new one")
+    play.add_argument("--user", metavar="NAME",
+                      help="whose game to play, for several players on one machine (default: your login name)")
+    play.add_argument("--compact", action="store_true", help="a narrow board (40 columns), for phones")
+    colour = play.add_mutually_exclusive_group()
+    colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
+                        help="red cards in red (default: when output is a terminal and NO_COLOR is unset)")
+    colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
+    play.set_defaults(handler=play_command)
+
+    solve = commands.add_parser(
+        "solve", help="decide whether a deal or a position can be won, and how",
+        description="Solve a deal or a position with the whole stock order known: print whether it can be "
+        "won, the winning line in canonical notation, and what the search cost. Exit codes: 0 when "
+        "decided (winnable or not), 1 when the budget ran out first, 2 for bad arguments or a position "
+        "that can't be read or solved, 141 when the output was closed (| head).",
+    )
+    solve.add_argument("target", metavar="DEAL|FILE",
+                       help=f"a deal number (1 to {MAX_DEAL}); or a file holding a position in the text form "
+                       "of the README, which names its own variant and options; or - to read the position "
+                       "from standard input")
+    _add_game_arguments(solve, "of a deal number")
+    _add_budget_arguments(solve)
+    solve.set_defaults(handler=solve_command)
+
+    analyse = commands.add_parser(
+        "analyse", aliases=["analyze"], help="solve a range of deals in parallel and sum up the figures",
+        description="Solve every deal of a range in parallel processes, with a progress line on stderr, "
+        "then print how many were decided within the budget, the winnable share with its 95% Wilson "
+        "interval (deals left unresolved counted both ways), the median and 95th-percentile time, the "
+        "nodes searched per second and the peak memory of a process. Exit codes: 0 when every deal "
+        "was tried, 2 for bad arguments, 130 when interrupted (the deals finished by then are still "
+        "summed up and written), 141 when the output was closed.",
+    )
+    analyse.add_argument("--deals", metavar="RANGE", required=True,
+                         help="the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")
+    _add_game_arguments(analyse, "of the deals")
+    _add_budget_arguments(analyse)
+    analyse.add_argument("--jobs", metavar="N",
+                         help="processes to solve in (default: one per CPU)")
+    analyse.add_argument("--csv", metavar="FILE",
+                         help="write one row per deal, sorted by deal, to FILE (deal, variant, options, "
+                         "verdict, moves, nodes, seconds, peak_kib)")
+    analyse.set_defaults(handler=analyse_command)
+
+    db = commands.add_parser(
+        "db", help="look after the database of saved games",
+        description="Look after the database named by DATABASE_URL (default: a SQLite file in "
+        "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot). The bot upgrades it by itself "
+        "at start-up; these commands do it by hand.",
+    )
+    db_commands = db.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    db_commands.add_parser(
+        "upgrade", help="bring the database's tables up to this gatebot's schema",
+    ).set_defaults(handler=db_upgrade_command)
+    db_commands.add_parser(
+        "current", help="show the schema revision the database is at",
+    ).set_defaults(handler=db_current_command)
+    stamp = db_commands.add_parser(
+        "stamp", help="record the revision the database's tables are at, changing no table",
+    )
+    stamp.add_argument("revision", metavar="REVISION", help="the revision its tables are at, e.g. 0002")
+    stamp.set_defaults(handler=db_stamp_command)
+    forget = db_commands.add_parser(
+        "forget-server", help="delete a Discord server's challenges and daily schedule",
+        description="Delete everything stored about one Discord server's challenges (its daily "
+        "schedule too), e.g. after the bot left it or on its admins' request. Attempts at them stay "
+        "their players' games. In the server itself, /challenge-admin forget-server does the same.",
+    )
+    forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help="the server's id (a snowflake)")
+    forget.set_defaults(handler=db_forget_server_command)
+
+    commands.add_parser(
+        "run", help="run the Discord bot",
+        description="Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
+        "DATABASE_URL, GATEBOT_DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and "
+        "GATEBOT_MOVE_CHANNELS from the environment or a .env file, and checks them all before "
+        "connecting. Exit codes: 0 when stopped by SIGINT or SIGTERM; 1 for a bug (logged with "
+        "its traceback); 2 for a setting, token or database to fix first (one sentence says "
+        "which); 75 when Discord can't be reached (refused, no such host, no answer, a dropped "
+        "connection, an outage): try again later; 130 for Ctrl-C during start-up.",
+    ).set_defaults(handler=run_command)
+    commands.add_parser(
+        "sync", help="register the slash commands with Discord globally",
+        description="Register the /gate commands for every server and DM (Discord may take up "
+        "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID. Exit codes "
+        "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.",
+    ).set_defaults(handler=sync_command)
+    return parser
+
+
+def _all_options() -> tuple[str, ...]:
+    """Every variant's option names, each once, in the order the variants list them."""
+    return tuple(dict.fromkeys(option for name in variant_names() for option in find_variant(name).known_options))
+
+
+def _options_help() -> str:
+    """Each variant's options with what they change, for ``--help``: ``gate: single-moves (...), ...; ...``."""
+    return "; ".join(
+        f"{name}: " + ", ".join(f"{option.name} ({option.help})" for option in find_variant(name).rule_options)
+        for name in variant_names() if find_variant(name).rule_options
+    )
+
+
+def _variants_help() -> str:
+    """The variants and their aliases, for ``--help``: ``gate, little-gate (little), ...``."""
+    return ", ".join(
+        name + (f" ({', '.join(find_variant(name).aliases)})" if find_variant(name).aliases else "")
+        for name in variant_names()
+    )
+
+
+def _variant(text: str) -> str:
+    """``--variant``'s converter: a variant's name, title or alias in any case, as its name."""
+    try:
+        return find_variant(text).name
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
+    parser.add_argument("--variant", type=_variant, default="gate", metavar="VARIANT",
+                        help=f"the variant {whose}, by name or alias in any case: {_variants_help()} "
+                        "(default: gate)")
+    parser.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
+                        help=f"a rule option {whose}, one its variant has ({_options_help()}); "
+                        "repeat for more than one")
+
+
+def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS
+
+    parser.add_argument("--nodes", metavar="N", default=str(DEFAULT_NODES),
+                        help=f"give up on a deal after searching N positions (default: {DEFAULT_NODES:_})")
+    parser.add_argument("--seconds", metavar="S", default=str(DEFAULT_SECONDS),
+                        help=f"give up on a deal after S seconds (default: {DEFAULT_SECONDS:g})")

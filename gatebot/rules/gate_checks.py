@@ -1,0 +1,150 @@
+"""How Gate's cards build, and checking a move: whether it is legal, its canonical form, and why not.
+
+:meth:`GateGame.validate <gatebot.rules.gate.GateGame.validate>` hands over to :func:`validate`
+here, for Gate and Little Gate alike. The building keys are defined here too, for the game's
+move generation and the solver to share.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gatebot.rules.cards import CARD_PRETTY, RED
+from gatebot.rules.errors import AmbiguousMove, IllegalMove, quoted
+from gatebot.rules.move import DRAW, Move
+
+if TYPE_CHECKING:
+    from gatebot.rules.gate import GateGame
+
+#: ``KEY[c]`` identifies what a card is as a building block: its rank and colour.
+KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
+#: ``ACCEPTS[t]`` is the ``KEY`` of the cards that may go on ``t`` (-1: nothing, for an Ace).
+ACCEPTS: tuple[int, ...] = tuple(((c >> 2) - 1) * 2 + (not RED[c]) if c >= 4 else -1 for c in range(52))
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
+
+
+def validate(game: GateGame, move: Move) -> Move:
+    """``move`` in canonical form if it is legal in ``game``, else :class:`IllegalMove` saying why."""
+    if move.is_draw:
+        if game._stock_hidden and game._stock:
+            raise IllegalMove(HIDDEN_STOCK)
+        if not game._stock:
+            raise IllegalMove(f"The stock is empty: {game.title} has one pass and no redeal")
+        return DRAW
+    source = _source_code(game, move.source)
+    target = _target_code(game, move.target)
+    n = game.column_count
+    if source == target and source < n:
+        raise IllegalMove(f"Cards can't move from column {source + 1} onto itself")
+    pile = game._pile(source)
+    if not pile:
+        if source < n:
+            raise IllegalMove(f"Column {source + 1} is empty: it is a free space, with nothing to move")
+        raise IllegalMove(f"{game._pile_label(source).capitalize()} is empty")
+    run = game._run_length(pile) if source < n else 1
+    if move.count is not None:
+        if move.count < 1:
+            raise IllegalMove("A move takes at least one card")
+        if move.count > run:
+            raise IllegalMove(_run_too_long(game, source, pile, move.count, run))
+    if target == n:
+        return _validate_up(game, move, source, pile)
+    destination = game._columns[target]
+    if not destination:
+        if move.count is None and run > 1:
+            choices = tuple(str(game._counted[source][target][k]) for k in range(1, run + 1))
+            raise AmbiguousMove(
+                f"Move how many cards from column {source + 1} to the free space? "
+                f"Choose {', '.join(choices[:-1])} or {choices[-1]}",
+                choices,
+            )
+        if move.count is None or run == 1:
+            return game._plain[source][target]
+        return game._counted[source][target][move.count]
+    top = destination[-1]
+    wanted = ACCEPTS[top]
+    for depth in range(1, run + 1):
+        if KEY[pile[-depth]] == wanted:
+            if move.count not in (None, depth):
+                break
+            return game._plain[source][target]
+    card = pile[-(move.count or 1)]
+    raise IllegalMove(why_not_on(card, top))
+
+
+def _validate_up(game: GateGame, move: Move, source: int, pile: list[int]) -> Move:
+    if move.count not in (None, 1):
+        raise IllegalMove("Cards go to a foundation one at a time")
+    card = pile[-1]
+    suit = card & 3
+    have = game._foundations[suit]
+    if have == card >> 2:
+        return game._plain[source][game.column_count]
+    if have == 0:
+        raise IllegalMove(
+            f"{CARD_PRETTY[card]} can't go up yet: the {SUIT_NAMES[suit]} foundation starts "
+            f"with {CARD_PRETTY[suit]}"
+        )
+    top = (have - 1) * 4 + suit
+    raise IllegalMove(
+        f"{CARD_PRETTY[card]} can't go up yet: the {SUIT_NAMES[card & 3]} foundation is at "
+        f"{CARD_PRETTY[top]} and needs {CARD_PRETTY[top + 4]} next"
+    )
+
+
+def why_not_on(card: int, top: int) -> str:
+    """Why ``card`` can't go on column top ``top``."""
+    if top < 4:
+        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: nothing builds on an Ace"
+    if (card >> 2) == (top >> 2) - 1:
+        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: build down in alternating colours"
+    colour = "black" if RED[top] else "red"
+    wanted = "A23456789TJQK"[(top >> 2) - 1].replace("T", "10")
+    return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: it takes a {colour} {wanted}"
+
+
+def _run_too_long(game: GateGame, source: int, pile: list[int], count: int, run: int) -> str:
+    if source >= game.column_count or game._single:
+        rule = " in single-moves" if game._single else ""
+        return f"Only the top card of {game._pile_label(source)} moves{rule}"
+    if count > len(pile):
+        cards = "card" if len(pile) == 1 else "cards"
+        return f"Column {source + 1} holds only {len(pile)} {cards}"
+    return (
+        f"Only the top {run} cards of column {source + 1} move together: "
+        f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"
+    )
+
+
+def _source_code(game: GateGame, name: str) -> int:
+    code = game._sources.get(name)
+    if code is None:
+        check_pile(game, name, as_target=False)
+    return code  # type: ignore[return-value]
+
+
+def _target_code(game: GateGame, name: str) -> int:
+    code = game._targets.get(name)
+    if code is None:
+        check_pile(game, name, as_target=True)
+    return code  # type: ignore[return-value]
+
+
+def check_pile(game: GateGame, name: str, *, as_target: bool) -> None:
+    """Raise :class:`IllegalMove` saying why ``name`` can't be a move's source (or target)."""
+    if name in (game._targets if as_target else game._sources):
+        return
+    if name.isdigit():
+        raise IllegalMove(
+            f"Column {name} doesn't exist: {game.title} has columns 1–{game.column_count}"
+        )
+    if as_target and name in ("l", "r"):
+        raise IllegalMove("Nothing moves onto a reserve")
+    if as_target and name == "w":
+        raise IllegalMove("Nothing moves onto the waste: it only takes cards from the stock")
+    if not as_target and name == "f":
+        raise IllegalMove("Cards never leave a foundation")
+    if not name:
+        raise IllegalMove("Say where the card goes: a column, or f for its foundation")
+    raise IllegalMove(f"{game.title} has no pile called {quoted(name)}")
