@@ -8,9 +8,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from gatebot.bot.challenges._herald import Herald
+from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
-from gatebot.bot.herald import Herald
-from gatebot.bot.schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.table import Table
 from gatebot.bot.views import BoardButton, MoveSelect, unclaimed_sentence
 from gatebot.service import GameService
@@ -19,7 +19,7 @@ from gatebot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("gatebot.bot.games", "gatebot.bot.typed", "gatebot.bot.challenges")
+EXTENSIONS = ("gatebot.bot.games._cog", "gatebot.bot.games._typed", "gatebot.bot.challenges._cog")
 
 
 class GateBot(commands.AutoShardedBot):

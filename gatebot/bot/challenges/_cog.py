@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from gatebot.bot.actors import interaction_actor
-from gatebot.bot.announcements import (
+from gatebot.bot.challenges._announcements import (
     daily_on_text,
     daily_text,
     final_text,
@@ -32,7 +32,7 @@ from gatebot.bot.announcements import (
     removed_text,
     scheduled_text,
 )
-from gatebot.bot.challenge_views import (
+from gatebot.bot.challenges._views import (
     CHALLENGE,
     PageButton,
     PlayButton,

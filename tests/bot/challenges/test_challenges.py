@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from gatebot.bot.schedule import Scheduler
+from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.rules import Game
 from gatebot.service.challenges import Announcement, Happening
 from gatebot.store import DailySchedule, GameRecord, Player

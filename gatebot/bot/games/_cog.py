@@ -17,7 +17,7 @@ from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_optio
 from gatebot.bot.views import ShareButton
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
-from gatebot.service import Actor, Preferences, Reply
+from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import Statistics, stats_text
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         super().__init__()
 
     @property
-    def service(self):  # noqa: ANN201 - the bot's service
+    def service(self) -> GameService:  # the bot's service
         return self.bot.service
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")

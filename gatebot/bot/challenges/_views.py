@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ui import DynamicItem
 
-from gatebot.bot.announcements import leaderboard_text, server_board_text
+from gatebot.bot.challenges._announcements import leaderboard_text, server_board_text
 from gatebot.bot.errors import on_view_error, reply_privately
 from gatebot.bot.questions import Question
 from gatebot.service import Actor, Reply

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from gatebot.bot.announcements import final_text, opened_text, retired_text
-from gatebot.bot.challenge_views import CHALLENGE, page_view, play_view
+from gatebot.bot.challenges._announcements import final_text, opened_text, retired_text
+from gatebot.bot.challenges._views import CHALLENGE, page_view, play_view
 from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, ChallengeService, Happening
 
 if TYPE_CHECKING:
