@@ -286,7 +286,7 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     board = board_of(fake)
-    service = run.bot.service
+    service = run.bot.services.games
     act, play = service.act, service.play
 
     async def slow_act(*args, **kwargs):
