@@ -23,10 +23,9 @@ from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
 from gatebot.render.card import render_card
 from gatebot.rules import Game, Move, describe_move
-from gatebot.service import Reply
+from gatebot.service import GameStatus, Reply
 from gatebot.service.stats import NoCard, Statistics
 from gatebot.service.variants import has_stock
-from gatebot.store import GameStatus
 
 if TYPE_CHECKING:
     from re import Match

@@ -39,8 +39,8 @@ from gatebot.bot.questions import Question
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
 from gatebot.rules import MAX_DEAL
+from gatebot.service import Rule
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
-from gatebot.store import Rule
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
