@@ -467,7 +467,7 @@ async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     monkeypatch.delitem(family._MODULES, "archway", raising=False)  # as long as its solver is not registered
     run: Running = await gatebot()
     fake = run.fake
-    new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "kit": True})
+    new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "options": "kit"})
     dealt = await new.response()
     assert not dealt.ephemeral and "Archway" in dealt.content and "/104" in dealt.content
     board = board_of(fake)

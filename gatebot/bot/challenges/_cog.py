@@ -37,7 +37,14 @@ from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.challenges._views import CHALLENGE
 from gatebot.bot.questions import Question
 from gatebot.bot.services import ServedBot, Services
-from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
+from gatebot.bot.variants import (
+    OPTIONS_HELP,
+    chosen_variant,
+    options_autocomplete,
+    rule_options,
+    variant_choices,
+    variant_help,
+)
 from gatebot.rules import MAX_DEAL
 from gatebot.service import Rule
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
@@ -90,14 +97,15 @@ class ChallengeAdmin(
 
     @app_commands.command(description="Open a challenge here: one deal the whole server plays, each member once")
     @app_commands.describe(
-        name="What to call it (default: Challenge N)", variant=VARIANT_HELP,
+        name="What to call it (default: Challenge N)", variant=variant_help(),
         deal="Deal number (default: random; never shown while the challenge is open)",
         winnable="A deal the solver proved can be won",
         hours=f"How long it runs, in hours (default {DEFAULT_HOURS})",
         starts_in="Open it this many hours from now (default: at once)", hints="Whether hints may be used",
-        undo="Whether undo may be used", **OPTION_HELP,
+        undo="Whether undo may be used", options=OPTIONS_HELP,
     )
-    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
+    @app_commands.autocomplete(options=options_autocomplete)
     @manage_server("create challenges")
     async def create(
         self,
@@ -106,27 +114,21 @@ class ChallengeAdmin(
         variant: app_commands.Choice[str] | None = None,
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
         winnable: bool = False,
-        single_moves: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
         hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS,
         starts_in: app_commands.Range[int, 0, MAX_HOURS] = 0,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
-        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                               partial_moves=partial_moves, kit=kit)
+        chosen = rule_options(options)
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             info = await self.challenges.create(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
-                name=name, variant=variant.value if variant else "gate",
-                options=options, deal=deal, winnable=winnable, hours=hours,
+                name=name, variant=chosen_variant(variant),
+                options=chosen, deal=deal, winnable=winnable, hours=hours,
                 starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
                 undo=Rule(undo.value) if undo else Rule.ALLOWED,
             )
@@ -179,11 +181,12 @@ class ChallengeAdmin(
 
     @daily.command(name="on", description="Open a challenge every day at 00:00 UTC in a channel")
     @app_commands.describe(
-        channel="Where each day's challenge is announced and its results posted", variant=VARIANT_HELP,
+        channel="Where each day's challenge is announced and its results posted", variant=variant_help(),
         winnable="Deals the solver proved can be won", hints="Whether hints may be used",
-        undo="Whether undo may be used", **OPTION_HELP,
+        undo="Whether undo may be used", options=OPTIONS_HELP,
     )
-    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
+    @app_commands.autocomplete(options=options_autocomplete)
     @manage_server("set up the daily challenge")
     async def daily_on(
         self,
@@ -193,14 +196,10 @@ class ChallengeAdmin(
         winnable: bool = False,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
-        single_moves: bool = False,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        chosen = rule_options(options)
         me = channel.guild.me if isinstance(channel, discord.TextChannel) else None
         if me is not None:
             allowed = channel.permissions_for(me)
@@ -210,9 +209,7 @@ class ChallengeAdmin(
                     "or choose another channel."
                 )
         settings = await self.challenges.set_daily(
-            interaction.guild_id, channel.id, variant=variant.value if variant else "gate",
-            options=rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                                 partial_moves=partial_moves, kit=kit),
+            interaction.guild_id, channel.id, variant=chosen_variant(variant), options=chosen,
             winnable=winnable,
             hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
         )

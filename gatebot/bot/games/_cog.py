@@ -13,7 +13,14 @@ from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.bot.questions import Question
 from gatebot.bot.services import ServedBot, Services
-from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
+from gatebot.bot.variants import (
+    OPTIONS_HELP,
+    chosen_variant,
+    options_autocomplete,
+    rule_options,
+    variant_choices,
+    variant_help,
+)
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
@@ -48,32 +55,27 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         self.bot.remove_dynamic_items(*self.table.dynamic_items())
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
-    @app_commands.describe(variant=VARIANT_HELP, deal="Deal number (default: random)",
-                           winnable="A deal the solver proved can be won", **OPTION_HELP)
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.describe(variant=variant_help(), deal="Deal number (default: random)",
+                           winnable="A deal the solver proved can be won", options=OPTIONS_HELP)
+    @app_commands.choices(variant=variant_choices())
+    @app_commands.autocomplete(options=options_autocomplete)
     async def new(
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
-        single_moves: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
         winnable: bool = False,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
     ) -> None:
         user_id = str(interaction.user.id)
-        name = variant.value if variant else "gate"
-        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                               partial_moves=partial_moves, kit=kit)
+        name = chosen_variant(variant)
+        chosen = rule_options(options)
 
         def deal_it(actor: Actor) -> Awaitable[Reply]:
-            return self.service.new_game(actor, name, deal=deal, options=options, winnable=winnable)
+            return self.service.new_game(actor, name, deal=deal, options=chosen, winnable=winnable)
 
         def ask() -> discord.ui.View:
-            return ConfirmNew(self.services, user_id, name, deal, options, winnable)
+            return ConfirmNew(self.services, user_id, name, deal, chosen, winnable)
 
         await self.table.command(interaction, deal_it, new_board=True, confirm=ask)
 

@@ -172,7 +172,7 @@ async def test_list_and_autocomplete_name_the_challenges(gatebot: Callable) -> N
     run: Running = await gatebot()
     fake = run.fake
     await create(run, name="Morning", deal=4, hours=2)
-    await create(run, name="Evening", variant="little-gate", single_moves=True, hints="forbidden")
+    await create(run, name="Evening", variant="little-gate", options="single-moves", hints="forbidden")
     morning, evening = await run.challenges()
     await (await fake.send_command("challenge-admin end", {"challenge": morning.id})).response()
     listed = await (await fake.send_command("challenge list", user=fake.user("bob"))).response()
@@ -463,7 +463,7 @@ async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebo
     run: Running = await gatebot()
     fake = run.fake
     bob = fake.user("bob")
-    announcement = await create(run, name="Demon Night", variant="canfield", deal=1, draw_one=True, passes=2,
+    announcement = await create(run, name="Demon Night", variant="canfield", deal=1, options="passes-2, draw-one",
                                 undo="forbidden")
     assert "Canfield (draw-one, passes-2) · hints allowed, undo forbidden" in announcement.content
     [row] = await run.challenges()
@@ -492,7 +492,7 @@ async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebo
 
 async def test_a_challenge_refuses_an_option_its_variant_lacks(gatebot: Callable) -> None:
     run: Running = await gatebot()
-    made = await run.fake.send_command("challenge-admin create", {"variant": "gate", "kit": True})
+    made = await run.fake.send_command("challenge-admin create", {"variant": "gate", "options": "kit"})
     refused = await made.response()
     assert refused.ephemeral
     assert refused.content == "Gate has no option 'kit': its options are single-moves, stock-fill."
