@@ -240,9 +240,10 @@ class Challenges(
     """Slash commands for everyone in a server with challenges, and the challenges' clock and buttons.
 
     Loaded, the cog registers the Play and page buttons (they answer presses on messages
-    from before a restart); once the bot is ready its scheduler ticks, the first tick catching
-    up on what closed or opened while the bot was down. Unloading it (as closing the bot does)
-    removes the buttons and stops the scheduler, letting a tick in progress finish its announcements.
+    from before a restart); once the bot is ready (at once if it already is) its scheduler
+    ticks, the first tick catching up on what closed or opened while the bot was down.
+    Unloading it (as closing the bot does) removes the buttons and stops the scheduler,
+    letting a tick in progress finish its announcements.
     """
 
     def __init__(self, bot: ServedBot, services: Services, herald: Herald) -> None:
@@ -255,6 +256,8 @@ class Challenges(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.views.items)
+        if self.bot.is_ready():  # loaded again while connected: no on_ready is coming
+            self.scheduler.start()
 
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
