@@ -36,13 +36,14 @@ class GateBot(ServedBot):
         """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand)."""
         intents = discord.Intents.default()
         intents.message_content = bool(settings.move_channel_ids)
+        sharding: dict[str, Any] = {"shard_ids": list(settings.shard_ids)} if settings.shard_ids else {}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
             **options,
         )
         statistics = Statistics(service.database, clock=service.now)
@@ -56,7 +57,7 @@ class GateBot(ServedBot):
     async def setup_hook(self) -> None:
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.on_error = on_app_command_error
+        self.tree.error(on_app_command_error)
         if self.services.settings.dev_guild_id is not None:
             guild = discord.Object(self.services.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -217,7 +217,7 @@ class Table:
             return
         async with self._guard(interaction):
             if interaction.response.is_done():
-                sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+                sent: discord.Message = await interaction.followup.send(wait=True, **message.send_kwargs())
                 answer.board_shown = answer.answered = True
             else:
                 await interaction.response.send_message(**message.send_kwargs())
@@ -306,12 +306,12 @@ class Table:
     async def _ephemeral(
         self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
     ) -> None:
-        extra = {} if view is None else {"view": view}
+        shown = view if view is not None else discord.utils.MISSING
         async with self._guard(interaction):
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, **extra)
+                await interaction.followup.send(text, ephemeral=True, view=shown)
             else:
-                await interaction.response.send_message(text, ephemeral=True, **extra)
+                await interaction.response.send_message(text, ephemeral=True, view=shown)
 
     async def show_ended(self, game_id: int) -> None:
         """Redraw the board of a game that ended without its player (its challenge closed), if it has one."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 from discord.ui import DynamicItem
@@ -81,7 +81,7 @@ class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> BoardButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
@@ -110,18 +110,24 @@ class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> MoveSelect:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        values = list(self.item.values) or _chosen(interaction)
         if not values:
             return
         try:
             await self.presses.press(interaction, values[0], self.game_id, self.version)
         except Exception as error:
             await on_view_error(interaction, error, self)
+
+
+def _chosen(interaction: discord.Interaction) -> list[str]:
+    """The values picked in a select menu, from the interaction's raw data."""
+    raw = cast("dict[str, Any]", interaction.data or {}).get("values")
+    return [str(value) for value in raw] if isinstance(raw, list) else []
 
 
 class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
@@ -139,7 +145,7 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> ShareButton:
         return cls(int(match["game"]))
 

@@ -73,7 +73,7 @@ class Herald:
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         view = self.views.page_view(CHALLENGE, info.id, board.page, board.pages)
         try:
-            await channel.send(final_text(board), **({} if view is None else {"view": view}))
+            await channel.send(final_text(board), view=view if view is not None else discord.utils.MISSING)
         finally:
             await self.retire(info)  # the Play button goes even if the standings could not be posted
 

@@ -54,7 +54,7 @@ class PlayButton(DynamicItem[discord.ui.Button[Any]], template=PLAY_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> PlayButton:
         return cls(int(match["challenge"]))
 
@@ -81,9 +81,9 @@ class PageButton(DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> PageButton:
-        return cls(match["scope"], int(match["key"]), int(match["page"]), label=item.label or "▶")
+        return cls(match["scope"], int(match["key"]), int(match["page"]), label=getattr(item, "label", None) or "▶")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
