@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from gatebot.bot.views import board_view
+from gatebot.bot.views import BoardComponents
 from gatebot.render import render_text
 from gatebot.service import Preferences, Reply
 
@@ -52,11 +52,13 @@ class BoardMessage:
         }
 
 
-async def board_message(reply: Reply, preferences: Preferences, *, note: str | None = None) -> BoardMessage:
-    """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it."""
+async def board_message(
+    reply: Reply, preferences: Preferences, components: BoardComponents, *, note: str | None = None
+) -> BoardMessage:
+    """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it, and ``components``."""
     assert reply.game is not None
     game = reply.game
-    view = board_view(reply)
+    view = components.view(reply)
     line = note if note is not None else reply.message
     if preferences.board_style == "image":
         from gatebot.render.image import render_png

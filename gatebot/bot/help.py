@@ -8,8 +8,8 @@ from gatebot.rules import Game
 HELP = """\
 **Playing Gate with gatebot**
 `/gate new` deals a game (a random deal, `deal:` a number everyone can replay, or `winnable:` one I proved \
-can be won). `variant:` Gate, Little Gate, Canfield or Archway, each with its options: `single_moves:`, \
-`stock_fill:` (Gate), `draw_one:`, `passes:`, `partial_moves:` (Canfield), `kit:` (Archway); `/gate rules` explains \
+can be won). `variant:` Gate, Little Gate, Canfield or Archway, and `options:` its rules \
+(start typing to see them: `draw-one passes-2` for Canfield, `kit` for Archway); `/gate rules` explains \
 the game you play.
 Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves:
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board.

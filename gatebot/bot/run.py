@@ -26,9 +26,9 @@ import yarl
 
 from gatebot.bot.client import GateBot
 from gatebot.service import GameService
+from gatebot.service.opening import Database, DatabaseError
+from gatebot.service.opening import open_service as open_games
 from gatebot.settings import Settings
-from gatebot.store.database import Database, DatabaseError
-from gatebot.store.migrate import ensure_schema
 
 log = logging.getLogger(__name__)
 
@@ -122,17 +122,13 @@ def use_api_base(base: str) -> None:
 
 async def open_service(settings: Settings) -> tuple[Database, GameService]:
     """The database (migrated to this version, saying so in the log) and the service over it."""
-    db = Database(settings.database_url)
-    try:
-        message = await ensure_schema(db)
-    except BaseException:
-        await db.dispose()
-        raise
+    db, service, message = await open_games(
+        settings.database_url, new_command="/gate new", end_prompt="Press End game to finish",
+        hint_workers=settings.hint_workers,
+    )
     if message:
         log.info(message)
-    return db, GameService(
-        db, new_command="/gate new", end_prompt="Press End game to finish", hint_workers=settings.hint_workers
-    )
+    return db, service
 
 
 async def serve(settings: Settings) -> None:

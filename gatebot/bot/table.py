@@ -32,8 +32,10 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+from discord.ui import DynamicItem
 
 from gatebot.bot.actors import interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
@@ -46,9 +48,10 @@ from gatebot.bot.errors import (
     log_failure,
     reply_privately,
 )
-from gatebot.bot.views import board_game_id
+from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service.stats import Statistics
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +80,22 @@ class Answer:
 
 
 class Table:
-    """Answers players with boards, through the service."""
+    """Answers players with boards, through the service.
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    Its boards' components are its own (:attr:`components`): a press comes back to this table,
+    and Share result reads ``statistics``.
+    """
+
+    def __init__(self, client: discord.Client, service: GameService, statistics: Statistics) -> None:
         self.client = client
         self.service = service
+        self.components: BoardComponents = board_components(self, statistics)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
+
+    def dynamic_items(self) -> tuple[type[DynamicItem[Any]], ...]:
+        """The classes of this table's board components, for ``add_dynamic_items``."""
+        return self.components.items
 
     def _guard(self, interaction: discord.Interaction) -> asyncio.Lock:
         """Held while answering an interaction, so the safety defer and the answer never both respond."""
@@ -205,7 +217,7 @@ class Table:
             return
         async with self._guard(interaction):
             if interaction.response.is_done():
-                sent = await interaction.followup.send(wait=True, **message.send_kwargs())
+                sent: discord.Message = await interaction.followup.send(wait=True, **message.send_kwargs())
                 answer.board_shown = answer.answered = True
             else:
                 await interaction.response.send_message(**message.send_kwargs())
@@ -294,12 +306,12 @@ class Table:
     async def _ephemeral(
         self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
     ) -> None:
-        extra = {} if view is None else {"view": view}
+        shown = view if view is not None else discord.utils.MISSING
         async with self._guard(interaction):
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, **extra)
+                await interaction.followup.send(text, ephemeral=True, view=shown)
             else:
-                await interaction.response.send_message(text, ephemeral=True, **extra)
+                await interaction.response.send_message(text, ephemeral=True, view=shown)
 
     async def show_ended(self, game_id: int) -> None:
         """Redraw the board of a game that ended without its player (its challenge closed), if it has one."""
@@ -388,7 +400,7 @@ class Table:
 
     async def _draw(self, actor: Actor, reply: Reply, *, note: str | None = None) -> BoardMessage:
         preferences = await self.service.preferences(actor)
-        return await board_message(reply, preferences, note=note)
+        return await board_message(reply, preferences, self.components, note=note)
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
         """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.

@@ -1,50 +1,87 @@
 """The variants and their rule options as slash-command parameters, shared by ``/gate`` and ``/challenge``.
 
-One list of variant choices and one set of option flags, so a new variant or option is
-added once and every command that deals a game offers it. Each flag belongs to one
-variant (the description says which); a flag the chosen variant lacks reaches the rules
-core, which refuses it in one sentence ("Gate has no option 'kit': its options are …").
+Both come from the rules' registry (:data:`gatebot.rules.VARIANTS`): ``variant`` is a choice of
+every variant by its title, and ``options`` one string of the chosen variant's rule options,
+separated by spaces or commas, which autocomplete offers as the member types (each name with
+its help). A variant added to the registry is offered by every command that deals a game, with
+no command's signature changed. An option the variant lacks gets the rules' one sentence
+("Gate has no option 'kit': its options are …"), and nothing is dealt.
 """
 
 from __future__ import annotations
 
+import re
+
+import discord
 from discord import app_commands
 
-VARIANTS = [
-    app_commands.Choice(name="Gate", value="gate"),
-    app_commands.Choice(name="Little Gate", value="little-gate"),
-    app_commands.Choice(name="Canfield", value="canfield"),
-    app_commands.Choice(name="Archway", value="archway"),
-]
-#: What the ``variant`` parameter says.
-VARIANT_HELP = "Gate, Little Gate, Canfield or Archway"
-#: What each option flag says, by parameter name, for ``app_commands.describe``.
-OPTION_HELP = {
-    "single_moves": "Gate: only top cards move, no runs",
-    "stock_fill": "Gate: an emptied column takes the next stock card once the waste is empty",
-    "draw_one": "Canfield: turn the stock one card at a time (3 passes)",
-    "passes": "Canfield with draw_one: 1 or 2 passes through the stock instead of 3",
-    "partial_moves": "Canfield: part of a pile may move, not only the whole pile",
-    "kit": "Archway: a column's card may go back to the arch",
-}
+import gatebot.rules.variants as registry
+from gatebot.rules import DEFAULT_VARIANT, Game, RulesError, find_variant
+
+#: What the ``options`` parameter says.
+OPTIONS_HELP = "The variant's rule options, separated by spaces or commas (start typing to see them)"
+#: Discord's most choices an autocomplete may offer, and the longest name or value of one.
+MAX_CHOICES, CHOICE_LIMIT = 25, 100
+_SEPARATORS = re.compile(r"[\s,]+")
 
 
-def rule_options(
-    *,
-    single_moves: bool = False,
-    stock_fill: bool = False,
-    draw_one: bool = False,
-    passes: int | None = None,
-    partial_moves: bool = False,
-    kit: bool = False,
-) -> tuple[str, ...]:
-    """The rule options the flags ask for, by their names in the rules (``draw-one``, ``passes-1``, ``kit``)."""
-    chosen = {
-        "single-moves": single_moves,
-        "stock-fill": stock_fill,
-        "draw-one": draw_one,
-        f"passes-{passes}": passes is not None,
-        "partial-moves": partial_moves,
-        "kit": kit,
-    }
-    return tuple(name for name, wanted in chosen.items() if wanted)
+def variant_choices() -> list[app_commands.Choice[str]]:
+    """One choice per variant of the registry, in its order: the title shown, the name sent."""
+    return [app_commands.Choice(name=variant.title, value=variant.name) for variant in registry.VARIANTS]
+
+
+def variant_help() -> str:
+    """What the ``variant`` parameter says: "Gate, Little Gate, Canfield or Archway"."""
+    titles = [variant.title for variant in registry.VARIANTS]
+    listed = ", ".join(titles[:-1]) + f" or {titles[-1]}" if len(titles) > 1 else "".join(titles)
+    return f"{listed} (default {_variant(DEFAULT_VARIANT).title})"
+
+
+def chosen_variant(choice: app_commands.Choice[str] | None) -> str:
+    """The variant a command's ``variant`` parameter names: the registry's default when left out."""
+    return choice.value if choice is not None else DEFAULT_VARIANT
+
+
+def rule_options(text: str | None) -> tuple[str, ...]:
+    """The rule options ``text`` names, separated by spaces or commas, in any case (``draw_one`` is ``draw-one``).
+
+    They are the service's to check against the variant: one the variant lacks gets the rules'
+    one sentence (:class:`~gatebot.rules.UnknownVariant`), and nothing is dealt or made.
+    """
+    return tuple(dict.fromkeys(_names(text or "")))
+
+
+async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The chosen variant's options (name — help) that complete what has been typed into ``options``.
+
+    The names already typed stay in front; the last, unfinished one is what is completed, and
+    an option already named isn't offered again.
+    """
+    try:
+        variant = _variant(str(getattr(interaction.namespace, "variant", None) or DEFAULT_VARIANT))
+    except RulesError:
+        return []
+    names = _names(current)
+    finished = not current or _SEPARATORS.fullmatch(current[-1]) is not None
+    typed = "" if finished or not names else names.pop()
+    head = "".join(f"{name} " for name in names)
+    choices = []
+    for option in variant.rule_options:
+        if option.name in names or not option.name.startswith(typed):
+            continue
+        value = f"{head}{option.name}"
+        if len(value) <= CHOICE_LIMIT:
+            choices.append(app_commands.Choice(name=f"{value} — {option.help}"[:CHOICE_LIMIT], value=value))
+    return choices[:MAX_CHOICES]
+
+
+def _names(text: str) -> list[str]:
+    return [name.lower().replace("_", "-") for name in _SEPARATORS.split(text.strip()) if name]
+
+
+def _variant(name: str) -> type[Game]:
+    """The registry's variant called ``name`` (or found by title or alias), else the rules' refusal."""
+    for variant in registry.VARIANTS:
+        if variant.name == name:
+            return variant
+    return find_variant(name)

@@ -13,7 +13,8 @@ its player presses it.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 from discord.ui import DynamicItem
@@ -22,10 +23,9 @@ from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
 from gatebot.render.card import render_card
 from gatebot.rules import Game, Move, describe_move
-from gatebot.service import Reply
+from gatebot.service import GameStatus, Reply
 from gatebot.service.stats import NoCard, Statistics
 from gatebot.service.variants import has_stock
-from gatebot.store import GameStatus
 
 if TYPE_CHECKING:
     from re import Match
@@ -49,14 +49,6 @@ class Presses(Protocol):
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None: ...
 
 
-def _table(interaction: discord.Interaction) -> Presses:
-    return interaction.client.table  # type: ignore[attr-defined]
-
-
-def _statistics(interaction: discord.Interaction) -> Statistics:
-    return interaction.client.stats  # type: ignore[attr-defined]
-
-
 BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
 #: The game id in any custom id of a board's components.
 BOARD_GAME = re.compile(
@@ -67,7 +59,9 @@ SHARE_ID = r"gate:share:(?P<game>\d+)"
 
 
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
-    """A Draw, Undo, Auto, Hint or End game button of one board."""
+    """A Draw, Undo, Auto, Hint or End game button of one board (its table's: see :func:`board_components`)."""
+
+    presses: ClassVar[Presses]
 
     def __init__(self, action: str, game_id: int, version: int, *, disabled: bool = False) -> None:
         label, emoji, style = next(
@@ -87,19 +81,21 @@ class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> BoardButton:
         return cls(match["action"], int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await _table(interaction).press(interaction, self.action, self.game_id, self.version)
+            await self.presses.press(interaction, self.action, self.game_id, self.version)
         except Exception as error:
             await on_view_error(interaction, error, self)
 
 
 class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
     """The menu of legal moves of one board (shown when there are at most 25)."""
+
+    presses: ClassVar[Presses]
 
     def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(
@@ -114,22 +110,30 @@ class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> MoveSelect:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        values = list(self.item.values) or _chosen(interaction)
         if not values:
             return
         try:
-            await _table(interaction).press(interaction, values[0], self.game_id, self.version)
+            await self.presses.press(interaction, values[0], self.game_id, self.version)
         except Exception as error:
             await on_view_error(interaction, error, self)
 
 
+def _chosen(interaction: discord.Interaction) -> list[str]:
+    """The values picked in a select menu, from the interaction's raw data."""
+    raw = cast("dict[str, Any]", interaction.data or {}).get("values")
+    return [str(value) for value in raw] if isinstance(raw, list) else []
+
+
 class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
     """Share result, under a finished game's board: posts its result card here, for its player only."""
+
+    statistics: ClassVar[Statistics]
 
     def __init__(self, game_id: int) -> None:
         label, emoji, style = SHARE_BUTTON
@@ -141,13 +145,13 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> ShareButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            card = await _statistics(interaction).card(self.game_id, PLATFORM, str(interaction.user.id))
+            card = await self.statistics.card(self.game_id, PLATFORM, str(interaction.user.id))
             await interaction.response.send_message(render_card(card))
         except NoCard as refusal:
             await reply_privately(interaction, str(refusal))
@@ -155,29 +159,66 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
             await on_view_error(interaction, error, self)
 
 
-def board_view(reply: Reply) -> discord.ui.View | None:
-    """The components for a board reply: live while the game is active, disabled once it ended.
+@dataclass(frozen=True, slots=True)
+class BoardComponents:
+    """The components of one table's boards: classes bound to what answers them (see :func:`board_components`).
 
-    A variant without a stock (Archway) has no Draw button at all. A finished game's board
-    also gets Share result (not one set aside as unreadable: it has no result).
+    Sending a view registers the classes of its dynamic items for their custom ids, so a board
+    is always drawn with these bound classes, never with the bare ones above.
     """
-    if reply.game_id is None or reply.version is None or reply.game is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    active = reply.status is GameStatus.ACTIVE
-    drawing = has_stock(reply.game.name)
-    for action, *_ in BUTTONS:
-        if action == "draw" and not drawing:
-            continue
-        enabled = active and (action not in ("draw", "undo", "hint") or action in reply.actions)
-        view.add_item(BoardButton(action, reply.game_id, reply.version, disabled=not enabled))
-    if active and "end" in reply.actions:
-        view.add_item(BoardButton("end", reply.game_id, reply.version))
-    if active and 0 < len(reply.moves) <= MAX_OPTIONS:
-        view.add_item(MoveSelect(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
-    if reply.status is not None and reply.status.finished:
-        view.add_item(ShareButton(reply.game_id))
-    return view
+
+    button: type[BoardButton]
+    select: type[MoveSelect]
+    share: type[ShareButton]
+
+    @property
+    def items(self) -> tuple[type[DynamicItem[Any]], ...]:
+        """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
+        return (self.button, self.select, self.share)
+
+    def view(self, reply: Reply) -> discord.ui.View | None:
+        """The components for a board reply: live while the game is active, disabled once it ended.
+
+        A variant without a stock (Archway) has no Draw button at all. A finished game's board
+        also gets Share result (not one set aside as unreadable: it has no result).
+        """
+        if reply.game_id is None or reply.version is None or reply.game is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        active = reply.status is GameStatus.ACTIVE
+        drawing = has_stock(reply.game.name)
+        for action, *_ in BUTTONS:
+            if action == "draw" and not drawing:
+                continue
+            enabled = active and (action not in ("draw", "undo", "hint") or action in reply.actions)
+            view.add_item(self.button(action, reply.game_id, reply.version, disabled=not enabled))
+        if active and "end" in reply.actions:
+            view.add_item(self.button("end", reply.game_id, reply.version))
+        if active and 0 < len(reply.moves) <= MAX_OPTIONS:
+            view.add_item(self.select(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
+        if reply.status is not None and reply.status.finished:
+            view.add_item(self.share(reply.game_id))
+        return view
+
+
+def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
+    """The board components answered by ``table`` (a press) and ``statistics`` (Share result).
+
+    Each bot's table makes its own, so a press reaches that bot's services through the class
+    itself, not through ``interaction.client``.
+    """
+
+    class TableButton(BoardButton, template=BUTTON_ID):
+        presses = table
+
+    class TableSelect(MoveSelect, template=SELECT_ID):
+        presses = table
+
+    class TableShare(ShareButton, template=SHARE_ID):
+        pass
+
+    TableShare.statistics = statistics
+    return BoardComponents(TableButton, TableSelect, TableShare)
 
 
 def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOption]:

@@ -2,14 +2,18 @@
 
 from gatebot.service.games import BOARD_STYLES, GameDamaged, GameService, Preferences, replay
 from gatebot.service.replies import Actor, Reply, ReplyKind
+from gatebot.store.models import ChallengeKind, GameStatus, Rule
 
 __all__ = [
     "BOARD_STYLES",
     "Actor",
+    "ChallengeKind",
     "GameDamaged",
     "GameService",
+    "GameStatus",
     "Preferences",
     "Reply",
     "ReplyKind",
+    "Rule",
     "replay",
 ]

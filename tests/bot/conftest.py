@@ -8,7 +8,7 @@ re-raises anything its task died of), restores discord.py's URLs, then stops the
 call it again to "restart" it on the same database). It goes by real time unless a module
 overrides the ``clock`` fixture with a :class:`~tests.bot.gatebots.Clock`, and takes extra
 :class:`GameService` options from ``service_options``. Its challenge scheduler ticks once at
-start (awaited) and then only when a test calls ``bot.scheduler.run_once()``.
+start (awaited) and then only when a test calls ``run.scheduler.run_once()``.
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ async def gatebot(
         bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
-        await bot.scheduler.started()
-        return Running(bot, db, fake)
+        running = Running(bot, db, fake)
+        await running.scheduler.started()
+        return running
 
     yield start
     for service in services:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import select
 
+from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.bot.client import GateBot
 from gatebot.rules import Game
 from gatebot.store import Challenge, Database, GameRecord
@@ -30,6 +32,15 @@ class Running:
     bot: GateBot
     db: Database
     fake: FakeDiscord
+
+    @property
+    def scheduler(self) -> Scheduler:
+        """The challenge scheduler, which the ``/challenge`` cog owns."""
+        # Each load of an extension imports its modules afresh (discord.py drops them on unload), so
+        # the cog of a bot started after another is no instance of the class this module imported.
+        scheduler = getattr(self.bot.get_cog("Challenges"), "scheduler", None)
+        assert scheduler is not None, "the /challenge cog is not loaded"
+        return cast(Scheduler, scheduler)
 
     async def game_row(self) -> GameRecord:
         """The newest game."""

@@ -7,11 +7,14 @@ import random
 import pytest
 
 from gatebot.bot.boards import board_message
+from gatebot.bot.views import board_components
 from gatebot.rules import Game, GateGame
 from gatebot.service import Preferences, Reply, ReplyKind
 from gatebot.store import GameStatus
 
 LONG_NOTE = "Column 9 doesn't exist: Gate has columns 1–8. " * 3
+#: Drawn, never pressed: nothing answers these components.
+COMPONENTS = board_components(None, None)  # type: ignore[arg-type]
 
 
 def replies(seed: int, games: int = 40) -> list[Reply]:
@@ -37,14 +40,14 @@ def replies(seed: int, games: int = 40) -> list[Reply]:
 @pytest.mark.parametrize("compact", [False, True])
 async def test_text_and_emoji_boards_fit_a_message(style: str, compact: bool) -> None:
     for reply in replies(seed=len(style) * 2 + compact):
-        board = await board_message(reply, Preferences(style, compact))
+        board = await board_message(reply, Preferences(style, compact), COMPONENTS)
         assert board.content is not None and 0 < len(board.content) <= 2000
         check_components(board.view, reply)
 
 
 async def test_image_boards_fit_an_embed() -> None:
     for reply in replies(seed=5, games=4):
-        board = await board_message(reply, Preferences("image", False))
+        board = await board_message(reply, Preferences("image", False), COMPONENTS)
         assert board.file is not None and board.embed is not None
         assert len(board.embed.description or "") <= 4096
         check_components(board.view, reply)

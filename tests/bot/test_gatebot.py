@@ -286,7 +286,7 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     board = board_of(fake)
-    service = run.bot.service
+    service = run.bot.services.games
     act, play = service.act, service.play
 
     async def slow_act(*args, **kwargs):
@@ -467,7 +467,7 @@ async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     monkeypatch.setitem(registry._SOLVERS, "archway", None)
     run: Running = await gatebot()
     fake = run.fake
-    new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "kit": True})
+    new = await fake.send_command("gate new", {"variant": "archway", "deal": 1, "options": "kit"})
     dealt = await new.response()
     assert not dealt.ephemeral and "Archway" in dealt.content and "/104" in dealt.content
     board = board_of(fake)

@@ -149,7 +149,7 @@ async def test_a_bugs_own_text_never_reaches_the_player(gatebot: Callable, monke
     async def broken(*_args, **_kwargs):
         raise ValueError("invalid literal for int() with base 10: 'internal'")
 
-    monkeypatch.setattr(run.bot.service, "play", broken)
+    monkeypatch.setattr(run.bot.services.games, "play", broken)
     answer = await (await fake.send_command("gate move", {"moves": "45"})).response()
     assert answer.ephemeral and answer.content == APOLOGY
     sent = await fake.send_message(f"{fake.bot.mention} 45")

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 
-from gatebot.bot.herald import Herald
+from gatebot.bot.challenges._herald import Herald
 from gatebot.service.challenges import Announcement, ChallengeService
 
 log = logging.getLogger(__name__)

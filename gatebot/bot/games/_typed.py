@@ -12,13 +12,11 @@ can also name channels where bare moves are read (``GATEBOT_MOVE_CHANNELS``).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from gatebot.bot.client import GateBot
+from gatebot.bot.services import ServedBot, Services
 
 _MENTION = re.compile(r"<@!?\d+>")
 _HINT = re.compile(r"\bhints?\b", re.IGNORECASE)
@@ -29,8 +27,10 @@ _UNDO = re.compile(r"undo(?:\s+(?P<count>\d{1,3}))?", re.IGNORECASE)
 class TypedMoves(commands.Cog):
     """Reads typed moves and hands them to the table."""
 
-    def __init__(self, bot: GateBot) -> None:
+    def __init__(self, bot: ServedBot, services: Services) -> None:
         self.bot = bot
+        self.services = services
+        self.table = services.table
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -42,14 +42,14 @@ class TypedMoves(commands.Cog):
             await message.reply(f"Synced {len(synced)} commands globally.", mention_author=False)
             return
         if asks_for_hint(text):
-            await self.bot.table.typed_hint(message)
+            await self.table.typed_hint(message)
             return
         undo = _UNDO.fullmatch(text)
         if undo is not None:
             count = max(1, min(100, int(undo["count"] or 1)))
-            await self.bot.table.typed(message, text, lambda actor: self.bot.service.undo(actor, count))
+            await self.table.typed(message, text, lambda actor: self.services.games.undo(actor, count))
             return
-        await self.bot.table.typed(message, text)
+        await self.table.typed(message, text)
 
     def moves_in(self, message: discord.Message) -> str | None:
         """The move text of a message meant for the bot, or None if it isn't one."""
@@ -68,7 +68,7 @@ class TypedMoves(commands.Cog):
         replied_to = reference.resolved if reference is not None else None
         if isinstance(replied_to, discord.Message) and replied_to.author.id == me.id:
             return content
-        if message.channel.id in self.bot.settings.move_channel_ids:
+        if message.channel.id in self.services.settings.move_channel_ids:
             return content
         return None
 
@@ -76,7 +76,3 @@ class TypedMoves(commands.Cog):
 def asks_for_hint(text: str) -> bool:
     """Whether a message meant for the bot asks for a hint (it has the word "hint" in it)."""
     return _HINT.search(text) is not None
-
-
-async def setup(bot: GateBot) -> None:
-    await bot.add_cog(TypedMoves(bot))

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from gatebot.bot.actors import interaction_actor
-from gatebot.bot.announcements import (
+from gatebot.bot.challenges._announcements import (
     daily_on_text,
     daily_text,
     final_text,
@@ -32,24 +32,22 @@ from gatebot.bot.announcements import (
     removed_text,
     scheduled_text,
 )
-from gatebot.bot.challenge_views import (
-    CHALLENGE,
-    PageButton,
-    PlayButton,
-    leaderboard_page,
-    page_view,
-    play_view,
-    server_board_page,
-    start_attempt,
-)
+from gatebot.bot.challenges._herald import Herald
+from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
+from gatebot.bot.challenges._views import CHALLENGE
 from gatebot.bot.questions import Question
-from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
+from gatebot.bot.services import ServedBot, Services
+from gatebot.bot.variants import (
+    OPTIONS_HELP,
+    chosen_variant,
+    options_autocomplete,
+    rule_options,
+    variant_choices,
+    variant_help,
+)
 from gatebot.rules import MAX_DEAL
+from gatebot.service import Rule
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
-from gatebot.store import Rule
-
-if TYPE_CHECKING:
-    from gatebot.bot.client import GateBot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -89,26 +87,25 @@ class ChallengeAdmin(
 
     daily = app_commands.Group(name="daily", description="Switch the server's daily challenge on or off")
 
-    def __init__(self, bot: GateBot) -> None:
-        self.bot = bot
+    def __init__(self, services: Services, herald: Herald) -> None:
+        self.challenges: ChallengeService = services.challenges
+        self.herald = herald
+        self.views = herald.views
         super().__init__()
-
-    @property
-    def challenges(self) -> ChallengeService:
-        return self.bot.challenges
 
     # -- making and ending ----------------------------------------------------------------
 
     @app_commands.command(description="Open a challenge here: one deal the whole server plays, each member once")
     @app_commands.describe(
-        name="What to call it (default: Challenge N)", variant=VARIANT_HELP,
+        name="What to call it (default: Challenge N)", variant=variant_help(),
         deal="Deal number (default: random; never shown while the challenge is open)",
         winnable="A deal the solver proved can be won",
         hours=f"How long it runs, in hours (default {DEFAULT_HOURS})",
         starts_in="Open it this many hours from now (default: at once)", hints="Whether hints may be used",
-        undo="Whether undo may be used", **OPTION_HELP,
+        undo="Whether undo may be used", options=OPTIONS_HELP,
     )
-    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
+    @app_commands.autocomplete(options=options_autocomplete)
     @manage_server("create challenges")
     async def create(
         self,
@@ -117,27 +114,21 @@ class ChallengeAdmin(
         variant: app_commands.Choice[str] | None = None,
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
         winnable: bool = False,
-        single_moves: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
         hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS,
         starts_in: app_commands.Range[int, 0, MAX_HOURS] = 0,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
     ) -> None:
         assert interaction.guild_id is not None
-        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                               partial_moves=partial_moves, kit=kit)
+        chosen = rule_options(options)
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             info = await self.challenges.create(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
-                name=name, variant=variant.value if variant else "gate",
-                options=options, deal=deal, winnable=winnable, hours=hours,
+                name=name, variant=chosen_variant(variant),
+                options=chosen, deal=deal, winnable=winnable, hours=hours,
                 starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
                 undo=Rule(undo.value) if undo else Rule.ALLOWED,
             )
@@ -149,7 +140,7 @@ class ChallengeAdmin(
         if starts_in:  # announced with its Play button by the scheduler once it opens
             text, view = scheduled_text(info), None
         else:
-            text, view = opened_text(info), play_view(info.id)
+            text, view = opened_text(info), self.views.play_view(info.id)
         if winnable:
             state = "is set to open later" if starts_in else "is open"
             await interaction.edit_original_response(content=f"I found a winnable deal: {info.name} {state}.")
@@ -168,10 +159,10 @@ class ChallengeAdmin(
         closed = await self.challenges.end(interaction.guild_id, challenge)
         board = closed.leaderboard
         assert board is not None
-        view = page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
+        view = self.views.page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
         await interaction.response.send_message(**_message(final_text(board), view))
-        await self.bot.herald.retire(closed.challenge)
-        await self.bot.herald.end_boards(closed)
+        await self.herald.retire(closed.challenge)
+        await self.herald.end_boards(closed)
 
     @app_commands.command(
         name="forget-server", description="Delete this server's challenges and daily challenge (asks first)"
@@ -182,7 +173,7 @@ class ChallengeAdmin(
         await interaction.response.send_message(
             "Delete all of this server's challenges, their standings and the daily challenge settings? "
             "Players keep their attempts as ordinary games. This can't be undone.",
-            view=ConfirmForgetServer(self.bot, str(interaction.user.id), interaction.guild_id),
+            view=ConfirmForgetServer(self.challenges, self.herald, str(interaction.user.id), interaction.guild_id),
             ephemeral=True,
         )
 
@@ -190,11 +181,12 @@ class ChallengeAdmin(
 
     @daily.command(name="on", description="Open a challenge every day at 00:00 UTC in a channel")
     @app_commands.describe(
-        channel="Where each day's challenge is announced and its results posted", variant=VARIANT_HELP,
+        channel="Where each day's challenge is announced and its results posted", variant=variant_help(),
         winnable="Deals the solver proved can be won", hints="Whether hints may be used",
-        undo="Whether undo may be used", **OPTION_HELP,
+        undo="Whether undo may be used", options=OPTIONS_HELP,
     )
-    @app_commands.choices(variant=VARIANTS, hints=RULES, undo=RULES)
+    @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
+    @app_commands.autocomplete(options=options_autocomplete)
     @manage_server("set up the daily challenge")
     async def daily_on(
         self,
@@ -204,14 +196,10 @@ class ChallengeAdmin(
         winnable: bool = False,
         hints: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[str] | None = None,
-        single_moves: bool = False,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
+        chosen = rule_options(options)
         me = channel.guild.me if isinstance(channel, discord.TextChannel) else None
         if me is not None:
             allowed = channel.permissions_for(me)
@@ -221,9 +209,7 @@ class ChallengeAdmin(
                     "or choose another channel."
                 )
         settings = await self.challenges.set_daily(
-            interaction.guild_id, channel.id, variant=variant.value if variant else "gate",
-            options=rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                                 partial_moves=partial_moves, kit=kit),
+            interaction.guild_id, channel.id, variant=chosen_variant(variant), options=chosen,
             winnable=winnable,
             hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
         )
@@ -251,15 +237,35 @@ class ChallengeAdmin(
 class Challenges(
     commands.GroupCog, group_name="challenge", group_description="Server challenges: one deal, everyone once"
 ):
-    """Slash commands for everyone in a server with challenges."""
+    """Slash commands for everyone in a server with challenges, and the challenges' clock and buttons.
 
-    def __init__(self, bot: GateBot) -> None:
+    Loaded, the cog registers the Play and page buttons (they answer presses on messages
+    from before a restart); once the bot is ready (at once if it already is) its scheduler
+    ticks, the first tick catching up on what closed or opened while the bot was down.
+    Unloading it (as closing the bot does) removes the buttons and stops the scheduler,
+    letting a tick in progress finish its announcements.
+    """
+
+    def __init__(self, bot: ServedBot, services: Services, herald: Herald) -> None:
         self.bot = bot
+        self.challenges: ChallengeService = services.challenges
+        self.herald = herald
+        self.views = herald.views
+        self.scheduler = Scheduler(self.challenges, herald, every=services.tick_every or TICK_SECONDS)
         super().__init__()
 
-    @property
-    def challenges(self) -> ChallengeService:
-        return self.bot.challenges
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.views.items)
+        if self.bot.is_ready():  # loaded again while connected: no on_ready is coming
+            self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        await self.scheduler.stop()
+        self.bot.remove_dynamic_items(*self.views.items)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.scheduler.start()  # once, however often the bot reconnects
 
     # -- for everyone ---------------------------------------------------------------------
 
@@ -272,7 +278,7 @@ class Challenges(
     @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
     @app_commands.describe(challenge="The challenge's number (default: the one open now)")
     async def play(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
-        await start_attempt(interaction, challenge)
+        await self.views.start_attempt(interaction, challenge)
 
     @app_commands.command(description="A challenge's standings, or the server's all-time leaderboard")
     @app_commands.describe(
@@ -284,9 +290,9 @@ class Challenges(
     ) -> None:
         assert interaction.guild_id is not None
         if all_time:
-            content, view = await server_board_page(self.challenges, interaction.guild_id)
+            content, view = await self.views.server_board_page(interaction.guild_id)
         else:
-            content, view = await leaderboard_page(self.challenges, interaction.guild_id, challenge)
+            content, view = await self.views.leaderboard_page(interaction.guild_id, challenge)
         await interaction.response.send_message(**_message(content, view))
 
     @app_commands.command(name="daily", description="Whether the daily challenge is on, and how it is played")
@@ -334,14 +340,14 @@ async def challenge_choices(
 class ConfirmForgetServer(Question):
     """Yes/no before a server's challenges are deleted."""
 
-    def __init__(self, bot: GateBot, user_id: str, guild_id: int) -> None:
+    def __init__(self, challenges: ChallengeService, herald: Herald, user_id: str, guild_id: int) -> None:
         super().__init__(user_id)
-        self.bot, self.guild_id = bot, guild_id
+        self.challenges, self.herald, self.guild_id = challenges, herald, guild_id
 
     @discord.ui.button(label="Delete the challenges", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
         self.stop()
-        challenges = self.bot.challenges
+        challenges = self.challenges
         running = await challenges.open_challenges(self.guild_id)
         deleted = await challenges.forget_server(self.guild_id)
         text = (
@@ -351,7 +357,7 @@ class ConfirmForgetServer(Question):
         )
         await interaction.response.edit_message(content=text, view=None)
         for info in running:
-            await self.bot.herald.retire(info, removed_text(info))
+            await self.herald.retire(info, removed_text(info))
 
     @discord.ui.button(label="Keep them", style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
@@ -359,11 +365,3 @@ class ConfirmForgetServer(Question):
         await interaction.response.edit_message(
             content="Nothing was deleted: the challenges are as they were.", view=None
         )
-
-
-async def setup(bot: GateBot) -> None:
-    """Add both groups of commands, and the Play and page buttons, which work on messages from before a restart."""
-    bot.add_dynamic_items(PlayButton, PageButton)
-    await bot.add_cog(Challenges(bot))
-    await bot.add_cog(ChallengeAdmin(bot))
-

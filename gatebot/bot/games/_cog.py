@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,15 +12,19 @@ from discord.ext import commands
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.bot.questions import Question
-from gatebot.bot.variants import OPTION_HELP, VARIANT_HELP, VARIANTS, rule_options
-from gatebot.bot.views import ShareButton
+from gatebot.bot.services import ServedBot, Services
+from gatebot.bot.variants import (
+    OPTIONS_HELP,
+    chosen_variant,
+    options_autocomplete,
+    rule_options,
+    variant_choices,
+    variant_help,
+)
 from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
-from gatebot.service import Actor, Preferences, Reply
-from gatebot.service.stats import Statistics, stats_text
-
-if TYPE_CHECKING:
-    from gatebot.bot.client import GateBot
+from gatebot.service import Actor, GameService, Preferences, Reply
+from gatebot.service.stats import stats_text
 
 STYLES = [
     app_commands.Choice(name="Text", value="text"),
@@ -31,51 +34,55 @@ STYLES = [
 
 
 class Games(commands.GroupCog, group_name="gate", group_description="Play the solitaire Gate"):
-    """Slash commands for playing one's own game."""
+    """Slash commands for playing one's own game, and the components of its boards.
 
-    def __init__(self, bot: GateBot, statistics: Statistics) -> None:
+    The boards' buttons, menu and Share result answer presses on boards posted before a
+    restart: their classes are registered while the cog is loaded.
+    """
+
+    def __init__(self, bot: ServedBot, services: Services) -> None:
         self.bot = bot
-        self.statistics = statistics
+        self.services = services
+        self.service: GameService = services.games
+        self.table = services.table
+        self.statistics = services.statistics
         super().__init__()
 
-    @property
-    def service(self):  # noqa: ANN201 - the bot's service
-        return self.bot.service
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.table.dynamic_items())
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.table.dynamic_items())
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
-    @app_commands.describe(variant=VARIANT_HELP, deal="Deal number (default: random)",
-                           winnable="A deal the solver proved can be won", **OPTION_HELP)
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.describe(variant=variant_help(), deal="Deal number (default: random)",
+                           winnable="A deal the solver proved can be won", options=OPTIONS_HELP)
+    @app_commands.choices(variant=variant_choices())
+    @app_commands.autocomplete(options=options_autocomplete)
     async def new(
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         deal: app_commands.Range[int, 1, MAX_DEAL] | None = None,
-        single_moves: bool = False,
+        options: app_commands.Range[str, 0, 200] | None = None,
         winnable: bool = False,
-        stock_fill: bool = False,
-        draw_one: bool = False,
-        passes: app_commands.Range[int, 1, 2] | None = None,
-        partial_moves: bool = False,
-        kit: bool = False,
     ) -> None:
         user_id = str(interaction.user.id)
-        name = variant.value if variant else "gate"
-        options = rule_options(single_moves=single_moves, stock_fill=stock_fill, draw_one=draw_one, passes=passes,
-                               partial_moves=partial_moves, kit=kit)
+        name = chosen_variant(variant)
+        chosen = rule_options(options)
 
         def deal_it(actor: Actor) -> Awaitable[Reply]:
-            return self.service.new_game(actor, name, deal=deal, options=options, winnable=winnable)
+            return self.service.new_game(actor, name, deal=deal, options=chosen, winnable=winnable)
 
         def ask() -> discord.ui.View:
-            return ConfirmNew(self.bot, user_id, name, deal, options, winnable)
+            return ConfirmNew(self.services, user_id, name, deal, chosen, winnable)
 
-        await self.bot.table.command(interaction, deal_it, new_board=True, confirm=ask)
+        await self.table.command(interaction, deal_it, new_board=True, confirm=ask)
 
     @app_commands.command(description="Play moves: 3f, w5, 37, 7h, or several: d 3f w5")
     @app_commands.describe(moves="Moves in your game's notation; start typing to see the legal ones")
     async def move(self, interaction: discord.Interaction, moves: str) -> None:
-        await self.bot.table.command(interaction, lambda actor: self.service.play(actor, moves))
+        await self.table.command(interaction, lambda actor: self.service.play(actor, moves))
 
     @move.autocomplete("moves")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -92,28 +99,28 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(description="Turn the next stock card onto the waste")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await self.bot.table.command(interaction, lambda actor: self.service.play(actor, "d"))
+        await self.table.command(interaction, lambda actor: self.service.play(actor, "d"))
 
     @app_commands.command(description="Take back your last move (or several)")
     @app_commands.describe(count="How many moves to take back, the last first (default 1)")
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 1) -> None:
-        await self.bot.table.command(interaction, lambda actor: self.service.undo(actor, count))
+        await self.table.command(interaction, lambda actor: self.service.undo(actor, count))
 
     @app_commands.command(description="Play every card that can safely go up; finish the game once it is solved")
     async def auto(self, interaction: discord.Interaction) -> None:
-        await self.bot.table.command(interaction, self.service.auto)
+        await self.table.command(interaction, self.service.auto)
 
     @app_commands.command(description="A hint for your game, shown only to you (nothing is played)")
     async def hint(self, interaction: discord.Interaction) -> None:
-        await self.bot.table.hint(interaction)
+        await self.table.hint(interaction)
 
     @app_commands.command(description="Show your game's board here (once it has ended, how it ended)")
     async def board(self, interaction: discord.Interaction) -> None:
-        await self.bot.table.command(interaction, self.service.show, new_board=True)
+        await self.table.command(interaction, self.service.show, new_board=True)
 
     @app_commands.command(description="End your game now, keeping its score")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self.bot.table.command(interaction, self.service.resign)
+        await self.table.command(interaction, self.service.resign)
 
     @app_commands.command(description="The rules of the game you are playing (Gate's without one)")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -170,7 +177,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         await interaction.response.send_message(
             "Delete everything I keep about you — your games, statistics, challenge results and board "
             "settings? This can't be undone.",
-            view=ConfirmForget(self.bot, str(interaction.user.id)),
+            view=ConfirmForget(self.services, str(interaction.user.id)),
             ephemeral=True,
         )
 
@@ -178,14 +185,14 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 class ConfirmForget(Question):
     """Yes/no before a player's data is deleted."""
 
-    def __init__(self, bot: GateBot, user_id: str) -> None:
+    def __init__(self, services: Services, user_id: str) -> None:
         super().__init__(user_id)
-        self.bot = bot
+        self.services = services
 
     @discord.ui.button(label="Delete everything", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
         self.stop()
-        forgotten = await self.bot.service.forget(interaction_actor(interaction))
+        forgotten = await self.services.games.forget(interaction_actor(interaction))
         text = (
             "Done: your games, statistics, challenge results and board settings are deleted."
             if forgotten else "I had nothing stored about you, so nothing was deleted."
@@ -202,11 +209,11 @@ class ConfirmNew(Question):
     """Yes/no before a new game abandons the running one."""
 
     def __init__(
-        self, bot: GateBot, user_id: str, variant: str, deal: int | None, options: tuple[str, ...],
+        self, services: Services, user_id: str, variant: str, deal: int | None, options: tuple[str, ...],
         winnable: bool = False,
     ) -> None:
         super().__init__(user_id)
-        self.bot, self.variant, self.deal, self.options = bot, variant, deal, options
+        self.services, self.variant, self.deal, self.options = services, variant, deal, options
         self.winnable = winnable
 
     @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
@@ -215,23 +222,12 @@ class ConfirmNew(Question):
         await interaction.response.edit_message(content="Dealing…", view=None)
 
         def deal(actor: Actor) -> Awaitable[Reply]:
-            return self.bot.service.new_game(actor, self.variant, deal=self.deal, options=self.options,
+            return self.services.games.new_game(actor, self.variant, deal=self.deal, options=self.options,
                                              confirm=True, winnable=self.winnable)
 
-        await self.bot.table.command(interaction, deal, new_board=True)
+        await self.services.table.command(interaction, deal, new_board=True)
 
     @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
         self.stop()
         await interaction.response.edit_message(content="Your game goes on.", view=None)
-
-
-async def setup(bot: GateBot) -> None:
-    """Add the commands and the Share result button (which works on boards from before a restart).
-
-    The statistics read the service's database unless the bot brought its own; the button finds them on ``bot.stats``.
-    """
-    statistics = getattr(bot, "stats", None) or Statistics(bot.service.database, clock=bot.service.now)
-    bot.stats = statistics  # type: ignore[attr-defined]
-    bot.add_dynamic_items(ShareButton)
-    await bot.add_cog(Games(bot, statistics))

@@ -15,6 +15,7 @@ from datetime import datetime
 import discord
 
 from gatebot.render.card import duration
+from gatebot.service import ChallengeKind, GameStatus
 from gatebot.service.challenges import (
     ChallengeInfo,
     DailySettings,
@@ -23,7 +24,6 @@ from gatebot.service.challenges import (
     ServerStanding,
     Standing,
 )
-from gatebot.store import ChallengeKind, GameStatus
 
 MESSAGE_LIMIT = 2000
 #: Longest player or challenge name shown (Discord's display names have at most 32 characters).

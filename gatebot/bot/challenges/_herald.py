@@ -13,28 +13,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from typing import TYPE_CHECKING
 
 import discord
 
-from gatebot.bot.announcements import final_text, opened_text, retired_text
-from gatebot.bot.challenge_views import CHALLENGE, page_view, play_view
-from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, ChallengeService, Happening
-
-if TYPE_CHECKING:
-    from gatebot.bot.table import Table
+from gatebot.bot.challenges._announcements import final_text, opened_text, retired_text
+from gatebot.bot.challenges._views import CHALLENGE, ChallengeViews
+from gatebot.bot.services import Services
+from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, Happening
 
 log = logging.getLogger(__name__)
 
 
 class Herald:
-    """Challenge messages in their channels, over the bot's REST connection."""
+    """Challenge messages in their channels, over the bot's REST connection.
 
-    def __init__(self, client: discord.Client, challenges: ChallengeService, table: Table | None = None) -> None:
-        """``table`` redraws the boards of attempts a closing ended (none are redrawn without it)."""
+    It makes the challenge messages' components (:attr:`views`): a Play press ends in
+    :meth:`count_players` here.
+    """
+
+    def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
-        self.challenges = challenges
-        self.table = table
+        self.challenges = services.challenges
+        #: Redraws the boards of attempts a closing ended.
+        self.table = services.table
+        self.views = ChallengeViews(services, self)
         #: One update of an announcement at a time, so the last edit shows the latest count.
         self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -60,7 +62,7 @@ class Herald:
         """Post an open challenge's announcement with its Play button, and record the message."""
         assert info.channel_id is not None
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        sent = await channel.send(opened_text(info), view=play_view(info.id))
+        sent = await channel.send(opened_text(info), view=self.views.play_view(info.id))
         await self.challenges.record_announcement(info.id, info.channel_id, sent.id)
 
     async def post_closed(self, announcement: Announcement) -> None:
@@ -69,16 +71,14 @@ class Herald:
         assert info.channel_id is not None and announcement.leaderboard is not None
         board = announcement.leaderboard
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        view = page_view(CHALLENGE, info.id, board.page, board.pages)
+        view = self.views.page_view(CHALLENGE, info.id, board.page, board.pages)
         try:
-            await channel.send(final_text(board), **({} if view is None else {"view": view}))
+            await channel.send(final_text(board), view=view if view is not None else discord.utils.MISSING)
         finally:
             await self.retire(info)  # the Play button goes even if the standings could not be posted
 
     async def end_boards(self, announcement: Announcement) -> None:
         """Redraw the boards of the attempts a closing ended: they show the end and a Share button."""
-        if self.table is None:
-            return
         for game_id in announcement.ended:
             try:
                 await self.table.show_ended(game_id)

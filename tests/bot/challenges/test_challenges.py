@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from gatebot.bot.schedule import Scheduler
+from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.rules import Game
 from gatebot.service.challenges import Announcement, Happening
 from gatebot.store import DailySchedule, GameRecord, Player
@@ -172,7 +172,7 @@ async def test_list_and_autocomplete_name_the_challenges(gatebot: Callable) -> N
     run: Running = await gatebot()
     fake = run.fake
     await create(run, name="Morning", deal=4, hours=2)
-    await create(run, name="Evening", variant="little-gate", single_moves=True, hints="forbidden")
+    await create(run, name="Evening", variant="little-gate", options="single-moves", hints="forbidden")
     morning, evening = await run.challenges()
     await (await fake.send_command("challenge-admin end", {"challenge": morning.id})).response()
     listed = await (await fake.send_command("challenge list", user=fake.user("bob"))).response()
@@ -212,7 +212,7 @@ async def test_the_daily_challenge_rolls_over_at_midnight_exactly_once(gatebot: 
     ).response()
     assert on.ephemeral and f"<#{games.id}>" in on.content and "within a minute" in on.content
     assert "00:00 UTC" in on.content
-    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.OPENED]
+    assert [a.happening for a in await run.scheduler.run_once()] == [Happening.OPENED]
     [today] = posts(fake, games)
     assert "**Daily 5 Jan 2025** is open!" in today.content and "hints forbidden" in today.content
     assert (await run.challenges())[0].announcement_id == today.id
@@ -222,12 +222,12 @@ async def test_the_daily_challenge_rolls_over_at_midnight_exactly_once(gatebot: 
     assert (await pressed.response()).type == 4
     moved = await (await fake.send_command("gate move", {"moves": "d"}, user=bob, channel=games)).response()
     assert moved.content.startswith("Played d")
-    assert await run.bot.scheduler.run_once() == []
+    assert await run.scheduler.run_once() == []
 
     clock.now = datetime(2025, 1, 6, 0, 0, 30, tzinfo=UTC)
-    happened = [a.happening for a in await run.bot.scheduler.run_once()]
+    happened = [a.happening for a in await run.scheduler.run_once()]
     assert happened == [Happening.CLOSED, Happening.OPENED]
-    assert await run.bot.scheduler.run_once() == []
+    assert await run.scheduler.run_once() == []
     first, final, tomorrow = posts(fake, games)
     assert first.id == today.id
     assert "**Daily 5 Jan 2025** (challenge 1) has closed" in final.content
@@ -240,7 +240,7 @@ async def test_the_daily_challenge_rolls_over_at_midnight_exactly_once(gatebot: 
 
     await run.bot.close()
     again: Running = await gatebot()
-    assert await again.bot.scheduler.run_once() == []
+    assert await again.scheduler.run_once() == []
     assert [message.id for message in posts(fake, games)] == [today.id, final.id, tomorrow.id]
     pressed = await fake.click(tomorrow, play_button(tomorrow), user=bob)  # the button outlives the restart
     assert (await pressed.response()).type == 4
@@ -259,12 +259,12 @@ async def test_a_failed_post_is_logged_and_the_next_one_still_goes_out(
     games = fake.guild.channel("games")
     await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
     fake.guild.channels.remove(games)  # the channel is deleted before the daily challenge opens
-    announced = await run.bot.scheduler.run_once()
+    announced = await run.scheduler.run_once()
     assert [a.happening for a in announced] == [Happening.OPENED]
     assert "could not announce" in caplog.text
     announcement = await create(run, deal=9, hours=1)
     clock.now += timedelta(hours=2)
-    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.CLOSED]
+    assert [a.happening for a in await run.scheduler.run_once()] == [Happening.CLOSED]
     assert any("has closed" in message.content for message in posts(fake, fake.channel))
     assert not fake.message(announcement.id).custom_ids()
 
@@ -417,10 +417,10 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
     assert row.announcement_id is None
     early = await (await fake.send_command("challenge play", user=bob)).response()
     assert early.ephemeral and early.content == "No challenge is open yet: Later opens in 2 hours."
-    assert await run.bot.scheduler.run_once() == []
+    assert await run.scheduler.run_once() == []
 
     clock.now += timedelta(hours=2)
-    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.OPENED]
+    assert [a.happening for a in await run.scheduler.run_once()] == [Happening.OPENED]
     [announcement] = posts(fake, fake.channel)
     assert "**Later** is open!" in announcement.content
     await recorded(run, announcement)
@@ -431,7 +431,7 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
     assert (await (await fake.send_command("gate move", {"moves": "3f"}, user=bob)).response()).ephemeral
 
     clock.now += timedelta(hours=1)
-    assert [a.happening for a in await run.bot.scheduler.run_once()] == [Happening.CLOSED]
+    assert [a.happening for a in await run.scheduler.run_once()] == [Happening.CLOSED]
     ended = await fake.wait_for(
         lambda: fake.message(board.id) if "has closed" in fake.message(board.id).content else None,
         what="Bob's board redrawn when the challenge closed",
@@ -463,7 +463,7 @@ async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebo
     run: Running = await gatebot()
     fake = run.fake
     bob = fake.user("bob")
-    announcement = await create(run, name="Demon Night", variant="canfield", deal=1, draw_one=True, passes=2,
+    announcement = await create(run, name="Demon Night", variant="canfield", deal=1, options="passes-2, draw-one",
                                 undo="forbidden")
     assert "Canfield (draw-one, passes-2) · hints allowed, undo forbidden" in announcement.content
     [row] = await run.challenges()
@@ -492,7 +492,7 @@ async def test_a_canfield_challenge_with_its_options_is_played_and_ranked(gatebo
 
 async def test_a_challenge_refuses_an_option_its_variant_lacks(gatebot: Callable) -> None:
     run: Running = await gatebot()
-    made = await run.fake.send_command("challenge-admin create", {"variant": "gate", "kit": True})
+    made = await run.fake.send_command("challenge-admin create", {"variant": "gate", "options": "kit"})
     refused = await made.response()
     assert refused.ephemeral
     assert refused.content == "Gate has no option 'kit': its options are single-moves, stock-fill."

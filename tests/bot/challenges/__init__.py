@@ -1,0 +1,1 @@
+"""Tests of the challenges feature of the bot (gatebot.bot.challenges)."""

@@ -1,0 +1,1 @@
+"""Tests of the games feature of the bot (gatebot.bot.games)."""
