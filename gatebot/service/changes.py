@@ -95,16 +95,20 @@ def status_of(game: Game) -> GameStatus:
     return GameStatus.ACTIVE if game.has_legal_move() else GameStatus.LOST
 
 
-def progress(log: str, lost: bool, game: Game, tokens: list[str], now: datetime, *, proved: bool = False) -> Progress:
+def progress(
+    log: str, lost: bool, game: Game, tokens: list[str], now: datetime, *, proved: bool = False,
+    position: str | None = None,
+) -> Progress:
     """The row's new values after ``tokens`` took a game whose log was ``log`` to ``game``.
 
     A stored proof that no win is left (``lost``) stays through plays (a position played on
     from a lost one is lost too) and goes with an undo; ``proved``: the solver already proved
-    the new position lost.
+    the new position lost. ``position`` is ``game.to_text()`` when the caller has it already.
     """
     undos = tokens.count(UNDO_TOKEN)
     return Progress(
-        log=f"{log} {' '.join(tokens)}".strip(), position=game.to_text(), score=game.score,
+        log=f"{log} {' '.join(tokens)}".strip(), position=game.to_text() if position is None else position,
+        score=game.score,
         status=status_of(game), move_count=move_count(game), undos=undos,
         proved_lost=(lost and not undos) or proved, now=now,
     )

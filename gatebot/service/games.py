@@ -589,8 +589,9 @@ class GameService:
         self, statements: Statements, actor: Actor, start: Current, game: Game, tokens: list[str], error: str | None
     ) -> Reply | None:
         """Write a change worked out from ``start`` (the one write path) and answer it; None if the game moved on."""
+        position = game.to_text()
         change = progress(start.log, start.lost, game, tokens, self._clock(),
-                          proved=self.advice.proof_known(game, game.to_text()))
+                          proved=self.advice.proof_known(game, position), position=position)
         if not await stored.save_progress(statements, start.game_id, start.version, start.log, change):
             return None
         key, version = player_key(actor), start.version + 1
