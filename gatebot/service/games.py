@@ -168,7 +168,7 @@ class GameService:
             self._note_current(actor, record, game)
             return self._reader.board(record, game)
 
-        return await self._run(actor, work)
+        return await self._serve(actor, work)
 
     async def new_game(
         self,
