@@ -32,7 +32,6 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.errors import UserError
 from gatebot.rules import MAX_DEAL, Game, Move, find_variant
-from gatebot.service import saved
 from gatebot.service.advice import (
     WINNABLE_TRIES,
     Advice,
@@ -66,7 +65,7 @@ from gatebot.solver import HINT_SECONDS, Verdict, family
 from gatebot.store import games as stored
 from gatebot.store.database import Database
 from gatebot.store.games import Executor as Statements
-from gatebot.store.models import GameRecord, GameStatus, Player, Rule, utcnow
+from gatebot.store.models import GameRecord, GameStatus, Rule, utcnow
 
 __all__ = [
     "BOARD_STYLES",
@@ -132,7 +131,7 @@ class GameService:
             solver=solver, rng=rng, winnable_tries=winnable_tries, hint_seconds=hint_seconds,
             hint_workers=hint_workers,
         )
-        self._reader = Reader(self.players, self.memory, self.attempts, new_command=new_command,
+        self._reader = Reader(db, self.players, self.memory, self.attempts, new_command=new_command,
                               end_prompt=end_prompt, clock=clock)
         self.privacy = Privacy(db, self._lock, self.players, self.memory, self.attempts, self.advice)
 
@@ -208,7 +207,7 @@ class GameService:
             return Reply(ReplyKind.ERROR, sentence(str(error)))
         if winnable:
             if not confirm:
-                running = await self._running_game(actor)
+                running = await self._reader.running_game(actor)
                 if running is not None:
                     return running
             number = await self.advice.winnable_deal(cls.name, chosen_options)
@@ -273,14 +272,6 @@ class GameService:
             return self._reader.board(record, game.copy(), message=message, saved=True)
 
         return await self._serve(actor, work)
-
-    async def _running_game(self, actor: Actor) -> Reply | None:
-        """The question to ask before a new game abandons the running one, or None with none running."""
-        async with self._db.sessions() as session:
-            current = await self._reader.active(session, actor)
-            if current is None or saved.problem(current.status, current.variant, current.options) is not None:
-                return None  # a game from another gatebot version is set aside when the new one is dealt
-            return await self._reader.ask_to_abandon(session, current)
 
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails.
@@ -414,22 +405,11 @@ class GameService:
         A challenge's closing ends the attempts still running; their boards are redrawn from
         this, in the owner's board style. None when the game is gone or can't be replayed.
         """
-        async with self._db.sessions() as session:
-            record = await session.get(GameRecord, game_id)
-            if record is None or record.status == GameStatus.QUARANTINED or not saved.readable(
-                record.id, record.status, record.variant, record.options
-            ):
-                return None
-            owner = await session.get(Player, record.player_id)
-            rules = await self.attempts.of_record(session, record)
-        try:
-            game = replay(record)
-        except GameDamaged:
+        found = await self._reader.board_of(game_id)
+        if found is None:
             return None
-        assert owner is not None
-        message = rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED else None
-        actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
-        return actor, await self.players.with_preferences(actor, self._reader.board(record, game, message=message))
+        owner, reply = found
+        return owner, await self.players.with_preferences(owner, reply)
 
     async def owner_of(self, game_id: int) -> Actor | None:
         """Whose game ``game_id`` is (for telling someone they replied to another player's board); None if none's.
@@ -437,14 +417,7 @@ class GameService:
         One read of the game's player, without replaying the game: it is asked on every reply
         to a board. A game set aside as unreadable has no owner here, as in :meth:`board_of`.
         """
-        async with self._db.sessions() as session:
-            found = await stored.owner(session, game_id)
-        if found is None:
-            return None
-        status, variant, options, owner = found
-        if status == GameStatus.QUARANTINED or not saved.readable(game_id, status, variant, options):
-            return None
-        return Actor(owner.platform, owner.platform_user_id, owner.display_name)
+        return await self._reader.owner_of(game_id)
 
     async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows a game's board, so it can be edited in place (the version stays)."""

@@ -25,6 +25,7 @@ from gatebot.service.players import Players
 from gatebot.service.replies import Actor, Reply, ReplyKind
 from gatebot.solver import family
 from gatebot.store import games as stored
+from gatebot.store.database import Database
 from gatebot.store.models import GameRecord, GameStatus, Player
 
 log = logging.getLogger(__name__)
@@ -34,10 +35,11 @@ class Reader:
     """Finds and checks the game a request acts on, and words the replies about it."""
 
     def __init__(
-        self, players: Players, memory: Memory, attempts: Attempts, *, new_command: str, end_prompt: str,
+        self, db: Database, players: Players, memory: Memory, attempts: Attempts, *, new_command: str, end_prompt: str,
         clock: Callable[[], datetime],
     ) -> None:
         """``new_command`` and ``end_prompt`` word the refusals and offers as the front end's (see GameService)."""
+        self._db = db
         self._players = players
         self._memory = memory
         self._attempts = attempts
@@ -116,6 +118,14 @@ class Reader:
             ReplyKind.ERROR, rules.has_closed(record.score), game=game, game_id=record.id,
             version=record.version, status=GameStatus.EXPIRED,
         )
+
+    async def running_game(self, actor: Actor) -> Reply | None:
+        """The question to ask before a new game abandons the running one, or None with none running."""
+        async with self._db.sessions() as session:
+            current = await self.active(session, actor)
+            if current is None or saved.problem(current.status, current.variant, current.options) is not None:
+                return None  # a game from another gatebot version is set aside when the new one is dealt
+            return await self.ask_to_abandon(session, current)
 
     async def ask_to_abandon(self, session: AsyncSession, current: GameRecord) -> Reply:
         """The question before a new game abandons the one in progress (or ends a challenge attempt)."""
@@ -226,6 +236,44 @@ class Reader:
             return self.damaged(record)
         return self.board(record, game, kind=ReplyKind.STALE,
                           message="That board was out of date, so nothing was played: here is your game now.")
+
+    async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
+        """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
+
+        A challenge's closing ends the attempts still running; their boards are redrawn from
+        this. None when the game is gone or can't be replayed.
+        """
+        async with self._db.sessions() as session:
+            record = await session.get(GameRecord, game_id)
+            if record is None or record.status == GameStatus.QUARANTINED or not saved.readable(
+                record.id, record.status, record.variant, record.options
+            ):
+                return None
+            owner = await session.get(Player, record.player_id)
+            rules = await self._attempts.of_record(session, record)
+        try:
+            game = replay(record)
+        except GameDamaged:
+            return None
+        assert owner is not None
+        message = rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED else None
+        actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
+        return actor, self.board(record, game, message=message)
+
+    async def owner_of(self, game_id: int) -> Actor | None:
+        """Whose game ``game_id`` is (for telling someone they replied to another player's board); None if none's.
+
+        One read of the game's player, without replaying the game: it is asked on every reply
+        to a board. A game set aside as unreadable has no owner here, as in :meth:`board_of`.
+        """
+        async with self._db.sessions() as session:
+            found = await stored.owner(session, game_id)
+        if found is None:
+            return None
+        status, variant, options, owner = found
+        if status == GameStatus.QUARANTINED or not saved.readable(game_id, status, variant, options):
+            return None
+        return Actor(owner.platform, owner.platform_user_id, owner.display_name)
 
     # -- board replies ---------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ def caches(service: GameService) -> dict[str, object]:
     return found
 
 
-def test_every_cache_has_a_size_and_only_requests_in_flight_are_plain_dicts(db: Database) -> None:
-    service = GameService(db)
+def test_every_cache_has_a_size_and_only_requests_in_flight_are_plain_dicts(tmp_path) -> None:
+    service = GameService(Database(f"sqlite+aiosqlite:///{tmp_path}/unused.db"))  # made, never connected
     found = caches(service)
     assert found, "the parts keep caches"
     in_flight = {"Advice._hinting", "Advice._counting"}  # each entry leaves when its request is answered
