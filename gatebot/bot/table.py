@@ -31,7 +31,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -225,6 +225,7 @@ class Table:
                 sent = await interaction.original_response()
         if reply.game_id is not None and interaction.channel_id is not None:
             await self.service.set_board_message(reply.game_id, interaction.channel_id, sent.id)
+            answer.reply = replace(reply, board_channel_id=interaction.channel_id, board_message_id=sent.id)
 
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None:
         """A board component was used: act on that board's game and redraw that message."""
@@ -319,8 +320,7 @@ class Table:
         if found is None:
             return
         owner, reply = found
-        channel_id, _ = await self.service.board_message(game_id)
-        await self._edit_board(channel_id, reply, await self._draw(owner, reply))
+        await self._edit_board(reply.board_channel_id, reply, await self._draw(owner, reply))
 
     # -- typed moves ----------------------------------------------------------------------
 
@@ -376,6 +376,7 @@ class Table:
                 sent = await channel.send(**board.send_kwargs())
                 if reply.game_id is not None:
                     await self.service.set_board_message(reply.game_id, channel.id, sent.id)
+                    said.reply = replace(reply, board_channel_id=channel.id, board_message_id=sent.id)
         except DELIVERY_ERRORS as error:
             log_failure(error, "the board of game %s in channel %s", reply.game_id, channel.id)
             await said.say(apology(reply))
@@ -399,18 +400,20 @@ class Table:
     # -- drawing --------------------------------------------------------------------------
 
     async def _draw(self, actor: Actor, reply: Reply, *, note: str | None = None) -> BoardMessage:
-        preferences = await self.service.preferences(actor)
+        """The reply's board in its player's style (the reply carries it; a reply made by hand is asked about)."""
+        preferences = reply.preferences or await self.service.preferences(actor)
         return await board_message(reply, preferences, self.components, note=note)
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
         """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.
 
-        A board deleted meanwhile (404) or in a channel the bot lost access to (403) is not
-        an error: the caller posts a fresh board instead. Other failures are raised.
+        The reply says where the board message is. A board deleted meanwhile (404) or in a
+        channel the bot lost access to (403) is not an error: the caller posts a fresh board
+        instead. Other failures are raised.
         """
         if reply.game_id is None or channel_id is None:
             return False
-        board_channel, message_id = await self.service.board_message(reply.game_id)
+        board_channel, message_id = reply.board_channel_id, reply.board_message_id
         if board_channel != channel_id or message_id is None:
             return False
         channel = self.client.get_partial_messageable(channel_id)

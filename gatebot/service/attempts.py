@@ -7,12 +7,18 @@ player reads when a rule stops them are here too, so every front end says the sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
+
+from cachetools import LRUCache
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.rules import Game
 from gatebot.service.variants import has_stock
-from gatebot.store.models import Challenge, Rule
+from gatebot.store.database import Database
+from gatebot.store.models import Challenge, GameRecord, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +113,63 @@ def when(moment: datetime, now: datetime) -> str:
 def penalty(rules_hints: str, rules_undo: str, hints: int, undos: int) -> int:
     """Moves added to an attempt's count for the ranking: one per hint or undo its challenge counts."""
     return (hints if rules_hints == Rule.COUNTED else 0) + (undos if rules_undo == Rule.COUNTED else 0)
+
+
+#: Games whose challenge rules (or the fact that they are ordinary games) are kept in memory.
+KNOWN_ATTEMPTS = 4096
+_MISSING = object()
+
+
+class Attempts:
+    """Each game's challenge rules (None for an ordinary game), read once and then kept.
+
+    Stale-safe: a challenge's rules never change once it is created, and a game never joins or
+    leaves a challenge. A challenge that closes early or is removed is dropped from here by the
+    challenge service (:meth:`forget_challenge`); another process's early close is caught by
+    the closing time each request checks, and a removed challenge's attempts are ordinary
+    games kept by their players.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._rules: LRUCache[int, AttemptRules | None] = LRUCache(maxsize=KNOWN_ATTEMPTS)
+
+    def known(self, game_id: int) -> AttemptRules | None:
+        """The game's rules if kept (None for an ordinary game or one not kept)."""
+        return self._rules.get(game_id)
+
+    def note(self, game_id: int, rules: AttemptRules | None) -> None:
+        """Keep a new game's rules (None: an ordinary game)."""
+        self._rules[game_id] = rules
+
+    async def of_record(self, session: AsyncSession, record: GameRecord) -> AttemptRules | None:
+        """The challenge rules of a game row (None outside challenges), read once per game."""
+        if record.challenge_id is None:
+            self._rules[record.id] = None
+            return None
+        rules = self._rules.get(record.id)
+        if rules is None or rules.challenge_id != record.challenge_id:
+            challenge = await session.get(Challenge, record.challenge_id)
+            rules = None if challenge is None else AttemptRules.of(challenge)
+            self._rules[record.id] = rules
+        return rules
+
+    async def of_game(self, game_id: int) -> AttemptRules | None:
+        """A game's challenge rules by its id, from memory or else from the database."""
+        found = self._rules.get(game_id, _MISSING)
+        if found is not _MISSING:
+            return cast(AttemptRules | None, found)
+        async with self._db.sessions() as session:
+            record = await session.get(GameRecord, game_id)
+            return None if record is None else await self.of_record(session, record)
+
+    def forget_games(self, game_ids: Iterable[int]) -> None:
+        """Drop the kept rules of games that were deleted."""
+        for game_id in game_ids:
+            self._rules.pop(game_id, None)
+
+    def forget_challenge(self, challenge_id: int) -> None:
+        """Drop the kept rules of a challenge's attempts (it closed, or was removed)."""
+        for game_id in [key for key, rules in self._rules.items() if rules is not None
+                        and rules.challenge_id == challenge_id]:
+            self._rules.pop(game_id, None)

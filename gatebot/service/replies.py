@@ -1,4 +1,9 @@
-"""What a front end sends the service (who and where) and what it gets back (a reply value)."""
+"""What a front end sends the service (who and where) and what it gets back (a reply value).
+
+A reply carries everything a front end needs to show it: the game, what can be done next, how
+its player likes boards drawn and where the game's board message is, so answering a button
+press is one request to the service, one drawing and one edit.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,17 @@ class Actor:
     display_name: str
     guild_id: int | None = None
     channel_id: int | None = None
+
+
+BOARD_STYLES = ("text", "emoji", "image")
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """How a player likes the board drawn."""
+
+    board_style: str = "text"
+    compact: bool = False
 
 
 class ReplyKind(enum.StrEnum):
@@ -56,6 +72,11 @@ class Reply:
     #: Whether this request changed the stored game and the change was committed. A front end
     #: that fails to show the answer says so ("your move was saved…"), never that nothing changed.
     saved: bool = False
+    #: How the asker likes boards drawn (None only for a reply no request made, like a test's).
+    preferences: Preferences | None = None
+    #: Where the board message of ``game_id`` is, as last set: its channel id and message id.
+    board_channel_id: int | None = None
+    board_message_id: int | None = None
 
     @property
     def ok(self) -> bool:

@@ -236,7 +236,7 @@ class Statistics:
         rows = (await session.execute(query)).all()
         days = (
             (day, status == GameStatus.WON) for day, status, game_id, variant, options in rows
-            if saved.readable(game_id, status, variant, options)
+            if day is not None and saved.readable(game_id, status, variant, options)  # None: filtered out already
         )
         return daily_stats(days, self._clock().date())
 

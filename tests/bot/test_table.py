@@ -344,3 +344,65 @@ async def test_a_press_on_a_board_left_behind_redraws_it_clean_and_tells_only_th
     assert told.ephemeral and "out of date" in told.content
     assert "out of date" not in fake.message(board.id).content
     assert (await run.game_row()).log == "45"
+
+
+# -- one press, one request ------------------------------------------------------------------
+
+
+def count_service_calls(run: Running, monkeypatch) -> list[str]:
+    """Record every request the bot makes to its game service, by method name, from now on."""
+    import inspect
+
+    called: list[str] = []
+    service = run.bot.services.games
+    for name, method in inspect.getmembers(service, inspect.iscoroutinefunction):
+        if name.startswith("_"):
+            continue
+
+        def counting(method=method, name=name):
+            async def counted(*args, **kwargs):
+                called.append(name)
+                return await method(*args, **kwargs)
+            return counted
+
+        monkeypatch.setattr(service, name, counting())
+    return called
+
+
+def count_renders(monkeypatch) -> list[int]:
+    """Record every board the bot draws from now on."""
+    import gatebot.bot.table as table
+
+    drawn: list[int] = []
+    draw = table.board_message
+
+    async def counted(*args, **kwargs):
+        drawn.append(1)
+        return await draw(*args, **kwargs)
+
+    monkeypatch.setattr(table, "board_message", counted)
+    return drawn
+
+
+async def test_a_move_press_is_one_service_call_one_drawing_and_one_callback(gatebot: Callable, monkeypatch) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    board = await started(run)
+    await settled()  # the new board's message is recorded
+    called, drawn = count_service_calls(run, monkeypatch), count_renders(monkeypatch)
+    for action in ("draw", "move"):
+        board = fake.message(board.id)
+        before = len(fake.requests)
+        if action == "draw":
+            press = await fake.click(board, button(board, "draw"))
+        else:
+            press = await fake.select(board, button(board, "move"), ["45"])
+        answer = await press.response()
+        await settled()
+        assert answer.type == 7, "the pressed board itself was redrawn"
+        assert called == ["act"], f"{action}: one request to the service"
+        assert len(drawn) == 1, f"{action}: one drawing"
+        assert [request.route for request in fake.requests[before:]] == [CALLBACK], f"{action}: one REST call"
+        called.clear()
+        drawn.clear()
+    assert (await run.game_row()).log == "d 45"

@@ -1,10 +1,10 @@
-"""What the bot's buttons and settings need from the service: owners, finished boards, auto, prefs."""
+"""What the bot's buttons need from the service: owners, finished boards, auto."""
 
 import pytest
 from sqlalchemy import update
 
 from gatebot.rules import Game
-from gatebot.service import Actor, GameService, Preferences, ReplyKind
+from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.stats import NoCard, Statistics
 from gatebot.store import Database, GameRecord, GameStatus
 
@@ -54,27 +54,6 @@ async def test_auto_plays_the_safe_foundation_moves(db: Database) -> None:
     assert reply.played == ("3f",)
     nothing = await service.auto(ALICE)
     assert nothing.kind is ReplyKind.ERROR and "safely" in nothing.message
-
-
-async def test_the_board_message_is_remembered_without_outdating_the_buttons(db: Database) -> None:
-    service = GameService(db)
-    start = await service.new_game(ALICE, deal=1)
-    await service.set_board_message(start.game_id, 555, 1180000000000000123)
-    assert await service.board_message(start.game_id) == (555, 1180000000000000123)
-    async with db.sessions() as session:
-        record = await session.get(GameRecord, start.game_id)
-    assert record.version == start.version
-    pressed = await service.act(ALICE, "draw", game_id=start.game_id, expected_version=start.version)
-    assert pressed.kind is ReplyKind.BOARD
-
-
-async def test_preferences_are_saved_per_player(db: Database) -> None:
-    service = GameService(db)
-    assert await service.preferences(ALICE) == Preferences("text", False)
-    assert await service.set_preferences(ALICE, board_style="image") == Preferences("image", False)
-    assert await service.set_preferences(ALICE, compact=True) == Preferences("image", True)
-    assert await GameService(db).preferences(ALICE) == Preferences("image", True)
-    assert await service.preferences(BOB) == Preferences()
 
 
 async def test_a_finished_games_button_with_a_damaged_log_says_so_in_one_sentence(db: Database) -> None:

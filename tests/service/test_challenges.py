@@ -412,9 +412,9 @@ async def test_forbidden_hints_are_refused_and_not_counted(
 async def test_forbidden_hints_stay_forbidden_when_the_service_has_forgotten_the_attempt(
     db: Database, challenges: ChallengeService, clock: Clock, solver: Recording, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gatebot.service.games
+    import gatebot.service.attempts
 
-    monkeypatch.setattr(gatebot.service.games, "_KNOWN_GAMES", 2)  # a busy process: memory holds two games
+    monkeypatch.setattr(gatebot.service.attempts, "KNOWN_ATTEMPTS", 2)  # a busy process: memory holds two games
     games = GameService(db, clock=clock, solver=solver)
     busy = ChallengeService(games)
     await challenges.create(ALICE, GUILD, channel_id=None, deal=1, hints=Rule.FORBIDDEN)

@@ -110,3 +110,39 @@ async def test_two_processes_sharing_a_database_never_lose_a_move(db: Database, 
         assert process.returncode == 0, err
         tokens += json.loads(out)
     assert_consistent(await the_game(db), tokens)
+
+
+ONE_MOVE = """
+import asyncio, sys
+
+from gatebot.service import Actor, GameService
+from gatebot.store import Database
+
+async def main(url, line):
+    db = Database(url)
+    reply = await GameService(db).play(Actor("discord", "1180000000000000001", "Alice"), line)
+    await db.dispose()
+    print(reply.version)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+async def test_a_game_another_process_changed_is_never_served_from_this_ones_memory(
+    db: Database, tmp_path: Path
+) -> None:
+    service = GameService(db)
+    dealt = await service.new_game(ALICE, deal=1)  # this process now holds the game, at its first version
+    url = db.url.render_as_string(hide_password=False)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    other = subprocess.run([sys.executable, "-c", ONE_MOVE, url, "45 d"], capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=120, check=True)
+    assert int(other.stdout) == dealt.version + 1  # a line of moves is one write
+    assert service.memory.current(("discord", ALICE.user_id), None, None, service.now()).version == dealt.version
+    drawn = await service.act(ALICE, "draw")  # from memory, whose version is gone: read again, then written
+    assert drawn.ok and drawn.version == dealt.version + 2 and drawn.played == ("d",)
+    pressed = await service.act(ALICE, "draw", game_id=dealt.game_id, expected_version=dealt.version)
+    assert pressed.kind is ReplyKind.STALE and pressed.version == drawn.version
+    record = await the_game(db)
+    assert record.log == "45 d d" and record.version == drawn.version
+    assert replay(record).to_text() == drawn.game.to_text() == record.position

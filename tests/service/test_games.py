@@ -3,6 +3,7 @@
 import logging
 import random
 import re
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from sqlalchemy import select, update
 
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, ReplyKind, replay
-from gatebot.service.games import record_progress
+from gatebot.service.changes import progress
 from gatebot.store import Database, GameRecord, GameStatus
 
 from ..rules.builders import position
@@ -247,22 +248,34 @@ async def test_bad_requests_get_one_sentence(db: Database) -> None:
 
 
 def test_progress_marks_won_and_lost_games() -> None:
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     hearts = " ".join(rank + "H" for rank in "KQJT98765432")
     won = Game.from_text(f"gate\nL:\nR:\nF: KC KD - KS\n1: AH\n2: {hearts}\n3:\n4:\n5:\n6:\n7:\n8:\nW:\nS:")
-    record = GameRecord(log="", move_count=0, undo_count=0, status="active", score=39)
+    log = ""
     for _ in range(13):
         move = won.legal_moves()[0]
         won.play(move)
-        record_progress(record, won, [str(move)])
-    assert (record.status, record.score, record.move_count) == ("won", 52, 13)
-    assert record.finished_at is not None
+        change = progress(log, False, won, [str(move)], now)
+        log = change.log
+    assert (change.status, change.score, change.move_count) == ("won", 52, 13)
+    assert len(change.log.split()) == 13 and change.position == won.to_text()
     tops = dict(enumerate("KC KS QC QS JC JS TC 3C".split(), start=1))
     dying = position(foundations="2C - - -", columns=tops, waste="5H 6H", rest="waste")
-    record = GameRecord(log="", move_count=0, undo_count=0, status="active", score=2)
     assert [str(m) for m in dying.legal_moves()] == ["8f"]
     dying.play("8f")
-    record_progress(record, dying, ["8f"])
-    assert (record.status, record.score) == ("lost", 3)
+    change = progress("", False, dying, ["8f"], now)
+    assert (change.status, change.score) == ("lost", 3)
+
+
+def test_progress_keeps_a_proof_of_loss_through_plays_and_drops_it_with_an_undo() -> None:
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    game = Game.new("gate", deal=1)
+    game.play("d")
+    assert progress("", True, game, ["d"], now).proved_lost
+    game.undo()
+    undone = progress("d", True, game, ["u"], now)
+    assert not undone.proved_lost and undone.undos == 1 and undone.log == "d u"
+    assert progress("d", False, game, ["u"], now, proved=True).proved_lost
 
 
 async def test_owner_of_names_a_games_player_and_nobody_for_no_game(db: Database) -> None:

@@ -221,7 +221,7 @@ async def hint_count(db: Database, game_id: int) -> int:
 
 def waiting_positions(service: GameService) -> list[object]:
     """The positions of the questions waiting for a worker, in the order they wait."""
-    return [question.args[0] for questions in service._thinker._waiting.values() for question in questions]
+    return [question.args[0] for questions in service.advice.thinker._waiting.values() for question in questions]
 
 
 async def test_a_spammers_hints_are_one_job_and_anothers_hint_goes_first(db: Database) -> None:
@@ -236,7 +236,7 @@ async def test_a_spammers_hints_are_one_job_and_anothers_hint_goes_first(db: Dat
     after = [asyncio.ensure_future(service.act(ALICE, "hint", game_id=moved.game_id, expected_version=moved.version))
              for _ in range(20)]
     bob = asyncio.ensure_future(service.hint(BOB))
-    await until(lambda: service._thinker.waiting == 2)  # Alice's newer position, then Bob's
+    await until(lambda: service.advice.thinker.waiting == 2)  # Alice's newer position, then Bob's
 
     held.release(0)
     await until(lambda: len(held.jobs) == 2)
@@ -264,7 +264,7 @@ async def test_a_hint_for_a_newer_position_replaces_the_waiting_one(db: Database
     bob = asyncio.ensure_future(service.hint(BOB))  # holds the only worker
     await until(lambda: len(held.jobs) == 1)
     old = asyncio.ensure_future(service.hint(ALICE))
-    await until(lambda: service._thinker.waiting == 1)
+    await until(lambda: service.advice.thinker.waiting == 1)
     moved = await service.play(ALICE, "d")
     new = asyncio.ensure_future(service.act(ALICE, "hint", game_id=moved.game_id, expected_version=moved.version))
     await until(lambda: waiting_positions(service) == [seen(1, "d")])
@@ -285,7 +285,7 @@ async def test_the_service_runs_as_many_hints_at_once_as_it_has_workers(db: Data
     for deal, actor in enumerate(players, start=1):
         await service.new_game(actor, deal=deal)
     asks = [asyncio.ensure_future(service.hint(actor)) for actor in players]
-    await until(lambda: len(held.jobs) == 2 and service._thinker.waiting == 1)
+    await until(lambda: len(held.jobs) == 2 and service.advice.thinker.waiting == 1)
     held.release(0)
     await until(lambda: len(held.jobs) == 3)
     held.release(1)

@@ -1,0 +1,169 @@
+"""Who the players are to the service: their rows, how they like boards drawn, where their boards are.
+
+Each answer is kept in memory for a while, in caches of a stated size, because it is asked
+for on almost every request and changes rarely; what may have changed in another process
+meanwhile says in each cache's comment why a stale answer does no harm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from cachetools import LRUCache, TTLCache
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gatebot.errors import UserError
+from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply
+from gatebot.store import games as stored
+from gatebot.store.database import Database
+from gatebot.store.models import Player
+
+#: Players whose row id is kept; a player's id never changes (a forgotten player's is never reused).
+PLAYER_IDS = 65_536
+#: Players whose preferences are kept, and for how many seconds.
+PREFERENCES = 4096
+PREFERENCES_SECONDS = 60.0
+#: Games whose board message is kept, and for how many seconds.
+BOARD_MESSAGES = 4096
+BOARD_MESSAGE_SECONDS = 60.0
+
+PlayerKey = tuple[str, str]
+
+
+class PreferenceError(UserError):
+    """A board preference gatebot doesn't have."""
+
+
+def player_key(actor: Actor) -> PlayerKey:
+    """The cache key of a platform user: their platform and their id on it."""
+    return actor.platform, actor.user_id
+
+
+class Players:
+    """Players' rows, board preferences and board messages, read through small caches."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        #: Player row ids. Stale-safe: an id outlives its row only after a forget-me in another
+        #: process, and a query by a gone id finds nothing (the row is made again on the next game).
+        self._ids: LRUCache[PlayerKey, int] = LRUCache(maxsize=PLAYER_IDS)
+        #: Board preferences. A change made in this process is seen at once, one made in another
+        #: process within :data:`PREFERENCES_SECONDS`: a board drawn in the old style meanwhile.
+        self._preferences: TTLCache[PlayerKey, Preferences] = TTLCache(
+            maxsize=PREFERENCES, ttl=PREFERENCES_SECONDS
+        )
+        #: (channel id, message id) of games' board messages. A board posted by another process
+        #: meanwhile is found within :data:`BOARD_MESSAGE_SECONDS`; until then the old board is
+        #: edited, or a fresh one posted when it is gone — the game itself is never at stake.
+        self._boards: TTLCache[int, tuple[int | None, int | None]] = TTLCache(
+            maxsize=BOARD_MESSAGES, ttl=BOARD_MESSAGE_SECONDS
+        )
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def known_id(self, actor: Actor) -> int | None:
+        """The player's row id if this process knows it."""
+        return self._ids.get(player_key(actor))
+
+    async def id_of(self, session: AsyncSession, actor: Actor) -> int | None:
+        """The player's row id, from memory or the database; None for someone gatebot hasn't met."""
+        key = player_key(actor)
+        found = self._ids.get(key)
+        if found is None:
+            found = await stored.player_id(session, actor.platform, actor.user_id)
+            if found is not None:
+                self._ids[key] = found
+        return found
+
+    async def row(self, session: AsyncSession, actor: Actor) -> Player:
+        """The actor's player row, made on first contact; the display name follows the platform's."""
+        found = await stored.player(session, actor.platform, actor.user_id)
+        if found is None:
+            found = Player(platform=actor.platform, platform_user_id=actor.user_id, display_name=actor.display_name)
+            session.add(found)
+            await session.flush()
+        elif found.display_name != actor.display_name and actor.display_name:
+            found.display_name = actor.display_name
+        self._ids[player_key(actor)] = found.id
+        return found
+
+    def lost_race(self, actor: Actor) -> None:
+        """Forget the player's id after a write that lost a race (their row may be new)."""
+        self._ids.pop(player_key(actor), None)
+
+    # -- preferences -----------------------------------------------------------------------
+
+    async def preferences(self, actor: Actor) -> Preferences:
+        """The player's board preferences (defaults for someone new)."""
+        key = player_key(actor)
+        cached = self._preferences.get(key)
+        if cached is not None:
+            return cached
+        async with self._db.sessions() as session:
+            found = await stored.player(session, actor.platform, actor.user_id)
+        preferences = Preferences() if found is None else Preferences(found.board_style, found.compact_board)
+        self._preferences[key] = preferences
+        return preferences
+
+    @staticmethod
+    def check(board_style: str | None) -> None:
+        """Refuse a board style gatebot doesn't have, before anything is written."""
+        if board_style is not None and board_style not in BOARD_STYLES:
+            raise PreferenceError(f"Board styles are {', '.join(BOARD_STYLES)}; choose one of them.")
+
+    async def change(
+        self, session: AsyncSession, actor: Actor, *, board_style: str | None, compact: bool | None
+    ) -> None:
+        """Write new preferences in the caller's transaction (see :meth:`changed` once it is committed)."""
+        row = await self.row(session, actor)
+        if board_style is not None:
+            row.board_style = board_style
+        if compact is not None:
+            row.compact_board = compact
+
+    def changed(self, actor: Actor) -> None:
+        """Drop the kept preferences of a player whose new ones were committed."""
+        self._preferences.pop(player_key(actor), None)
+
+    async def with_preferences(self, actor: Actor, reply: Reply) -> Reply:
+        """``reply`` carrying the asker's preferences, so a front end draws it without asking again."""
+        if reply.preferences is not None:
+            return reply
+        return replace(reply, preferences=await self.preferences(actor))
+
+    # -- board messages --------------------------------------------------------------------
+
+    def note_board(self, game_id: int, channel_id: int | None, message_id: int | None) -> None:
+        """Keep where a game's board is, as a row just read or written says."""
+        self._boards[game_id] = (channel_id, message_id)
+
+    async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
+        """Remember which message shows a game's board; False for a game that is gone.
+
+        A plain UPDATE that leaves the version alone: the board's buttons carry the version,
+        and pointing at a new message must not make them out of date.
+        """
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            found = await stored.set_board_message(session, game_id, channel_id, message_id)
+        if found:
+            self._boards[game_id] = (channel_id, message_id)
+        return found
+
+    async def board_message(self, game_id: int) -> tuple[int | None, int | None]:
+        """The (channel id, message id) of a game's board message, as last set."""
+        cached = self._boards.get(game_id)
+        if cached is not None:
+            return cached
+        async with self._db.sessions() as session:
+            return await stored.board_message(session, game_id)
+
+    # -- forgetting ------------------------------------------------------------------------
+
+    def forget(self, actor: Actor, game_ids: Iterable[int]) -> None:
+        """Drop everything kept about a player who was deleted, and about their games."""
+        key = player_key(actor)
+        self._ids.pop(key, None)
+        self._preferences.pop(key, None)
+        for game_id in game_ids:
+            self._boards.pop(game_id, None)

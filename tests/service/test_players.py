@@ -1,0 +1,89 @@
+"""Players to the service: their preferences and board messages, carried by every reply, in bounded caches."""
+
+import pytest
+from sqlalchemy import event
+
+from gatebot.service import Actor, GameService, Preferences, ReplyKind
+from gatebot.service import players as players_module
+from gatebot.service.players import Players, PreferenceError
+from gatebot.store import Database, GameRecord
+
+ALICE = Actor("discord", "1001", "Alice")
+BOB = Actor("discord", "1002", "Bob")
+
+
+async def test_the_board_message_is_remembered_without_outdating_the_buttons(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    await service.set_board_message(start.game_id, 555, 1180000000000000123)
+    assert await service.board_message(start.game_id) == (555, 1180000000000000123)
+    async with db.sessions() as session:
+        record = await session.get(GameRecord, start.game_id)
+    assert record.version == start.version
+    pressed = await service.act(ALICE, "draw", game_id=start.game_id, expected_version=start.version)
+    assert pressed.kind is ReplyKind.BOARD
+
+
+async def test_preferences_are_saved_per_player(db: Database) -> None:
+    service = GameService(db)
+    assert await service.preferences(ALICE) == Preferences("text", False)
+    assert await service.set_preferences(ALICE, board_style="image") == Preferences("image", False)
+    assert await service.set_preferences(ALICE, compact=True) == Preferences("image", True)
+    assert await GameService(db).preferences(ALICE) == Preferences("image", True)
+    assert await service.preferences(BOB) == Preferences()
+
+
+async def test_an_unknown_board_style_is_one_sentence_and_changes_nothing(db: Database) -> None:
+    service = GameService(db)
+    await service.set_preferences(ALICE, board_style="emoji")
+    with pytest.raises(PreferenceError, match=r"^Board styles are text, emoji, image; choose one of them\.$"):
+        await service.set_preferences(ALICE, board_style="neon")
+    assert await GameService(db).preferences(ALICE) == Preferences("emoji", False)
+
+
+async def test_every_reply_carries_its_players_preferences_and_where_the_board_is(db: Database) -> None:
+    service = GameService(db)
+    await service.set_preferences(ALICE, board_style="emoji", compact=True)
+    dealt = await service.new_game(ALICE, deal=1)
+    assert dealt.preferences == Preferences("emoji", True)
+    assert (dealt.board_channel_id, dealt.board_message_id) == (None, None), "no board posted yet"
+    await service.set_board_message(dealt.game_id, 555, 1180000000000000123)
+    pressed = await service.act(ALICE, "draw", game_id=dealt.game_id, expected_version=dealt.version)
+    typed = await service.play(ALICE, "45")
+    for reply in (pressed, typed, await service.show(ALICE), await GameService(db).show(ALICE)):
+        assert reply.kind is ReplyKind.BOARD
+        assert reply.preferences == Preferences("emoji", True)
+        assert (reply.board_channel_id, reply.board_message_id) == (555, 1180000000000000123)
+    refused = await service.act(BOB, "draw", game_id=dealt.game_id, expected_version=typed.version)
+    assert refused.kind is ReplyKind.ERROR and refused.preferences == Preferences()
+
+
+async def test_a_press_is_one_connection_to_the_database(db: Database) -> None:
+    service = GameService(db)
+    dealt = await service.new_game(ALICE, deal=1)
+    await service.set_board_message(dealt.game_id, 555, 1180000000000000123)
+    board = await service.show(ALICE)
+    checkouts: list[object] = []
+    event.listen(db.engine.sync_engine, "checkout", lambda *_: checkouts.append(1))
+    for action in ("draw", "45", "undo"):
+        board = await service.act(ALICE, action, game_id=board.game_id, expected_version=board.version)
+        assert board.saved and board.preferences is not None and board.board_message_id == 1180000000000000123
+        assert len(checkouts) == 1, f"{action}: one transaction, and nothing more to ask"
+        checkouts.clear()
+
+
+async def test_the_preferences_cache_never_grows_past_its_size(db: Database, monkeypatch) -> None:
+    monkeypatch.setattr(players_module, "PREFERENCES", 3)
+    monkeypatch.setattr(players_module, "BOARD_MESSAGES", 2)
+    players = Players(db)
+    service = GameService(db)
+    for number in range(8):
+        actor = Actor("discord", str(2000 + number), f"P{number}")
+        assert await players.preferences(actor) == Preferences()
+        dealt = await service.new_game(actor, deal=number + 1)
+        await players.set_board_message(dealt.game_id, 555, 10 + number)
+        assert await players.board_message(dealt.game_id) == (555, 10 + number)
+    assert len(players._preferences) <= 3 and players._preferences.maxsize == 3
+    assert len(players._boards) <= 2
+    first = await service.show(Actor("discord", "2000", "P0"))
+    assert await players.board_message(first.game_id) == (555, 10), "a board pushed out is read again"
