@@ -11,7 +11,7 @@ from discord.ext import commands
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.herald import Herald
 from gatebot.bot.schedule import TICK_SECONDS, Scheduler
-from gatebot.bot.table import Table
+from gatebot.bot.table import SAFETY_DEFER, Table
 from gatebot.bot.views import BoardButton, MoveSelect, unclaimed_sentence
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
@@ -26,9 +26,13 @@ class GateBot(commands.AutoShardedBot):
     """gatebot on Discord. Needs no privileged intent; shards as the settings say."""
 
     def __init__(
-        self, settings: Settings, service: GameService, *, tick_every: float = TICK_SECONDS, **options: Any
+        self, settings: Settings, service: GameService, *, tick_every: float = TICK_SECONDS,
+        safety_defer: float = SAFETY_DEFER, **options: Any,
     ) -> None:
-        """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand)."""
+        """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand).
+
+        ``safety_defer``: seconds before an interaction still being answered is acknowledged (see :class:`Table`).
+        """
         intents = discord.Intents.default()
         intents.message_content = bool(settings.move_channel_ids)
         super().__init__(
@@ -42,7 +46,7 @@ class GateBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.service = service
-        self.table = Table(self, service)
+        self.table = Table(self, service, safety_defer=safety_defer)
         self.challenges = ChallengeService(service)
         self.herald = Herald(self, self.challenges, self.table)
         self.scheduler = Scheduler(self.challenges, self.herald, every=tick_every)

@@ -79,9 +79,11 @@ class Answer:
 class Table:
     """Answers players with boards, through the service."""
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, service: GameService, *, safety_defer: float = SAFETY_DEFER) -> None:
+        """``safety_defer``: seconds before a request still being worked on is acknowledged."""
         self.client = client
         self.service = service
+        self._safety_defer = safety_defer
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
 
@@ -93,12 +95,12 @@ class Table:
         """Run ``work``, which answers ``interaction``; acknowledge first if it runs long.
 
         Under load a request can wait for the player's turn or for the database; after
-        :data:`SAFETY_DEFER` seconds the interaction is deferred (Discord then waits 15
+        ``safety_defer`` seconds (:data:`SAFETY_DEFER` by default) the interaction is deferred (Discord then waits 15
         minutes), and the work's answer arrives as a follow-up or an edit.
         """
         task = asyncio.ensure_future(work)
         try:
-            done, _ = await asyncio.wait({task}, timeout=SAFETY_DEFER)
+            done, _ = await asyncio.wait({task}, timeout=self._safety_defer)
             if not done:
                 async with self._guard(interaction):
                     if not interaction.response.is_done():

@@ -77,12 +77,15 @@ async def gatebot(
     fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
     service_options: dict[str, Any],
 ) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
-    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
+    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it.
+
+    Keywords are the bot's own options (``await gatebot(safety_defer=0.1)``).
+    """
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
     services: list[GameService] = []
 
-    async def start() -> Running:
+    async def start(**bot_options: Any) -> Running:
         db = Database(url)
         databases.append(db)
         await ensure_schema(db)
@@ -92,7 +95,7 @@ async def gatebot(
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
                               **timing, **service_options)
         services.append(service)
-        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05)
+        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         await bot.scheduler.started()
