@@ -18,6 +18,8 @@ from gatebot.render.image_geometry import Metrics, centre_pip_y, font
 from gatebot.rules import Card, Suit
 
 SUPERSAMPLE = 4
+#: A colour as Pillow draws with it: (red, green, blue) or with alpha, 0-255 each.
+Colour = tuple[int, ...]
 RED = (206, 28, 42)
 BLACK = (24, 24, 30)
 CARD_FACE = (253, 252, 247)
@@ -48,7 +50,7 @@ def _heart_points(cx: float, cy: float, size: float, flip: bool = False) -> list
     return points
 
 
-def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float, fill: object) -> None:
+def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float, fill: Colour) -> None:
     """Draw ``suit`` as a filled shape about ``size`` tall, centred on (cx, cy)."""
     s = size
     if suit is Suit.HEARTS:
@@ -77,7 +79,7 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size:
         _stem(draw, cx, cy, s, fill)
 
 
-def _stem(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: object) -> None:
+def _stem(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: Colour) -> None:
     """The flared foot of a spade or club."""
     draw.polygon(
         [(cx - s * 0.05, cy + s * 0.05), (cx + s * 0.05, cy + s * 0.05),
@@ -92,7 +94,7 @@ def _canvas(m: Metrics) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
     return image, ImageDraw.Draw(image), k
 
 
-def _card_shape(draw: ImageDraw.ImageDraw, m: Metrics, k: int, fill: object, edge: object) -> None:
+def _card_shape(draw: ImageDraw.ImageDraw, m: Metrics, k: int, fill: Colour, edge: Colour) -> None:
     draw.rounded_rectangle(
         (0, 0, m.card_w * k - 1, m.card_h * k - 1), radius=m.radius * k, fill=fill, outline=edge,
         width=max(1, round(1.3 * m.scale * k)),
