@@ -8,13 +8,17 @@ re-raises anything its task died of), restores discord.py's URLs, then stops the
 call it again to "restart" it on the same database). It goes by real time unless a module
 overrides the ``clock`` fixture with a :class:`~tests.bot.gatebots.Clock`, and takes extra
 :class:`GameService` options from ``service_options``. Its challenge scheduler ticks once at
-start (awaited) and then only when a test calls ``bot.scheduler.run_once()``.
+start (awaited) and then only when a test calls ``bot.scheduler.run_once()``. The solver and
+the hint engine run in a thread of the test's own (a worker process takes seconds to start on
+a busy machine, longer than the fake Discord waits for an answer); the service's own worker
+process is tested in tests/service/test_hints.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +88,7 @@ async def gatebot(
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
     services: list[GameService] = []
+    solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
 
     async def start(**bot_options: Any) -> Running:
         db = Database(url)
@@ -93,7 +98,7 @@ async def gatebot(
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
-                              **timing, **service_options)
+                              **timing, **{"solver": solver, **service_options})
         services.append(service)
         bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
         await start_bot(bot)
@@ -104,5 +109,6 @@ async def gatebot(
     yield start
     for service in services:
         service.close()
+    solver.shutdown(wait=True, cancel_futures=True)
     for db in databases:
         await db.dispose()
