@@ -2,8 +2,9 @@
 # `docker run -e DISCORD_TOKEN=... -v gatebot-data:/data gatebot`
 FROM python:3.12-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY gatebot ./gatebot
+COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM python:3.12-slim

@@ -25,7 +25,17 @@ from gatebot.store.migrate import ensure_schema
 from tests.postgres import PostgresServer, find_bindir
 
 POSTGRES_URL_VARIABLE = "GATEBOT_TEST_POSTGRES_URL"
+WHEEL_SKIPPED = "builds and installs the wheel (slow): runs under CI=true, or with -m wheel"
 NO_POSTGRES = "PostgreSQL binaries (initdb, pg_ctl) not found; PostgreSQL tests skipped"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked ``wheel`` unless under CI or asked for by marker (``-m wheel``)."""
+    if os.environ.get("CI") == "true" or "wheel" in (config.getoption("markexpr") or ""):
+        return
+    for item in items:
+        if item.get_closest_marker("wheel") is not None:
+            item.add_marker(pytest.mark.skip(reason=WHEEL_SKIPPED))
 
 
 @pytest.fixture(scope="session")

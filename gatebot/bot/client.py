@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.services import ServedBot, Services
-from gatebot.bot.table import Table
+from gatebot.bot.table import SAFETY_DEFER, Table
 from gatebot.bot.views import unclaimed_sentence
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
@@ -31,9 +31,13 @@ class GateBot(ServedBot):
     """gatebot on Discord. Needs no privileged intent; shards as the settings say."""
 
     def __init__(
-        self, settings: Settings, service: GameService, *, tick_every: float | None = None, **options: Any
+        self, settings: Settings, service: GameService, *, tick_every: float | None = None,
+        safety_defer: float = SAFETY_DEFER, **options: Any,
     ) -> None:
-        """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand)."""
+        """``tick_every``: seconds between looks at the challenges' clock (tests make it long and tick by hand).
+
+        ``safety_defer``: seconds before an interaction still being answered is acknowledged (see :class:`Table`).
+        """
         intents = discord.Intents.default()
         intents.message_content = bool(settings.move_channel_ids)
         sharding: dict[str, Any] = {"shard_ids": list(settings.shard_ids)} if settings.shard_ids else {}
@@ -48,8 +52,8 @@ class GateBot(ServedBot):
         )
         statistics = Statistics(service.database, clock=service.now)
         self.services = Services(
-            settings, service, ChallengeService(service), statistics, Table(self, service, statistics),
-            tick_every=tick_every,
+            settings, service, ChallengeService(service), statistics,
+            Table(self, service, statistics, safety_defer=safety_defer), tick_every=tick_every,
         )
         # A component nothing claims gets a sentence, not "This interaction failed".
         watch_unclaimed(self, unclaimed_sentence)

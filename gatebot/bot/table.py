@@ -86,10 +86,19 @@ class Table:
     and Share result reads ``statistics``.
     """
 
-    def __init__(self, client: discord.Client, service: GameService, statistics: Statistics) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        statistics: Statistics,
+        *,
+        safety_defer: float = SAFETY_DEFER,
+    ) -> None:
+        """``safety_defer``: seconds before a request still being worked on is acknowledged."""
         self.client = client
         self.service = service
         self.components: BoardComponents = board_components(self, statistics)
+        self._safety_defer = safety_defer
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
 
@@ -105,12 +114,12 @@ class Table:
         """Run ``work``, which answers ``interaction``; acknowledge first if it runs long.
 
         Under load a request can wait for the player's turn or for the database; after
-        :data:`SAFETY_DEFER` seconds the interaction is deferred (Discord then waits 15
+        ``safety_defer`` seconds (:data:`SAFETY_DEFER` by default) the interaction is deferred (Discord then waits 15
         minutes), and the work's answer arrives as a follow-up or an edit.
         """
         task = asyncio.ensure_future(work)
         try:
-            done, _ = await asyncio.wait({task}, timeout=SAFETY_DEFER)
+            done, _ = await asyncio.wait({task}, timeout=self._safety_defer)
             if not done:
                 async with self._guard(interaction):
                     if not interaction.response.is_done():

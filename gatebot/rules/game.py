@@ -194,6 +194,16 @@ class Game(ABC):
         """How many cards each foundation holds, in the order the result card draws its rows."""
 
     @property
+    def stock_known(self) -> bool:
+        """Whether the stock's order is known (False for a position read with ``S: ?n``); True without a stock."""
+        return True
+
+    @property
+    def last_move_showed_stock(self) -> bool:
+        """Whether the last move turned up a card that was hidden, which a challenge doesn't let be taken back."""
+        return False
+
+    @property
     @abstractmethod
     def moves(self) -> tuple[Move, ...]:
         """The moves played so far (the ones :meth:`undo` takes back, last one last)."""

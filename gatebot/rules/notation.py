@@ -47,7 +47,9 @@ class Ref:
     card: int | None = None
 
     def __str__(self) -> str:
-        return self.pile if self.card is None else CARD_PRETTY[self.card]
+        if self.card is not None:
+            return CARD_PRETTY[self.card]
+        return self.pile or ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +254,11 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
             return f"{CARD_PRETTY[source.card]} has nowhere to go right now"
         target_pile = target.pile
         if target_pile is None:
-            target_pile = game.locate(target.card)[0]  # type: ignore[index]
+            # A target without a pile names a card, and it is on the board (else the reason was given above).
+            assert target.card is not None
+            found = game.locate(target.card)
+            assert found is not None
+            target_pile = found[0]
         count = above + 1 if pile.isdigit() and not game.is_foundation(target_pile) else None
         if above and not pile.isdigit():
             return f"{game.whereabouts(source.card)}, so it can't move yet"

@@ -1,6 +1,7 @@
 """Bring a database's tables up to the schema this gatebot was built for, with Alembic.
 
-The revisions ship inside the package (:mod:`gatebot.migrations`) and the Alembic config is
+The revisions ship inside the package as :mod:`gatebot.migrations` (``migrations/`` in the
+repository, mapped into the package when it is installed) and the Alembic config is
 built here in code, so an installed gatebot needs no ``alembic.ini``. Every function runs on a
 connection of the app's own :class:`~gatebot.store.database.Database` engine, handed to
 Alembic's ``env.py`` through ``config.attributes`` (Alembic's connection-sharing recipe), so
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.resources
 import logging
 import re
 import threading
@@ -31,14 +33,14 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-import gatebot.migrations
 from gatebot.store.database import Database, DatabaseError
 from gatebot.store.models import Base
 
 T = TypeVar("T")
 
-#: Where the revisions are: inside the installed package, wherever that is.
-MIGRATIONS_DIR = Path(gatebot.migrations.__file__).resolve().parent
+#: Where the revisions are: the installed package gatebot.migrations, wherever that is (found by
+#: name, as the import system finds it: in the repository it is the top-level migrations/).
+MIGRATIONS_DIR = Path(str(importlib.resources.files("gatebot.migrations"))).resolve()
 
 #: What drivers raise when they can't open a database: asyncpg's refusals (wrong password, no
 #: such database) arrive as plain DBAPIError, unreachable hosts as OSError or TimeoutError, and

@@ -8,13 +8,17 @@ re-raises anything its task died of), restores discord.py's URLs, then stops the
 call it again to "restart" it on the same database). It goes by real time unless a module
 overrides the ``clock`` fixture with a :class:`~tests.bot.gatebots.Clock`, and takes extra
 :class:`GameService` options from ``service_options``. Its challenge scheduler ticks once at
-start (awaited) and then only when a test calls ``run.scheduler.run_once()``.
+start (awaited) and then only when a test calls ``run.scheduler.run_once()``. The solver and
+the hint engine run in a thread of the test's own (a worker process takes seconds to start on
+a busy machine, longer than the fake Discord waits for an answer); the service's own worker
+process is tested in tests/service/test_hints.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +81,16 @@ async def gatebot(
     fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
     service_options: dict[str, Any],
 ) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
-    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it."""
+    """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it.
+
+    Keywords are the bot's own options (``await gatebot(safety_defer=0.1)``).
+    """
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
     services: list[GameService] = []
+    solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
 
-    async def start() -> Running:
+    async def start(**bot_options: Any) -> Running:
         db = Database(url)
         databases.append(db)
         await ensure_schema(db)
@@ -90,9 +98,9 @@ async def gatebot(
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
-                              **timing, **service_options)
+                              **timing, **{"solver": solver, **service_options})
         services.append(service)
-        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05)
+        bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         running = Running(bot, db, fake)
@@ -102,5 +110,6 @@ async def gatebot(
     yield start
     for service in services:
         service.close()
+    solver.shutdown(wait=True, cancel_futures=True)
     for db in databases:
         await db.dispose()
