@@ -18,6 +18,8 @@ from gatebot.render.image_geometry import Metrics, centre_pip_y, font
 from gatebot.rules import Card, Suit
 
 SUPERSAMPLE = 4
+#: A colour as Pillow draws with it: (red, green, blue) or with alpha, 0-255 each.
+Colour = tuple[int, ...]
 RED = (206, 28, 42)
 BLACK = (24, 24, 30)
 CARD_FACE = (253, 252, 247)
@@ -28,8 +30,6 @@ BACK_LINES = (70, 110, 190)
 SLOT_LINE = (255, 255, 255, 120)
 SLOT_FILL = (0, 0, 0, 34)
 SLOT_TEXT = (255, 255, 255, 150)
-#: A colour as Pillow takes it: an RGB or RGBA tuple.
-Colour = tuple[int, ...]
 _RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 

@@ -22,9 +22,9 @@ import random
 import secrets
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import CursorResult, case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -48,6 +48,7 @@ from gatebot.service.games import GameService, no_winnable_deals
 from gatebot.service.replies import Actor, Reply
 from gatebot.service.variants import variant_title
 from gatebot.solver.deals import winnable_deals
+from gatebot.store.games import GAMES_TABLE
 from gatebot.store.models import (
     Challenge,
     ChallengeKind,
@@ -300,7 +301,7 @@ class ChallengeService:
             wins = sum(status == GameStatus.WON for status in results)
             records.append((names[player_id], len(results), wins, best_streak(results)))
         records.sort(key=lambda r: (-r[2], -(r[2] / r[1]), -r[3], r[0][0].casefold()))
-        standings = []
+        standings: list[ServerStanding] = []
         for index, ((name, user_id), played, wins, streak) in enumerate(records):
             key = (wins, wins / played, streak)
             previous = standings[-1] if standings else None
@@ -437,7 +438,7 @@ class ChallengeService:
                 .values(announced_at=now)
                 .execution_options(synchronize_session=False)
             )
-            if claimed.rowcount != 1:
+            if cast(CursorResult[Any], claimed).rowcount != 1:
                 return None
             row = await session.get(Challenge, challenge_id)
             assert row is not None
@@ -453,7 +454,7 @@ class ChallengeService:
                 .values(closed_at=now, closes_at=_earlier(Challenge.closes_at, now))
                 .execution_options(synchronize_session=False)
             )
-            if claimed.rowcount != 1:
+            if cast(CursorResult[Any], claimed).rowcount != 1:
                 return None
             ended = tuple(await session.scalars(
                 select(GameRecord.id).where(
@@ -462,7 +463,7 @@ class ChallengeService:
             ))
             if ended:
                 await session.execute(
-                    update(GameRecord.__table__)
+                    update(GAMES_TABLE)
                     .where(GameRecord.id.in_(ended), GameRecord.status == GameStatus.ACTIVE)
                     .values(
                         status=GameStatus.EXPIRED, finished_at=now, updated_at=now, version=GameRecord.version + 1
