@@ -12,11 +12,11 @@ import pytest
 
 MOVED = {
     "gatebot.rules.canfield": {
-        "gatebot.rules.canfield_checks": ["KEY", "TAKES", "PILE_COUNT"],
-        "gatebot.rules.canfield_position": ["IDLE"],
+        "gatebot.rules.canfield.checks": ["KEY", "TAKES", "PILE_COUNT"],
+        "gatebot.rules.canfield.position": ["IDLE"],
     },
-    "gatebot.rules.gate": {"gatebot.rules.gate_checks": ["KEY", "ACCEPTS"]},
-    "gatebot.rules.archway": {"gatebot.rules.archway_checks": ["COLUMN_COUNT"]},
+    "gatebot.rules.gate": {"gatebot.rules.gate.checks": ["KEY", "ACCEPTS"]},
+    "gatebot.rules.archway": {"gatebot.rules.archway.checks": ["COLUMN_COUNT"]},
     "gatebot.service.challenges": {
         "gatebot.service.challenges.service": ["ChallengeService", "ChallengeError", "DEFAULT_HOURS", "MAX_HOURS"],
         "gatebot.service.challenges.info": [

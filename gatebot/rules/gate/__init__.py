@@ -5,8 +5,8 @@ recorded for undo, because the solver and the hint engine play and take back mil
 moves. Moves are interned (one :class:`Move` object per possible move), so generating the
 legal moves allocates nothing but the list.
 
-The position text is read and written in :mod:`gatebot.rules.gate_position`, and a move is
-checked, with the sentence that refuses it, in :mod:`gatebot.rules.gate_checks`.
+The position text is read and written in :mod:`gatebot.rules.gate.position`, and a move is
+checked, with the sentence that refuses it, in :mod:`gatebot.rules.gate.checks`.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar, Self
 
-from gatebot.rules import gate_checks
 from gatebot.rules.autoplay import is_safe_up
 from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import IllegalMove
 from gatebot.rules.game import Game, RuleOption
-from gatebot.rules.gate_checks import ACCEPTS, HIDDEN_STOCK, KEY
-from gatebot.rules.gate_position import read_position, write_position
+from gatebot.rules.gate import checks as gate_checks
+from gatebot.rules.gate.checks import ACCEPTS, HIDDEN_STOCK, KEY
+from gatebot.rules.gate.position import read_position, write_position
 from gatebot.rules.move import DRAW, FOUNDATION, Move
 
 SINGLE_MOVES = "single-moves"

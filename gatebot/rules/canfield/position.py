@@ -1,7 +1,7 @@
 """Canfield's position text (docs/canfield.md): reading it line by line, and writing it.
 
 Reading checks the invariants :mod:`gatebot.rules.canfield` keeps: every tableau pile a
-properly built run (by the keys of :mod:`gatebot.rules.canfield_checks`), no empty pile
+properly built run (by the keys of :mod:`gatebot.rules.canfield.checks`), no empty pile
 while the reserve holds a card.
 """
 
@@ -11,7 +11,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from gatebot.rules.canfield_checks import KEY, PILE_NAMES, SUIT_NAMES, TAKES
+from gatebot.rules.canfield.checks import KEY, PILE_NAMES, SUIT_NAMES, TAKES
 from gatebot.rules.cards import CARD_TEXT, RANK_LETTERS
 from gatebot.rules.errors import PositionError, quoted
 from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line, read_number

@@ -10,8 +10,8 @@ and a move names a card by rank and suit and a place, which is all it needs. A f
 a count (its cards are implied by its base and its top), and an arch packet is kept in suit
 order, so equal positions have equal text.
 
-The position text is read and written in :mod:`gatebot.rules.archway_position`, and a move
-is checked, with the sentence that refuses it, in :mod:`gatebot.rules.archway_checks`.
+The position text is read and written in :mod:`gatebot.rules.archway.position`, and a move
+is checked, with the sentence that refuses it, in :mod:`gatebot.rules.archway.checks`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Self
 
-from gatebot.rules import archway_checks
-from gatebot.rules.archway_checks import CARD_BY_NAME, CARD_NAMES, COLUMN_COUNT, COLUMNS, MOVES, PAIRS, SUIT_NAMES
-from gatebot.rules.archway_position import read_position, write_position
+from gatebot.rules.archway import checks as archway_checks
+from gatebot.rules.archway.checks import CARD_BY_NAME, CARD_NAMES, COLUMN_COUNT, COLUMNS, MOVES, PAIRS, SUIT_NAMES
+from gatebot.rules.archway.position import read_position, write_position
 from gatebot.rules.cards import CARD_PRETTY, CARDS, Card, parse_card
 from gatebot.rules.deal import shuffle
 from gatebot.rules.errors import IllegalMove

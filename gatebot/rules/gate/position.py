@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.rules.errors import PositionError
-from gatebot.rules.gate_checks import SUIT_NAMES
+from gatebot.rules.gate.checks import SUIT_NAMES
 from gatebot.rules.position import CardClaims, check_line_count, parse_pile_line
 
 if TYPE_CHECKING:

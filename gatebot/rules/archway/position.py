@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gatebot.rules.archway_checks import COLUMNS, SUIT_NAMES
+from gatebot.rules.archway.checks import COLUMNS, SUIT_NAMES
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.rules.errors import PositionError
 from gatebot.rules.position import check_line_count, parse_pile_line

@@ -8,8 +8,8 @@ Two facts of the rules are kept as invariants, checked when a position is read: 
 pile is a properly built run (cards only ever join a pile by fitting its top), and a tableau
 pile is never empty while the reserve holds a card (the reserve fills it at once).
 
-The position text is read and written in :mod:`gatebot.rules.canfield_position`, and a move
-is checked, with the sentence that refuses it, in :mod:`gatebot.rules.canfield_checks`.
+The position text is read and written in :mod:`gatebot.rules.canfield.position`, and a move
+is checked, with the sentence that refuses it, in :mod:`gatebot.rules.canfield.checks`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
-from gatebot.rules import canfield_checks
-from gatebot.rules.canfield_checks import (
+from gatebot.rules.canfield import checks as canfield_checks
+from gatebot.rules.canfield.checks import (
     HIDDEN_RESERVE,
     HIDDEN_STOCK,
     KEY,
@@ -29,7 +29,7 @@ from gatebot.rules.canfield_checks import (
     SOURCES,
     TAKES,
 )
-from gatebot.rules.canfield_position import IDLE, read_position, write_position
+from gatebot.rules.canfield.position import IDLE, read_position, write_position
 from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import IllegalMove, UnknownVariant
