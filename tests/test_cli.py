@@ -13,15 +13,19 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageChops, ImageStat, features
 from sqlalchemy import select
 
 from gatebot.cli import main
-from gatebot.render import render_text
+from gatebot.render import layout_board, render_text
+from gatebot.render.image import draw_board
+from gatebot.render.replay import REPLAY_SCALE
 from gatebot.rules import Game, GateGame
 from gatebot.rules.variants import VARIANTS
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
@@ -289,6 +293,107 @@ def test_python_m_gatebot_play_with_a_bad_database_url_exits_2() -> None:
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gatebot: ") and "hunter2" not in lines[0]
+
+
+# gatebot replay: a finished terminal game as an animated picture.
+
+
+def _frames(path: Path) -> list[Image.Image]:
+    """Every frame of an animated picture file, as RGB."""
+    image = Image.open(path)
+    found = []
+    for index in range(getattr(image, "n_frames", 1)):
+        image.seek(index)
+        found.append(image.convert("RGB"))
+    return found
+
+
+def _looks_like(frame: Image.Image, game: Game) -> bool:
+    """Whether a replay frame shows ``game`` (its board drawn at the replay's scale; GIF colours are near)."""
+    board = draw_board(replace(layout_board(game, REPLAY_SCALE), size=frame.size)).convert("RGB")
+    return sum(ImageStat.Stat(ImageChops.difference(frame, board)).mean) / 3 < 2
+
+
+def test_python_m_gatebot_replay_writes_the_last_finished_game_move_by_move(typed, tmp_path: Path) -> None:
+    typed("3f\n45\nundo\nresign\n")
+    assert main(["play", "--deal", "1"]) == 0
+    out = tmp_path / "game.gif"
+    result = _subprocess("replay", "--out", str(out), stdin="")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout == f"Wrote game #1, Gate deal 1 (resigned in 1 move), to {out}: 4 frames, " \
+        f"{round(out.stat().st_size / 1024)} KB.\n"
+    frames = _frames(out)
+    assert Image.open(out).format == "GIF" and len(frames) == 4  # the deal, 3f, 45, and 45 taken back
+    assert _looks_like(frames[0], Game.new("gate", deal=1))
+    assert _looks_like(frames[2], engine_after("3f", "45"))
+    assert _looks_like(frames[3], engine_after("3f")) and not _looks_like(frames[3], engine_after("3f", "45"))
+
+
+def test_replay_refuses_a_game_still_running_and_writes_nothing(
+    typed, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typed("3f\n")
+    assert main(["play", "--deal", "1"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "game.gif"
+    assert main(["replay", "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "gatebot: Your game is still running: finish it first, then watch it back.\n"
+    assert not out.exists()
+
+
+def test_replay_without_out_names_the_file_after_the_game_and_webp_follows_the_name(
+    typed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typed("3f\nresign\n")
+    assert main(["play", "--deal", "1"]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay"]) == 0
+    assert Image.open(tmp_path / "gatebot-replay-1.gif").format == "GIF"
+    if features.check("webp"):
+        assert main(["replay", "--game", "#1", "--out", "shared.WEBP"]) == 0
+        assert Image.open(tmp_path / "shared.WEBP").format == "WEBP"
+    assert "gatebot-replay-1.gif: 2 frames" in capsys.readouterr().out
+
+
+def test_replay_of_another_players_game_is_refused(typed, capsys: pytest.CaptureFixture[str]) -> None:
+    typed("resign\n")
+    assert main(["play", "--deal", "1", "--user", "ann"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "--user", "bob", "--game", "1"]) == 2
+    assert "another player's" in capsys.readouterr().err
+    assert main(["replay", "--user", "bob"]) == 2
+    assert capsys.readouterr().err == "gatebot: You have no finished game to watch yet: play one first.\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--out", "replay.png"], "--out names a .gif or .webp file, not 'replay.png'"),
+        (["--out", "."], "--out names a .gif or .webp file"),
+        (["--game", "0"], "--game takes a game's number, like 12, not '0'"),
+        (["--user", " "], "--user takes a name of 1 to 64 characters"),
+    ],
+)
+def test_bad_replay_arguments_are_one_sentence_and_exit_2(
+    args: list[str], says: str, games_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"gatebot: {says}")
+    assert len(captured.err.splitlines()) == 1
+    assert not games_file.exists()  # checked before the database was opened
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=30))
+def test_any_game_number_is_a_game_or_one_sentence(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever --game says, the answer is one sentence and exit 2 (no game is stored), never a traceback."""
+    assert main(["replay", f"--game={text}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gatebot: ") and len(err.splitlines()) == 1
 
 
 # gatebot db: the schema of the database named by DATABASE_URL.

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
 from gatebot.cli.front_ends import play_command, run_command, sync_command
+from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
 from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
 
@@ -57,6 +58,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="red cards in red (default: when output is a terminal and NO_COLOR is unset)")
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
     play.set_defaults(handler=play_command)
+
+    replay = commands.add_parser(
+        "replay", help="write a finished game as an animated picture, to watch or share",
+        description="Write your last finished gatebot play game (or the one --game names) as an "
+        "animated picture, every move and undo as it happened, from the same database and player as "
+        "gatebot play. A game still running is refused: finish it first. Exit codes: 0 when the "
+        "file is written; 2 for bad arguments, a game that can't be shown, or a database or file "
+        "that can't be used.",
+    )
+    replay.add_argument("--out", metavar="FILE",
+                        help="the file to write, a .gif or a .webp (default: gatebot-replay-ID.gif here)")
+    replay.add_argument("--game", metavar="ID", help="the game's number (default: your last finished game)")
+    replay.add_argument("--user", metavar="NAME",
+                        help="whose game, as for gatebot play (default: your login name)")
+    replay.set_defaults(handler=replay_command)
 
     solve = commands.add_parser(
         "solve", help="decide whether a deal or a position can be won, and how",

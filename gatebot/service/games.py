@@ -11,8 +11,9 @@ whichever way it starts, it is written by the store's one write path
 :class:`GameService` is what the bot and the terminal talk to. Its parts each do one
 thing: :attr:`~GameService.advice` asks the solver (hints, Auto's finish, the end offer,
 winnable deals), :attr:`~GameService.players` keeps players' preferences and where their
-boards are, :attr:`~GameService.privacy` forgets a player. Every reply carries the asker's
-preferences and the board message's place, so a front end answers a press with one request.
+boards are, :attr:`~GameService.privacy` forgets a player, :attr:`~GameService.replays` plays a
+finished game back. Every reply carries the asker's preferences and the board message's
+place, so a front end answers a press with one request.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from gatebot.service.memory import Current, Memory
 from gatebot.service.players import Players, PreferenceError, player_key
 from gatebot.service.privacy import Privacy
 from gatebot.service.reading import Reader, dealt, set_aside_note
+from gatebot.service.replays import Replays
 from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply, ReplyKind
 from gatebot.solver import HINT_SECONDS, Verdict, registry
 from gatebot.store import games as stored
@@ -134,6 +136,7 @@ class GameService:
         self._reader = Reader(db, self.players, self.memory, self.attempts, new_command=new_command,
                               end_prompt=end_prompt, clock=clock)
         self.privacy = Privacy(db, self._lock, self.players, self.memory, self.attempts, self.advice)
+        self.replays = Replays(db, self.players, clock=clock)
 
     @property
     def database(self) -> Database:

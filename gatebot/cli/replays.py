@@ -1,0 +1,54 @@
+"""``gatebot replay``: check the arguments, then write a finished terminal game's animation to a file.
+
+The picture's format follows the file's name: ``.gif`` (the default) or ``.webp``. Arguments
+are checked before the database is opened, so a mistake is one sentence and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from gatebot.cli.output import quiet_service_logs, refuse
+from gatebot.digits import parse_whole, shown
+
+#: The picture formats ``--out`` may name, by the file name's ending.
+FORMATS = {".gif": "gif", ".webp": "webp"}
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """``gatebot replay``: the exit code, 0 when the file is written.
+
+    2 for bad arguments, a game that can't be shown, or a database or a file that can't be
+    used; each is one sentence on stderr, and nothing is written.
+    """
+    from gatebot.errors import UserError
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.terminal.replay import ReplayRequest, write_replay
+    from gatebot.terminal.request import MAX_USER_LENGTH, default_user
+
+    game_id = None
+    if args.game is not None:
+        game_id = parse_whole(args.game.removeprefix("#"))
+        if game_id is None or game_id < 1:
+            return refuse(f"--game takes a game's number, like 12, not {shown(args.game)}")
+    user = default_user() if args.user is None else args.user.strip()
+    if not 1 <= len(user) <= MAX_USER_LENGTH:
+        return refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+    out = Path(args.out) if args.out is not None else None
+    if out is not None and out.suffix.lower() not in FORMATS:
+        return refuse(f"--out names a .gif or .webp file, not {shown(args.out)}")
+    if out is not None and out.is_dir():
+        return refuse(f"--out names a file to write, and {shown(args.out)} is a folder")
+    image_format = "gif" if out is None else FORMATS[out.suffix.lower()]
+    request = ReplayRequest(database_url=database_url_from_env(), user=user, out=out, image_format=image_format,
+                            game_id=game_id)
+    quiet_service_logs()
+    try:
+        print(asyncio.run(write_replay(request)))
+    except (UserError, DatabaseError) as error:
+        return refuse(str(error))
+    except OSError as error:
+        return refuse(f"{error.filename or request.out} can't be written: {error.strerror or error}")
+    return 0

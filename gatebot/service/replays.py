@@ -1,0 +1,136 @@
+"""Replays: a finished game played back from its deal and log, for its owner, or for anyone once its challenge closed.
+
+A game row keeps every action in order, undos included, so a finished game can be watched
+again exactly as it went (:func:`gatebot.render.replay.positions`). Who may watch it:
+
+- its owner, once it is over (a game still running is refused: finish it first, so a replay
+  never shows a position the player could still use, nor a hint of the stock's order);
+- anyone else only for a challenge attempt whose challenge has closed, when every attempt
+  is over and the deal is no longer a secret worth keeping.
+
+A refusal is a :class:`ReplayRefused`, one sentence for the asker. Only reads: nothing here
+changes a game, so no player lock is taken and no version moves.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gatebot.errors import UserError
+from gatebot.render.replay import positions
+from gatebot.rules import Game, RulesError
+from gatebot.service import saved
+from gatebot.service.changes import UNDO_TOKEN
+from gatebot.service.players import Players
+from gatebot.service.replies import Actor
+from gatebot.store import games as stored
+from gatebot.store.database import Database
+from gatebot.store.models import Challenge, GameRecord, GameStatus, Player
+
+log = logging.getLogger(__name__)
+
+#: The statuses of a game that is over and can be played back.
+FINISHED = tuple(status for status in GameStatus if status.finished)
+
+
+class ReplayRefused(UserError):
+    """A replay that can't be shown to its asker; the message says why, in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """A finished game to watch: whose it is, how it ended, and every position in order (the deal first)."""
+
+    game_id: int
+    owner: str
+    variant: str
+    deal: int
+    options: tuple[str, ...]
+    status: GameStatus
+    positions: tuple[Game, ...]
+
+    @property
+    def moves(self) -> int:
+        """The moves of the game's line as it ended (taken-back moves don't count, as on the board)."""
+        return len(self.positions[-1].moves)
+
+
+class Replays:
+    """Finds a finished game the asker may watch and plays it back from its log."""
+
+    def __init__(self, db: Database, players: Players, *, clock: Callable[[], datetime]) -> None:
+        """``clock`` tells whether a challenge has closed (the game service's clock)."""
+        self._db = db
+        self._players = players
+        self._clock = clock
+
+    async def replay(self, actor: Actor, game_id: int | None = None) -> GameReplay:
+        """The replay of game ``game_id``, or of the asker's last finished game.
+
+        :class:`ReplayRefused` when there is no such game, it is still running, or it is
+        another player's and not an attempt at a challenge that has closed.
+        """
+        async with self._db.sessions() as session:
+            record = await (self._last_finished(session, actor) if game_id is None
+                            else self._chosen(session, actor, game_id))
+            owner = await session.get(Player, record.player_id)
+        assert owner is not None
+        status = GameStatus.read(record.status)
+        assert status is not None  # _check refused an unknown one
+        options = tuple(record.options.split())
+        try:
+            start = Game.new(record.variant, deal=record.deal, options=options)
+            seen = positions(start, record.log.split(), undo_token=UNDO_TOKEN)
+        except (RulesError, ValueError) as error:
+            log.warning("game %s can't be replayed from its log: %s", record.id, error)
+            raise ReplayRefused(f"Game #{record.id} can't be played back: its stored moves don't replay.") from None
+        return GameReplay(record.id, owner.display_name, record.variant, record.deal, options, status, tuple(seen))
+
+    async def _last_finished(self, session: AsyncSession, actor: Actor) -> GameRecord:
+        player_id = await self._players.id_of(session, actor)
+        if player_id is None:
+            raise ReplayRefused("You have no finished game to watch yet: play one first.")
+        record = await session.scalar(
+            select(GameRecord).where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED))
+            .order_by(GameRecord.id.desc()).limit(1)
+        )
+        if record is None:
+            running = await stored.active_game(session, player_id)
+            if running is not None:
+                raise ReplayRefused("Your game is still running: finish it first, then watch it back.")
+            raise ReplayRefused("You have no finished game to watch yet: play one first.")
+        self._check(record)
+        return record
+
+    async def _chosen(self, session: AsyncSession, actor: Actor, game_id: int) -> GameRecord:
+        record = await session.get(GameRecord, game_id)
+        if record is None:
+            raise ReplayRefused(f"There is no game #{game_id}.")
+        self._check(record)
+        if record.player_id == await self._players.id_of(session, actor):
+            if record.status == GameStatus.ACTIVE:
+                raise ReplayRefused(f"Game #{game_id} is still running: finish it first, then watch it back.")
+            return record
+        if record.challenge_id is None:
+            raise ReplayRefused(f"Game #{game_id} is another player's, and only challenge attempts can be watched "
+                                "by others, once their challenge has closed.")
+        challenge = await session.get(Challenge, record.challenge_id)
+        closed = challenge is not None and (challenge.closed_at is not None or challenge.closes_at <= self._clock())
+        if not closed or record.status == GameStatus.ACTIVE:
+            raise ReplayRefused(f"Game #{game_id} is another player's attempt at a challenge still open: "
+                                "you can watch it once the challenge has closed.")
+        return record
+
+    @staticmethod
+    def _check(record: GameRecord) -> None:
+        """Refuse a row set aside as unreadable, or one another gatebot version wrote that this one can't read."""
+        if record.status == GameStatus.QUARANTINED or not saved.readable(
+            record.id, record.status, record.variant, record.options
+        ):
+            raise ReplayRefused(f"Game #{record.id} is set aside as unreadable, so it can't be played back.")

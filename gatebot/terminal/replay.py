@@ -1,0 +1,66 @@
+"""``gatebot replay``: a player's finished terminal game as an animated picture, written to a file.
+
+The same database and player as ``gatebot play``: the service finds the game (the player's
+last finished one, or one by id) and says in one sentence why not, when it can't be shown;
+the picture is drawn off the event loop and written to the file asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from gatebot.render.replay import Animation, animate
+from gatebot.service import Actor, GameService
+from gatebot.service.replays import GameReplay
+from gatebot.store import Database
+from gatebot.store.migrate import ensure_schema
+from gatebot.terminal.request import describe_game
+from gatebot.terminal.session import PLATFORM
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """Where the games are, whose game, which one (None: the last finished), and where the picture goes.
+
+    ``out`` None writes ``gatebot-replay-<game id>.gif`` in the working directory.
+    """
+
+    database_url: str
+    user: str
+    out: Path | None
+    image_format: str
+    game_id: int | None = None
+
+
+async def write_replay(request: ReplayRequest) -> str:
+    """Write the requested game's animation to its file; the sentence saying what was written.
+
+    Raises :class:`~gatebot.service.replays.ReplayRefused` (one sentence, nothing written)
+    for a game that can't be shown, :class:`~gatebot.store.DatabaseError` for a database that
+    can't be used, and ``OSError`` when the file can't be written.
+    """
+    db = Database(request.database_url)
+    service: GameService | None = None
+    try:
+        await ensure_schema(db)
+        service = GameService(db)
+        replay = await service.replays.replay(Actor(PLATFORM, request.user, request.user), request.game_id)
+    finally:
+        if service is not None:
+            service.close()
+        await db.dispose()
+    animation = await asyncio.to_thread(animate, replay.positions, image_format=request.image_format)
+    out = request.out or Path(f"gatebot-replay-{replay.game_id}.{animation.extension}")
+    out.write_bytes(animation.data)
+    return wrote(replay, animation, out)
+
+
+def wrote(replay: GameReplay, animation: Animation, out: Path) -> str:
+    """What was written: ``Wrote game #3, Gate deal 1 (won in 118 moves), to x.gif: 119 frames, 212 KB.``."""
+    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
+    game = describe_game(replay.variant, replay.deal, replay.options)
+    size = max(1, round(len(animation.data) / 1024))
+    return (f"Wrote game #{replay.game_id}, {game} ({replay.status.value} in {moves}), to {out}: "
+            f"{animation.frames} frames, {size} KB.")
