@@ -38,6 +38,13 @@ ENDGAME_SECONDS = 1.0
 WINNABLE_TRIES = 3
 WINNABLE_NODES = 50_000
 WINNABLE_SECONDS = 0.5
+#: Variants nearly every plain deal of which is lost from the start: the share of deals the
+#: solver proved winnable (README, "Archway, deals 1–1000": 4 of the 979 it decided), and the
+#: option under which every deal can be won.
+LOST_FROM_THE_DEAL: dict[str, tuple[str, str]] = {"archway": ("about 4 in 1,000", "kit")}
+#: How a front end words dealing a variant (its class) with these options, or a winnable deal
+#: of it: ``new archway kit`` at the terminal.
+DealCommand = Callable[[type[Game], tuple[str, ...], bool], str]
 #: A hint asked while the game changed is worked out again this many times at most.
 _HINT_TRIES = 2
 #: Positions whose hint is kept (a hint is the same for every game that shows the position).
@@ -308,8 +315,12 @@ class Advice:
 
     # -- winnable deals --------------------------------------------------------------------
 
-    async def winnable_deal(self, variant: str, options: tuple[str, ...]) -> int | None:
-        """A deal the solver proves winnable now, else one from the list (no options only), else None."""
+    async def winnable_deal(self, variant: str, options: tuple[str, ...], actor: Actor | None = None) -> int | None:
+        """A deal the solver proves winnable now, else one from the list (no options only), else None.
+
+        From the list, ``actor`` gets a deal they haven't been dealt yet, or the one dealt them
+        longest ago (:func:`~gatebot.solver.deals.pick_winnable`).
+        """
         for _ in range(self._winnable_tries):
             number = self._pick_deal()
             game = Game.new(variant, deal=number, options=options)
@@ -318,7 +329,13 @@ class Advice:
                 return number
         if options or not winnable_deals(variant):
             return None
-        return pick_winnable(variant, self._rng)
+        played: list[int] = []
+        if actor is not None:
+            async with self._db.sessions() as session:
+                player_id = await stored.player_id(session, actor.platform, actor.user_id)
+                if player_id is not None:
+                    played = await stored.deals_played(session, player_id, variant)
+        return pick_winnable(variant, self._rng, played)
 
     def forget_games(self, game_ids: set[int]) -> None:
         """Drop the counts kept for games that were deleted."""
@@ -341,6 +358,31 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
     if registry.thinks_about(game):
         return None
     return f"Winnable deals don't exist for {game.title} yet."
+
+
+def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:
+    """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable``."""
+    return " ".join(["new", variant.name, *options, *(["winnable"] if winnable else [])])
+
+
+def lost_from_the_deal_note(game: Game, deal_command: DealCommand) -> str | None:
+    """For a plain deal of a variant almost never won (Archway), the truth and the way to a win; else None.
+
+    A newcomer dealt such a game would play a few moves and be told no win is left, so the
+    deal says at once how rarely it can be won and which command deals a game that can be
+    (the easier option, or a proven deal), worded for the front end it came from. A deal
+    with options, or one from the list of proven deals, gets no note.
+    """
+    known = LOST_FROM_THE_DEAL.get(game.name)
+    if known is None or game.options or game.deal in winnable_deals(game.name):
+        return None
+    share, option = known
+    cls = type(game)
+    return (
+        f"Almost no plain {game.title} deal can be won from the start: the solver wins {share}. "
+        f"For a win, try {deal_command(cls, (option,), False)} (every deal winnable) "
+        f"or {deal_command(cls, (), True)}."
+    )
 
 
 def join(first: str | None, second: str) -> str:

@@ -36,10 +36,13 @@ from gatebot.rules import MAX_DEAL, Game, Move, find_variant
 from gatebot.service.advice import (
     WINNABLE_TRIES,
     Advice,
+    DealCommand,
     join,
+    lost_from_the_deal_note,
     no_hints,
     no_winnable_deals,
     sentence,
+    typed_deal_command,
 )
 from gatebot.service.attempts import AttemptRules, Attempts
 from gatebot.service.changes import (
@@ -102,6 +105,7 @@ class GameService:
         deal_picker: Callable[[], int] | None = None,
         new_command: str = "new",
         end_prompt: str = "Type end to finish",
+        deal_command: DealCommand = typed_deal_command,
         solver: Executor | None = None,
         rng: random.Random | None = None,
         winnable_tries: int = WINNABLE_TRIES,
@@ -110,6 +114,9 @@ class GameService:
         hint_workers: int = 1,
     ) -> None:
         """Front ends word two messages: ``new_command`` starts a game, ``end_prompt`` ends a lost one.
+
+        ``deal_command`` words dealing a given variant and options (the note under a deal that
+        is almost surely lost names the command for one that can be won).
 
         ``solver`` runs the solver and the hint engine (default: one worker process, started
         when first needed and stopped by :meth:`close`); ``rng`` picks listed winnable
@@ -121,6 +128,7 @@ class GameService:
         self._db = db
         self._new_command = new_command
         self._end_prompt = end_prompt
+        self._deal_command = deal_command
         self._pick_deal = deal_picker or (lambda: random.randint(1, MAX_DEAL))
         self._clock = clock
         #: One lock per player with a request under way (a lock nobody holds or waits for goes).
@@ -213,7 +221,7 @@ class GameService:
                 running = await self._reader.running_game(actor)
                 if running is not None:
                     return running
-            number = await self.advice.winnable_deal(cls.name, chosen_options)
+            number = await self.advice.winnable_deal(cls.name, chosen_options, actor)
             if number is None:
                 with_options = " with " + " and ".join(chosen_options) if chosen_options else ""
                 return Reply(
@@ -270,6 +278,10 @@ class GameService:
             self._note_current(actor, record, game)
             first = f"Dealt {game.title} deal {game.deal}." if attempt is None else attempt.began(self._clock())
             message = dealt(first, abandoned=current)
+            lost_likely = attempt is None and not winnable  # a proven deal or a challenge's deal needs no advice
+            note = lost_from_the_deal_note(game, self._deal_command) if lost_likely else None
+            if note is not None:
+                message = f"{message} {note}"
             if set_aside is not None:
                 message = f"{message} {set_aside_note(set_aside)}"
             return self._reader.board(record, game.copy(), message=message, saved=True)

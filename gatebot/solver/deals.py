@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from importlib import resources
 
 DATA_PACKAGE = "gatebot.solver"
@@ -45,9 +46,19 @@ def winnable_deals(variant: str) -> tuple[int, ...]:
     return parse_deal_list(text)
 
 
-def pick_winnable(variant: str, rng: random.Random) -> int:
-    """A deal of ``variant`` from its winnable list, chosen by ``rng``; ``LookupError`` if none is listed."""
+def pick_winnable(variant: str, rng: random.Random, played: Sequence[int] = ()) -> int:
+    """A deal of ``variant`` from its winnable list for a player who was dealt ``played`` (oldest first).
+
+    A listed deal the player hasn't had yet, chosen by ``rng``; once they have had them all,
+    the one they had longest ago. So a short list (Archway's: few deals are winnable at all)
+    deals every listed deal once before any comes back, and a repeat is the deal least fresh
+    in mind. ``LookupError`` if none is listed.
+    """
     deals = winnable_deals(variant)
     if not deals:
         raise LookupError(f"No winnable deals of {variant} are listed")
-    return rng.choice(deals)
+    last_dealt = {deal: turn for turn, deal in enumerate(played)}
+    fresh = [deal for deal in deals if deal not in last_dealt]
+    if fresh:
+        return rng.choice(fresh)
+    return min(deals, key=last_dealt.__getitem__)

@@ -140,6 +140,16 @@ async def latest_game(session: AsyncSession, player_id: int) -> GameRecord | Non
     )
 
 
+async def deals_played(session: AsyncSession, player_id: int, variant: str) -> list[int]:
+    """The deals of ``variant`` without options the player was dealt, oldest first (a deal dealt twice is twice)."""
+    rows = await session.scalars(
+        select(GameRecord.deal)
+        .where(GameRecord.player_id == player_id, GameRecord.variant == variant, GameRecord.options == "")
+        .order_by(GameRecord.id)
+    )
+    return list(rows)
+
+
 async def attempt_of(session: AsyncSession, challenge_id: int, player_id: int) -> int | None:
     """The id of the player's attempt at a challenge, if they made one."""
     return await session.scalar(

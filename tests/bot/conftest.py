@@ -26,6 +26,7 @@ import discord
 import pytest
 
 from gatebot.bot.client import GateBot
+from gatebot.bot.games.wording import slash_deal_command
 from gatebot.service import GameService
 from gatebot.settings import Settings
 from gatebot.store import Database
@@ -98,7 +99,7 @@ async def gatebot(
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
-                              **timing, **{"solver": solver, **service_options})
+                              deal_command=slash_deal_command, **timing, **{"solver": solver, **service_options})
         services.append(service)
         bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
         await start_bot(bot)

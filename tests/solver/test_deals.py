@@ -4,6 +4,8 @@ import random
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gatebot.rules import MAX_DEAL, Game
 from gatebot.solver import Verdict, registry
@@ -54,3 +56,29 @@ def test_a_variant_without_a_list_has_no_winnable_deals() -> None:
     assert winnable_deals("spider") == ()
     with pytest.raises(LookupError, match="spider"):
         pick_winnable("spider", random.Random())
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from([*winnable_deals("archway"), 1, 3]), max_size=30), st.integers(0, 2**32))
+def test_a_pick_is_a_deal_the_player_has_not_had_else_the_one_they_had_longest_ago(
+    played: list[int], seed: int
+) -> None:
+    listed = winnable_deals("archway")
+    pick = pick_winnable("archway", random.Random(seed), played)
+    assert pick in listed
+    fresh = [deal for deal in listed if deal not in played]
+    if fresh:
+        assert pick in fresh
+    else:
+        last_turn = {deal: max(i for i, d in enumerate(played) if d == deal) for deal in listed}
+        assert last_turn[pick] == min(last_turn.values())
+
+
+def test_picks_fed_back_deal_the_whole_list_before_any_repeat() -> None:
+    listed = winnable_deals("archway")
+    rng = random.Random(7)
+    played: list[int] = []
+    for _ in range(3 * len(listed)):
+        played.append(pick_winnable("archway", rng, played))
+    for start in range(len(played) - len(listed) + 1):
+        assert len(set(played[start:start + len(listed)])) == len(listed)  # any run of the list's length: no repeat

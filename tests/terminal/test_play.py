@@ -8,6 +8,7 @@ through the store, and positions are compared with the rules engine after the sa
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from sqlalchemy import create_engine, select, update
@@ -527,3 +528,17 @@ def test_new_reads_a_variant_by_its_title_or_an_alias_in_any_case() -> None:
     assert parse_new(["LITTLE"]) == NewGame("little-gate", ())
     assert parse_new(["Demon", "draw-one"]) == NewGame("canfield", ("draw-one",))
     assert parse_new(["little", "gate", "gate"]) is None
+
+
+async def test_a_plain_archway_deal_names_the_commands_that_deal_a_win_and_they_do() -> None:
+    _, out, _ = await run("", deal=3, variant="archway")  # deal 3 is lost from the start
+    found = re.search(r"the solver wins about 4 in 1,000\. For a win, try (new [^(]+) \(every deal winnable\) "
+                      r"or (new .+?)\.$", out, re.MULTILINE)
+    assert found is not None, out
+    kit_command, winnable_command = found.groups()
+    assert parse_new(winnable_command.split()[1:]) == NewGame("archway", (), None, winnable=True)
+    _, out, _ = await run(f"{kit_command}\nyes\n", deal=None)
+    plain, kit = await games()
+    assert (plain.variant, plain.options, plain.status) == ("archway", "", "abandoned")
+    assert (kit.variant, kit.options, kit.status) == ("archway", "kit", "active")
+    assert "For a win" not in out  # every kit deal can be won: no note
