@@ -135,11 +135,16 @@ def test_any_position_of_a_played_out_game_is_drawn_as_the_arch(seed: int, moves
     assert layout.size[1] <= HEIGHT_BOUND
 
 
-def test_every_packed_card_shows_its_suit_colour_in_the_picture() -> None:
+def test_every_packed_card_shows_its_suit_colour_and_every_label_its_ink_in_the_picture() -> None:
     game = built(options="kit", columns={1: "7H"})
     layout = layout_board(game)
     image = decode(render_png(game))
     assert image.size == layout.size
+    labels = label_boxes(layout)
+    assert set(labels) == set(RANK_WORDS)
+    for word, (x0, y0, x1, y1) in labels.items():
+        ink = [image.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
+        assert any(min(pixel) > 200 for pixel in ink), word  # light letters on the felt
     for spot in layout.spots("P"):
         want = is_red if spot.card.is_red else is_dark
         corner = patch(image, corner_pip_centre(spot, layout.metrics))
