@@ -1,23 +1,39 @@
 """Where everything goes on Archway's PNG board: pure geometry, like Gate's (:mod:`gatebot.render.gate.layout`).
 
-The board is laid out on a grid of nine card places::
+The table is laid out as the rules text sets it up, the arch over the columns::
 
-    A  A  A  A     K  K  K  K
-    P  P  P  P  P  P  P  P  P        the arch's packets A to 9
-    P  P  P  P     1  2  3  4        the packets 10 to K; the columns
+    A  A  A  A   up to K          down to A   K  K  K  K
+          6 ◂◂◂◂      7 ◂◂◂◂      8 ◂◂◂◂
+    5 ◂◂◂◂                                   ◂◂◂◂ 9
+    4 ◂◂◂◂        1   2   3   4              ◂◂◂◂ 10
+    3 ◂◂◂◂                                   ◂◂◂◂ J
+    2 ◂◂◂◂                                   ◂◂◂◂ Q
+    A ◂◂◂◂                                   ◂◂◂◂ K
 
-a header; a top row with the four Ace foundations (badge ``A``) at the left and the four King
-foundations (badge ``K``) at the right, each showing its top card; below them the arch
-(badge ``P``), its 13 packets by rank, each fanned downwards so every card's corner index
-shows, an empty packet as a slot with its rank; and beside the last four packets the columns
-(badges ``1``-``4``), fanned downwards bottom to top, the exposed card last and whole, an
-empty column as a slot marked ``space``. Everything in Archway is open, so every card is drawn.
+a header; the four Ace foundations (badge ``A``, built up to the King) at the left and the
+four King foundations (badge ``K``, built down to the Ace) at the right, each showing its top
+card; then the arch, its 13 packets in the order of the rules text: the Aces at the left foot,
+rising to the Fives, the Sixes, Sevens and Eights across the top with the Sevens highest, at
+the apex, then falling from the Nines to the Kings at the right foot. Each packet carries its
+rank on its outer side and lies in a place kept for all eight cards of that rank, fanned
+sideways so every card's suit pip and colour show (its cards share the packet's rank, which
+the label gives); an empty packet is a slot with its rank. Inside the arch the columns
+(badges ``1``-``4``) fan downwards bottom to top, the exposed card last and whole, an empty
+column a slot marked ``space``. Every place is fixed, so the board keeps its shape from the
+deal to the end. Everything in Archway is open, so every card is drawn.
+
+The table holds twice a Gate table's cards, so its cards are drawn at :data:`CARD_SIZE` of the
+other boards' size: the board is under 900 px tall at scale 1 and under 1000 px wide, so on a
+phone (about 380 px) a card's index is nearly as large as on Gate's wider board.
 """
 
 from __future__ import annotations
 
 from gatebot.render.image_geometry import (
+    MAX_SCALE,
+    MIN_SCALE,
     Badge,
+    Box,
     CardSpot,
     Layout,
     Metrics,
@@ -26,59 +42,79 @@ from gatebot.render.image_geometry import (
     Text,
     badge,
     card_box,
-    fan_step,
+    font,
     header_texts,
 )
 from gatebot.render.text_rows import rank_word
 from gatebot.rules import ArchwayGame, Card
 
-#: Card places across the board, and the arch's packets on its first row.
-PLACES = 9
-#: Room kept for this many cards in every fanned row, so the board does not jump at every move.
-ROOM = 4
+#: Archway's cards at this share of the other boards' card size.
+CARD_SIZE = 0.78
+#: The most cards a packet can hold: both decks' four cards of its rank.
+PACKET_ROOM = 8
+#: The room kept under each column: the deal's 12 cards, the most a column gets in play.
+COLUMN_ROOM = 12
+#: The packets of the arch's left leg (bottom to top), its top (left to right) and its right leg (top to bottom).
+LEFT_LEG, TOP, RIGHT_LEG = (5, 4, 3, 2, 1), (6, 7, 8), (9, 10, 11, 12, 13)
 
 
 def layout_archway(game: ArchwayGame, scale: float = 1.0) -> Layout:
     """Lay out an Archway ``game`` at ``scale``: every card, slot, badge and text with its box."""
-    m = Metrics.at(scale)
-    xs = [m.margin + i * (m.card_w + m.gap) for i in range(PLACES)]
-    width = xs[-1] + m.card_w + m.margin
+    Metrics.at(scale)  # refuses a scale outside the range every board accepts
+    m = Metrics.at(min(MAX_SCALE, max(MIN_SCALE, scale * CARD_SIZE)))
+    places = packet_places(m)
+    columns_w = 4 * m.card_w + 3 * m.gap
+    width = places[RIGHT_LEG[0] - 1][2] + m.margin
     texts, header_bottom = _header(game, m, width - m.margin)
     badges: list[Badge] = []
     slots: list[Slot] = []
     cards: list[CardSpot] = []
 
-    # Top row: the foundations' tops, Ace foundations at the left, King foundations at the right.
+    # The foundations' tops: Ace foundations at the left, King foundations at the right.
     badge_top = header_bottom + round(m.badge_h * 0.3)
     top = badge_top + m.badge_h + m.pad
-    for label, places, tops in (("A", xs[:4], game.ace_foundations), ("K", xs[-4:], game.king_foundations)):
-        boxes = [card_box(x, top, m) for x in places]
+    left_xs = [m.margin + i * (m.card_w + m.gap) for i in range(4)]
+    right_xs = [width - m.margin - m.card_w - (3 - i) * (m.card_w + m.gap) for i in range(4)]
+    for label, xs, tops, words in (
+        ("A", left_xs, game.ace_foundations, "up to K"),
+        ("K", right_xs, game.king_foundations, "down to A"),
+    ):
+        boxes = [card_box(x, top, m) for x in xs]
         badges.append(badge(label, (boxes[0][0], top, boxes[-1][2], top), badge_top, m))
         cards += [CardSpot(label, card, box, m.card_h) for box, card in zip(boxes, tops, strict=True)]
+        middle = top + m.card_h // 2
+        if label == "A":
+            texts.append(Text(words, (boxes[-1][2] + m.gap, middle), m.caption_font, "caption", "lm"))
+        else:
+            texts.append(Text(words, (boxes[0][0] - m.gap, middle), m.caption_font, "caption", "rm"))
 
-    # The arch: packets A to 9 on a row of their own, 10 to K beside the columns.
-    badge_top = top + m.card_h + 2 * m.pad
-    first_top = badge_top + m.badge_h + m.pad
-    badges.append(badge("P", (xs[0], first_top, xs[-1] + m.card_w, first_top), badge_top, m))
-    packets = list(enumerate(game.arch, start=1))
-    bottom = first_top
-    for x, (rank, packet) in zip(xs, packets[:PLACES], strict=True):
-        bottom = max(bottom, _fan("P", packet, x, first_top, m, cards, slots, note=rank_word(rank)))
-    bottom = max(bottom, first_top + m.card_h + (ROOM - 1) * m.fan)
+    # The arch, each packet in its own place, moved down below the foundations.
+    arch_top = top + m.card_h + 2 * m.pad
+    for rank, packet in enumerate(game.arch, start=1):
+        x0, y0, x1, y1 = places[rank - 1]
+        texts.append(_packet(rank, packet, (x0, y0 + arch_top, x1, y1 + arch_top), m, cards, slots))
 
-    badge_top = bottom + 2 * m.pad
-    second_top = badge_top + m.badge_h + m.pad
-    for x, (rank, packet) in zip(xs, packets[PLACES:], strict=False):
-        bottom = max(bottom, _fan("P", packet, x, second_top, m, cards, slots, note=rank_word(rank)))
-    for x, (number, column) in zip(xs[-4:], enumerate(game.columns, start=1), strict=True):
+    # The columns, inside the arch: level with the top of its legs, centred between them.
+    column_badge_top = places[LEFT_LEG[0] - 1][1] + arch_top
+    column_top = column_badge_top + m.badge_h + m.pad
+    first_x = (width - columns_w) // 2
+    for number, column in enumerate(game.columns, start=1):
         label = str(number)
-        badges.append(badge(label, card_box(x, second_top, m), badge_top, m))
-        bottom = max(bottom, _fan(label, column, x, second_top, m, cards, slots, note="space", kind=SlotKind.FREE))
-    bottom = max(bottom, second_top + m.card_h + (ROOM - 1) * m.fan)
+        box = card_box(first_x + (number - 1) * (m.card_w + m.gap), column_top, m)
+        badges.append(badge(label, box, column_badge_top, m))
+        if not column:
+            slots.append(Slot(label, box, SlotKind.FREE, note="space"))
+            continue
+        step = column_step(len(column), m)
+        for i, card in enumerate(column):
+            shown = m.card_h if i == len(column) - 1 else step
+            cards.append(CardSpot(label, card, card_box(box[0], box[1] + i * step, m), shown))
 
+    columns_bottom = column_top + (COLUMN_ROOM - 1) * m.fan + m.card_h
+    arch_bottom = arch_top + max(place[3] for place in places)
     return Layout(
         metrics=m,
-        size=(width, bottom + m.margin),
+        size=(width, max(columns_bottom, arch_bottom) + m.margin),
         texts=tuple(texts),
         badges=tuple(badges),
         slots=tuple(slots),
@@ -90,20 +126,75 @@ def layout_archway(game: ArchwayGame, scale: float = 1.0) -> Layout:
     )
 
 
-def _fan(
-    label: str, pile: tuple[Card, ...], x: int, y: int, m: Metrics, cards: list[CardSpot], slots: list[Slot],
-    *, note: str, kind: SlotKind = SlotKind.EMPTY,
-) -> int:
-    """Fan ``pile`` downwards from ``(x, y)``, or a slot with ``note`` when it is empty; return its bottom."""
-    box = card_box(x, y, m)
-    if not pile:
-        slots.append(Slot(label, box, kind, note=note))
-        return box[3]
-    step = fan_step(len(pile), m)
-    for i, card in enumerate(pile):
-        shown = m.card_h if i == len(pile) - 1 else step
-        cards.append(CardSpot(label, card, card_box(x, y + i * step, m), shown))
-    return y + (len(pile) - 1) * step + m.card_h
+def column_step(count: int, m: Metrics) -> int:
+    """The fan step of a column of ``count`` cards.
+
+    The usual one, squeezed so a column longer than the deal's (a pasted position) still ends
+    within the room kept for :data:`COLUMN_ROOM` cards.
+    """
+    if count <= COLUMN_ROOM:
+        return m.fan
+    return m.fan * (COLUMN_ROOM - 1) // (count - 1)
+
+
+def side_step(m: Metrics) -> int:
+    """How far apart a packet's cards are fanned sideways: each covered card's suit pip shows whole."""
+    return m.corner_pip + m.pad * 3 // 2
+
+
+def packet_places(m: Metrics) -> list[Box]:
+    """The place kept for each packet, Aces first, its top at 0 (the top of the arch).
+
+    A place holds the packet's rank label and room for :data:`PACKET_ROOM` cards fanned
+    sideways; the legs' places are one under another, the top's side by side, the Sevens'
+    highest of all.
+    """
+    label_w = round(font(m.badge_font).getlength("10")) + m.pad
+    place_w = label_w + m.card_w + (PACKET_ROOM - 1) * side_step(m)
+    place_h = m.card_h
+    shoulder = m.pad  # the Sixes and the Eights a little under the Sevens, so the top is the apex
+    row = place_h + m.gap
+    width = 2 * (m.margin + place_w) + 4 * m.card_w + 7 * m.gap  # the legs, the columns with room each side
+    places: dict[int, Box] = {}
+    top_w = len(TOP) * place_w + (len(TOP) - 1) * 2 * m.gap
+    top_x = (width - top_w) // 2
+    for i, rank in enumerate(TOP):
+        x = top_x + i * (place_w + 2 * m.gap)
+        y = 0 if rank == 7 else shoulder
+        places[rank] = (x, y, x + place_w, y + place_h)
+    for i, rank in enumerate(reversed(LEFT_LEG)):  # the Aces first, at the bottom
+        y = shoulder + row * (len(LEFT_LEG) - i)
+        places[rank] = (m.margin, y, m.margin + place_w, y + place_h)
+    for i, rank in enumerate(RIGHT_LEG):
+        y = shoulder + row * (i + 1)
+        places[rank] = (width - m.margin - place_w, y, width - m.margin, y + place_h)
+    return [places[rank] for rank in range(1, 14)]
+
+
+def _packet(
+    rank: int, packet: tuple[Card, ...], place: Box, m: Metrics, cards: list[CardSpot], slots: list[Slot]
+) -> Text:
+    """Draw one packet in its ``place``: its rank label on the outer side, its cards or an empty slot beside it.
+
+    The cards fan from right to left, the last of the packet leftmost and whole, each card under
+    it showing its right edge, where the suit pip and the small index are. The right leg's
+    packets lie against the board's right edge, the others against their label at the left.
+    """
+    x0, y0, x1, _ = place
+    label_w = round(font(m.badge_font).getlength("10")) + m.pad
+    outside = rank in RIGHT_LEG  # the right leg's labels on the outer edge, its cards flush against them
+    label_x = x1 - label_w // 2 if outside else x0 + label_w // 2
+    label = Text(rank_word(rank), (label_x, y0 + m.card_h // 2), m.badge_font, "caption", "mm")
+    step = side_step(m)
+    last = len(packet) - 1
+    left = x1 - label_w - m.card_w - max(0, last) * step if outside else x0 + label_w
+    if not packet:
+        slots.append(Slot("P", card_box(left, y0, m), SlotKind.EMPTY, note=rank_word(rank)))
+        return label
+    for i, card in enumerate(packet):
+        shown = m.card_h if i == last else step
+        cards.append(CardSpot("P", card, card_box(left + (last - i) * step, y0, m), shown))
+    return label
 
 
 def _header(game: ArchwayGame, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
