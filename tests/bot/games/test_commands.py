@@ -94,7 +94,7 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
     won = fake.message(board.id).content
     header = won.splitlines()[1]  # under the code fence
     assert header.startswith("Gate · deal 1 · ") and f" · {kept} moves · " in header
-    assert f"You won! Every card is home: score 52/52 in {kept} moves." in won
+    assert f"You won! Every card is home: 52/52 in 0:00 and {kept} moves. Win streak: 1." in won
     card = await (await fake.send_command("gate share")).response()
     assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
     stats = await (await fake.send_command("gate stats")).response()
