@@ -512,7 +512,7 @@ async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     lines = shared.content.splitlines()
     assert lines[0] == f"Archway, kit · deal 1 · {expected.score}/104"
     rows = lines[1:9]
-    assert len(lines) == 10 and [len(row) for row in rows] == [13] * 8
+    assert len(lines) == 11 and [len(row) for row in rows] == [13] * 8
     assert sum(row.count(DEALT_SQUARE) for row in rows) == 8  # the bases, there from the deal
     assert sum(row.count(square) for row in rows for square in THIRDS) == expected.score - 8
     assert sum(row.count(NEVER) for row in rows) == 104 - expected.score

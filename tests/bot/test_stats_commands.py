@@ -50,7 +50,7 @@ def public(run: Running) -> list[StoredMessage]:
 def check_card(content: str, header: str) -> list[str]:
     """A result card: its header, four rows of thirteen squares, a line of counts, and no card anywhere."""
     lines = content.splitlines()
-    assert lines[0] == header and len(lines) == 6
+    assert lines[0] == header and len(lines) == 7
     assert [len(line) for line in lines[1:5]] == [13] * 4
     assert all(set(line) <= {*THIRDS, NEVER} for line in lines[1:5])
     assert not any(suit in content for suit in "♣♦♥♠") and not any(rank in content for rank in ("A", "K", "Q", "J"))
@@ -154,7 +154,7 @@ async def test_the_share_button_posts_a_won_games_card_for_its_player_only(gateb
     assert pressed.type == 4 and not pressed.ephemeral, "a new public message, not an edit of the board"
     lines = check_card(pressed.content, "Gate · deal 1 · won 52/52")
     assert all(set(line) <= {*THIRDS} for line in lines[1:5])  # a win: every card went up
-    assert lines[5].startswith(f"{len(WIN_DEAL_1)} moves · no hints · no undos")
+    assert lines[6].startswith(f"{len(WIN_DEAL_1)} moves · no hints · no undos")
     [posted] = [m for m in public(run) if m not in before]
     assert posted.content == pressed.content and posted.id != board.id and not posted.components
     assert len(fake.message(board.id).history) == edits, "the board is left as it was"
@@ -175,7 +175,7 @@ async def test_a_resigned_games_board_shares_its_card(gatebot: Callable) -> None
     assert not pressed.ephemeral
     lines = check_card(pressed.content, "Gate · deal 1 · 1/52")
     assert sum(line.count(NEVER) for line in lines[1:5]) == 51  # only A♦ went up, and nothing names it
-    assert lines[5].startswith("2 moves")
+    assert lines[6].startswith("2 moves")
 
 
 async def test_the_share_button_works_after_a_restart(gatebot: Callable) -> None:
