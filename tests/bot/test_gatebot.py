@@ -37,6 +37,11 @@ def finished_board(message: StoredMessage) -> list[str]:
     return enabled
 
 
+def ending_components(game_id: int) -> list[str]:
+    """The custom ids of what a finished board offers next: Play again, Share result, New deal."""
+    return [f"gate:again:{game_id}", f"gate:share:{game_id}", f"gate:newdeal:{game_id}"]
+
+
 def board_of(fake: FakeDiscord) -> StoredMessage:
     """The newest message with board buttons in #general."""
     return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
@@ -69,7 +74,7 @@ async def test_a_game_with_slash_commands(gatebot: Callable) -> None:
     end = await fake.send_command("gate resign")
     assert (await end.response()).ephemeral
     assert (await run.game_row()).status == "resigned"
-    assert finished_board(fake.message(board.id)) == [f"gate:share:{(await run.game_row()).id}"]
+    assert finished_board(fake.message(board.id)) == ending_components((await run.game_row()).id)
 
 
 async def test_a_mistyped_move_is_one_private_sentence_and_changes_nothing(gatebot: Callable) -> None:
@@ -217,7 +222,7 @@ async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
     await won(run)
     board = board_of(run.fake)
     assert "You won!" in board.content
-    assert finished_board(board) == [f"gate:share:{(await run.game_row()).id}"]
+    assert finished_board(board) == ending_components((await run.game_row()).id)
 
 
 async def test_a_whole_game_won_with_typed_mentions(gatebot: Callable) -> None:

@@ -89,7 +89,8 @@ async def test_share_posts_a_spoiler_free_card_in_the_channel(gatebot: Callable)
     assert [len(line) for line in lines[1:5]] == [13] * 4
     assert all(set(line) <= {*THIRDS} for line in lines[1:5])  # a win: every card went up
     assert NEVER not in posted.content and not any(suit in posted.content for suit in "♣♦♥♠")
-    assert f"{len(WIN_DEAL_1)} moves" in lines[5]
+    assert lines[5] == "🟩 early · 🟨 mid-game · 🟧 late"  # the legend, under the grid
+    assert f"{len(WIN_DEAL_1)} moves" in lines[6]
     assert any(m.content == posted.content for m in fake.messages(fake.channel)), "posted for everyone"
 
 
