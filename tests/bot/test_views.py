@@ -137,3 +137,17 @@ async def test_a_press_over_a_running_game_asks_first_and_loses_nothing(gatebot:
     assert [(g.deal, g.status) for g in await run.games()] == [(5, "resigned"), (617, "abandoned"),
                                                                (new.deal, "active")]
     assert new.deal in RANDOM_DEALS[1:] and (new.variant, new.options) == ("little-gate", "single-moves")
+
+
+async def test_play_again_and_new_deal_work_after_a_restart(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    finished = await finish_little_gate(run)
+    await run.bot.close()
+    await gatebot()  # a new process: only the database and the board's custom ids remain
+    finished = fake.message(finished.id)
+    menu = component(finished, "gate:newdeal:")["custom_id"]
+    pressed = await (await fake.select(finished, menu, ["gate"])).response()
+    assert pressed.type == 4 and not pressed.ephemeral and "Dealt Gate deal 617." in pressed.content
+    assert [(g.variant, g.deal, g.status) for g in await run.games()] == [("little-gate", 5, "resigned"),
+                                                                          ("gate", 617, "active")]
