@@ -146,7 +146,7 @@ def test_the_legend_under_the_grid_says_what_each_coloured_square_means() -> Non
 FOUNDATION = st.lists(st.one_of(st.none(), st.just(DEALT), st.integers(0, 299)), min_size=13, max_size=13)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(rows=st.lists(FOUNDATION, min_size=4, max_size=8), steps=st.integers(0, 300))
 def test_the_legend_explains_every_square_the_grid_shows_in_one_short_line(
     rows: list[list[int | None]], steps: int
