@@ -48,7 +48,7 @@ from gatebot.bot.errors import (
     log_failure,
     reply_privately,
 )
-from gatebot.bot.views import BoardComponents, board_components, board_game_id
+from gatebot.bot.views import BoardComponents, ConfirmDeal, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics
@@ -251,6 +251,42 @@ class Table:
                 await self._offer_end(actor, answer.reply, interaction.channel_id)
 
         await self._bounded(interaction, answer, work(), thinking=False, what=f"the {action} button of game {game_id}")
+
+    async def deal_again(
+        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False
+    ) -> None:
+        """Play again (``variant`` None: the finished game's variant and options) or New deal (``variant``'s rules).
+
+        Only the game's player may: anyone else is told so privately. A random deal is dealt
+        through the service, which asks first when a game is running (``confirm`` is the yes),
+        and the new board is the answer to the press, so the finished board stays as it was.
+        """
+        actor = interaction_actor(interaction)
+        answer = Answer()
+
+        async def work() -> None:
+            async with self._turn(actor):
+                found = await self.service.board_of(game_id)
+                owner, game = (None, None) if found is None else (found[0], found[1].game)
+                if owner is None or game is None:
+                    await self._ephemeral(interaction, "That game is no longer stored: start a new one with /gate new.")
+                    answer.answered = True
+                    return
+                if (owner.platform, owner.user_id) != (actor.platform, actor.user_id):
+                    await self._ephemeral(interaction, f"That's {owner.display_name}'s game: start one of your own "
+                                                       "with /gate new.")
+                    answer.answered = True
+                    return
+                name, options = (game.name, game.options) if variant is None else (variant, ())
+                answer.reply = await self.service.new_game(actor, name, options=options, confirm=confirm)
+
+                def ask() -> discord.ui.View:
+                    return ConfirmDeal(self, actor.user_id, game_id, variant)
+
+                await self.answer(interaction, answer.reply, new_board=True, confirm=ask, answer=answer)
+
+        what = "Play again" if variant is None else "New deal"
+        await self._bounded(interaction, answer, work(), thinking=False, what=f"{what} under game {game_id}")
 
     async def hint(self, interaction: discord.Interaction, *, game_id: int | None = None,
                    version: int | None = None) -> None:

@@ -5,9 +5,12 @@ They are dynamic items: the custom id carries the game id and the version the bo
 someone else's board is recognised, and a press on an out-of-date board (a double click)
 changes nothing.
 
-Once the game is over its buttons stay, disabled, and one more appears: Share result
-(``gate:share:42``), which posts the game's spoiler-free result card in the channel when
-its player presses it.
+Once the game is over its buttons stay, disabled, and what people do next appears: Play
+again (``gate:again:42``: the same variant and options, a new random deal), New deal
+(``gate:newdeal:42``: a menu of the variants, a random deal of the one picked) and Share
+result (``gate:share:42``), which posts the game's spoiler-free result card in the channel.
+Only the game's player may use them; a game still running is never lost to them (the
+service asks first).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
+from gatebot.bot.questions import Question
 from gatebot.render.card import render_card
-from gatebot.rules import Game, Move, describe_move
+from gatebot.rules import VARIANTS, Game, Move, describe_move
 from gatebot.service import GameStatus, Reply
 from gatebot.service.stats import NoCard, Statistics
 from gatebot.service.variants import has_stock
@@ -41,6 +45,8 @@ BUTTONS = (
 END_BUTTON = ("end", "End game", "🏁", discord.ButtonStyle.danger)
 #: Shown once the game has finished: the one button of the board still enabled.
 SHARE_BUTTON = ("Share result", "📤", discord.ButtonStyle.success)
+#: Beside it: the same game again, with a new deal.
+AGAIN_BUTTON = ("Play again", "🔁", discord.ButtonStyle.primary)
 
 
 class Presses(Protocol):
@@ -48,14 +54,21 @@ class Presses(Protocol):
 
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None: ...
 
+    async def deal_again(
+        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False
+    ) -> None: ...
+
 
 BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
 #: The game id in any custom id of a board's components.
 BOARD_GAME = re.compile(
-    r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}|share:(?P<shared>\d{1,19}))"
+    r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}"
+    r"|(?:share|again|newdeal):(?P<shared>\d{1,19}))"
 )
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 SHARE_ID = r"gate:share:(?P<game>\d+)"
+AGAIN_ID = r"gate:again:(?P<game>\d+)"
+NEW_DEAL_ID = r"gate:newdeal:(?P<game>\d+)"
 
 
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
@@ -159,6 +172,86 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
             await on_view_error(interaction, error, self)
 
 
+class AgainButton(DynamicItem[discord.ui.Button[Any]], template=AGAIN_ID):
+    """Play again, under a finished game's board: a new random deal of the same variant and options."""
+
+    presses: ClassVar[Presses]
+
+    def __init__(self, game_id: int) -> None:
+        label, emoji, style = AGAIN_BUTTON
+        super().__init__(
+            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:again:{game_id}"),
+            row=1,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> AgainButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.presses.deal_again(interaction, self.game_id, None)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+def variant_options() -> list[discord.SelectOption]:
+    """One option per variant of :data:`gatebot.rules.VARIANTS`: its title shown, its name the value."""
+    return [discord.SelectOption(label=cls.title, value=cls.name) for cls in VARIANTS[:MAX_OPTIONS]]
+
+
+class NewDealSelect(DynamicItem[discord.ui.Select[Any]], template=NEW_DEAL_ID):
+    """New deal, under a finished game's board: a menu of the variants, a random deal of the one picked."""
+
+    presses: ClassVar[Presses]
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gate:newdeal:{game_id}", placeholder="New deal of…", options=variant_options()
+            ),
+            row=2,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> NewDealSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values) or _chosen(interaction)
+        if not values:
+            return
+        try:
+            await self.presses.deal_again(interaction, self.game_id, values[0])
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+class ConfirmDeal(Question):
+    """Yes/no before Play again or New deal abandons the game the player has running."""
+
+    def __init__(self, presses: Presses, user_id: str, game_id: int, variant: str | None) -> None:
+        super().__init__(user_id)
+        self.presses, self.game_id, self.variant = presses, game_id, variant
+
+    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmDeal]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Dealing…", view=None)
+        await self.presses.deal_again(interaction, self.game_id, self.variant, confirm=True)
+
+    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmDeal]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Your game goes on.", view=None)
+
+
 @dataclass(frozen=True, slots=True)
 class BoardComponents:
     """The components of one table's boards: classes bound to what answers them (see :func:`board_components`).
@@ -170,17 +263,20 @@ class BoardComponents:
     button: type[BoardButton]
     select: type[MoveSelect]
     share: type[ShareButton]
+    again: type[AgainButton]
+    new_deal: type[NewDealSelect]
 
     @property
     def items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
-        return (self.button, self.select, self.share)
+        return (self.button, self.select, self.share, self.again, self.new_deal)
 
     def view(self, reply: Reply) -> discord.ui.View | None:
         """The components for a board reply: live while the game is active, disabled once it ended.
 
         A variant without a stock (Archway) has no Draw button at all. A finished game's board
-        also gets Share result (not one set aside as unreadable: it has no result).
+        also gets Play again and Share result in a row, room left there, and the New deal menu
+        (not one set aside as unreadable: it has no result).
         """
         if reply.game_id is None or reply.version is None or reply.game is None:
             return None
@@ -197,12 +293,14 @@ class BoardComponents:
         if active and 0 < len(reply.moves) <= MAX_OPTIONS:
             view.add_item(self.select(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
         if reply.status is not None and reply.status.finished:
+            view.add_item(self.again(reply.game_id))
             view.add_item(self.share(reply.game_id))
+            view.add_item(self.new_deal(reply.game_id))
         return view
 
 
 def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
-    """The board components answered by ``table`` (a press) and ``statistics`` (Share result).
+    """The board components answered by ``table`` (a press, Play again, New deal) and ``statistics`` (Share result).
 
     Each bot's table makes its own, so a press reaches that bot's services through the class
     itself, not through ``interaction.client``.
@@ -217,8 +315,14 @@ def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
     class TableShare(ShareButton, template=SHARE_ID):
         pass
 
+    class TableAgain(AgainButton, template=AGAIN_ID):
+        presses = table
+
+    class TableNewDeal(NewDealSelect, template=NEW_DEAL_ID):
+        presses = table
+
     TableShare.statistics = statistics
-    return BoardComponents(TableButton, TableSelect, TableShare)
+    return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal)
 
 
 def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOption]:

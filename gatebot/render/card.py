@@ -4,7 +4,8 @@ The card shows the *shape* of a game and none of its cards: a header (the varian
 challenge or deal, the result out of the variant's cards), a grid with one row of thirteen
 squares per foundation, from the foundation's first card to its last, each square coloured
 by the third of the game in which that card went up (white for a card that lay there from
-the deal, black for one that never went up), and a line of counts. Gate and Canfield have
+the deal, black for one that never went up), the grid's legend in one line, and a line of
+counts. Gate and Canfield have
 four rows, one per suit; Archway's two decks have eight, two per suit (its Ace foundation
 building up, then its King foundation building down), 104 squares for 104 cards. No rank or
 suit is written anywhere, so a card shared in a channel spoils nothing for someone who has
@@ -23,6 +24,10 @@ DEALT_SQUARE = "⬜"
 RANKS = 13
 SUITS = 4
 DECK = RANKS * SUITS
+#: What the squares mean, for the legend under the grid (white and black only when shown).
+MEANINGS = dict(zip(THIRDS, ("early", "mid-game", "late"), strict=True))
+DEALT_MEANING = "from the deal"
+NEVER_MEANING = "never home"
 #: The step of a card on its foundation from the deal, before any move.
 DEALT = -1
 
@@ -57,7 +62,7 @@ class ResultCard:
 
 
 def render_card(card: ResultCard) -> str:
-    """The card as text: header, a row of squares per foundation, counts; a few hundred characters at most.
+    """The card as text: header, a row of squares per foundation, the legend, counts; a few hundred characters at most.
 
     >>> print(render_card(card))  # doctest: +SKIP
     Gate · deal 617 · won 52/52
@@ -65,9 +70,11 @@ def render_card(card: ResultCard) -> str:
     🟩🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧🟧🟧
     🟩🟩🟩🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧
     🟩🟨🟨🟨🟨🟧🟧🟧🟧🟧🟧🟧🟧
+    🟩 early · 🟨 mid-game · 🟧 late
     113 moves · no hints · no undos · 6:12
     """
-    return "\n".join((header(card), *grid_rows(card), counts_line(card)))
+    rows = grid_rows(card)
+    return "\n".join((header(card), *rows, legend(rows), counts_line(card)))
 
 
 def header(card: ResultCard) -> str:
@@ -84,6 +91,20 @@ def header(card: ResultCard) -> str:
 def grid_rows(card: ResultCard) -> tuple[str, ...]:
     """One row of thirteen squares per foundation, its first card first."""
     return tuple("".join(_square(step, card.steps) for step in row) for row in card.ascents)
+
+
+def legend(rows: tuple[str, ...]) -> str:
+    """What the squares say, in one line: ``🟩 early · 🟨 mid-game · 🟧 late`` (in the game a card went up).
+
+    A white or a black square is explained only when the grid has one, to keep the line short.
+    """
+    shown = "".join(rows)
+    parts = [f"{square} {meaning}" for square, meaning in MEANINGS.items()]
+    if DEALT_SQUARE in shown:
+        parts.append(f"{DEALT_SQUARE} {DEALT_MEANING}")
+    if NEVER in shown:
+        parts.append(f"{NEVER} {NEVER_MEANING}")
+    return " · ".join(parts)
 
 
 def counts_line(card: ResultCard) -> str:

@@ -66,6 +66,7 @@ from gatebot.service.privacy import Privacy
 from gatebot.service.reading import Reader, dealt, set_aside_note
 from gatebot.service.replays import Replays
 from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply, ReplyKind
+from gatebot.service.stats import win_message, won_game
 from gatebot.solver import HINT_SECONDS, Verdict, registry
 from gatebot.store import games as stored
 from gatebot.store.database import Database
@@ -538,8 +539,18 @@ class GameService:
         async with self._lock(actor):
             fast = await self._fast_change(actor, apply, expected_version, game_id)
         if fast is not None:
-            return await self.players.with_preferences(actor, fast)
-        return await self._serve(actor, work)
+            return await self._won(await self.players.with_preferences(actor, fast))
+        return await self._won(await self._serve(actor, work))
+
+    async def _won(self, reply: Reply) -> Reply:
+        """A change that won the game carries the one win message: result, time, moves, streak and bests.
+
+        Read once the win is saved, so the streak and the personal bests count it.
+        """
+        if reply.status is not GameStatus.WON or not reply.saved or reply.game_id is None:
+            return reply
+        win = await won_game(self._db, reply.game_id)
+        return reply if win is None else replace(reply, message=win_message(win))
 
     async def _fast_change(
         self,

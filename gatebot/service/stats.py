@@ -24,7 +24,7 @@ from gatebot.errors import UserError
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import Game, Move, RulesError, find_variant
 from gatebot.service import saved
-from gatebot.service.games import UNDO_TOKEN, GameDamaged
+from gatebot.service.changes import UNDO_TOKEN, GameDamaged
 from gatebot.service.variants import deck_size
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, utcnow
@@ -93,6 +93,102 @@ class PlayerStats:
     @property
     def games(self) -> int:
         return sum(variant.games for variant in self.variants)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One won game among its player's games of the variant: what the win message says about it.
+
+    ``streak`` counts this win; ``fastest`` and ``fewest`` say it beat every earlier win of the
+    variant (in time, in moves), and ``best_seconds`` / ``best_moves`` are those earlier bests
+    (None before the first win).
+    """
+
+    title: str
+    total: int
+    seconds: float | None
+    moves: int
+    streak: int
+    best_seconds: float | None
+    best_moves: int | None
+
+    @property
+    def first(self) -> bool:
+        """The player's first win of the variant."""
+        return self.best_moves is None
+
+    @property
+    def fastest(self) -> bool:
+        return self.seconds is not None and (self.best_seconds is None or self.seconds < self.best_seconds)
+
+    @property
+    def fewest(self) -> bool:
+        return self.best_moves is None or self.moves < self.best_moves
+
+
+def win_message(win: Win) -> str:
+    """The one message of a won game: the result, its time and moves, the streak and whether it is a best.
+
+    ``You won! Every card is home: 52/52 in 6:12 and 113 moves. Win streak: 3. A personal best:
+    your fastest win and fewest moves of Gate.`` The moves are :func:`~gatebot.service.changes.move_count`'s.
+    """
+    took = f"{duration(win.seconds)} and " if win.seconds is not None else ""
+    lines = [
+        f"You won! Every card is home: {win.total}/{win.total} in {took}{win.moves} move{_s(win.moves)}.",
+        f"Win streak: {win.streak}.",
+    ]
+    bests = [what for what, beaten in (("fastest win", win.fastest), ("fewest moves", win.fewest)) if beaten]
+    if win.first:
+        lines.append(f"Your first win of {win.title}.")
+    elif bests:
+        lines.append(f"A personal best: your {' and '.join(bests)} of {win.title}.")
+    else:
+        earlier = [duration(win.best_seconds)] if win.best_seconds is not None else []
+        earlier.append(f"{win.best_moves} move{_s(win.best_moves or 0)}")
+        lines.append(f"Your bests of {win.title}: {' and '.join(earlier)}.")
+    return " ".join(lines)
+
+
+async def won_game(db: Database, game_id: int) -> Win | None:
+    """The win ``game_id`` among its player's finished games of its variant; None unless it is a won game.
+
+    One read of the game and one of the player's finished games of that variant, in the order
+    they ended; the streak and the earlier bests are counted up to this game.
+    """
+    async with db.sessions() as session:
+        game = (
+            await session.execute(
+                select(GameRecord.player_id, GameRecord.variant, GameRecord.status).where(GameRecord.id == game_id)
+            )
+        ).first()
+        if game is None or game.status != GameStatus.WON:
+            return None
+        rows = (
+            await session.execute(
+                select(GameRecord.id, GameRecord.status, GameRecord.move_count, GameRecord.started_at,
+                       GameRecord.finished_at, GameRecord.options)
+                .where(GameRecord.player_id == game.player_id, GameRecord.variant == game.variant,
+                       GameRecord.status.in_(FINISHED))
+                .order_by(GameRecord.finished_at, GameRecord.id)
+            )
+        ).all()
+    streak = 0
+    best_seconds: float | None = None
+    best_moves: int | None = None
+    for row_id, status, moves, started_at, finished_at, options in rows:
+        if not saved.readable(row_id, status, game.variant, options):
+            continue
+        won = status == GameStatus.WON
+        streak = streak + 1 if won else 0
+        seconds = None if finished_at is None else (finished_at - started_at).total_seconds()
+        if row_id == game_id:
+            return Win(_title(game.variant), deck_size(game.variant), seconds, moves, streak,
+                       best_seconds, best_moves)
+        if won:
+            if seconds is not None and (best_seconds is None or seconds < best_seconds):
+                best_seconds = seconds
+            best_moves = moves if best_moves is None else min(best_moves, moves)
+    return None
 
 
 class NoCard(UserError):

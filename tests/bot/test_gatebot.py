@@ -37,6 +37,11 @@ def finished_board(message: StoredMessage) -> list[str]:
     return enabled
 
 
+def ending_components(game_id: int) -> list[str]:
+    """The custom ids of what a finished board offers next: Play again, Share result, New deal."""
+    return [f"gate:again:{game_id}", f"gate:share:{game_id}", f"gate:newdeal:{game_id}"]
+
+
 def board_of(fake: FakeDiscord) -> StoredMessage:
     """The newest message with board buttons in #general."""
     return next(m for m in reversed(fake.messages(fake.channel)) if any(c.startswith("gate:") for c in m.custom_ids()))
@@ -69,7 +74,7 @@ async def test_a_game_with_slash_commands(gatebot: Callable) -> None:
     end = await fake.send_command("gate resign")
     assert (await end.response()).ephemeral
     assert (await run.game_row()).status == "resigned"
-    assert finished_board(fake.message(board.id)) == [f"gate:share:{(await run.game_row()).id}"]
+    assert finished_board(fake.message(board.id)) == ending_components((await run.game_row()).id)
 
 
 async def test_a_mistyped_move_is_one_private_sentence_and_changes_nothing(gatebot: Callable) -> None:
@@ -217,7 +222,7 @@ async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
     await won(run)
     board = board_of(run.fake)
     assert "You won!" in board.content
-    assert finished_board(board) == [f"gate:share:{(await run.game_row()).id}"]
+    assert finished_board(board) == ending_components((await run.game_row()).id)
 
 
 async def test_a_whole_game_won_with_typed_mentions(gatebot: Callable) -> None:
@@ -512,7 +517,7 @@ async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     lines = shared.content.splitlines()
     assert lines[0] == f"Archway, kit · deal 1 · {expected.score}/104"
     rows = lines[1:9]
-    assert len(lines) == 10 and [len(row) for row in rows] == [13] * 8
+    assert len(lines) == 11 and [len(row) for row in rows] == [13] * 8
     assert sum(row.count(DEALT_SQUARE) for row in rows) == 8  # the bases, there from the deal
     assert sum(row.count(square) for row in rows for square in THIRDS) == expected.score - 8
     assert sum(row.count(NEVER) for row in rows) == 104 - expected.score

@@ -50,7 +50,7 @@ def public(run: Running) -> list[StoredMessage]:
 def check_card(content: str, header: str) -> list[str]:
     """A result card: its header, four rows of thirteen squares, a line of counts, and no card anywhere."""
     lines = content.splitlines()
-    assert lines[0] == header and len(lines) == 6
+    assert lines[0] == header and len(lines) == 7
     assert [len(line) for line in lines[1:5]] == [13] * 4
     assert all(set(line) <= {*THIRDS, NEVER} for line in lines[1:5])
     assert not any(suit in content for suit in "♣♦♥♠") and not any(rank in content for rank in ("A", "K", "Q", "J"))
@@ -89,7 +89,8 @@ async def test_share_posts_a_spoiler_free_card_in_the_channel(gatebot: Callable)
     assert [len(line) for line in lines[1:5]] == [13] * 4
     assert all(set(line) <= {*THIRDS} for line in lines[1:5])  # a win: every card went up
     assert NEVER not in posted.content and not any(suit in posted.content for suit in "♣♦♥♠")
-    assert f"{len(WIN_DEAL_1)} moves" in lines[5]
+    assert lines[5] == "🟩 early · 🟨 mid-game · 🟧 late"  # the legend, under the grid
+    assert f"{len(WIN_DEAL_1)} moves" in lines[6]
     assert any(m.content == posted.content for m in fake.messages(fake.channel)), "posted for everyone"
 
 
@@ -154,7 +155,7 @@ async def test_the_share_button_posts_a_won_games_card_for_its_player_only(gateb
     assert pressed.type == 4 and not pressed.ephemeral, "a new public message, not an edit of the board"
     lines = check_card(pressed.content, "Gate · deal 1 · won 52/52")
     assert all(set(line) <= {*THIRDS} for line in lines[1:5])  # a win: every card went up
-    assert lines[5].startswith(f"{len(WIN_DEAL_1)} moves · no hints · no undos")
+    assert lines[6].startswith(f"{len(WIN_DEAL_1)} moves · no hints · no undos")
     [posted] = [m for m in public(run) if m not in before]
     assert posted.content == pressed.content and posted.id != board.id and not posted.components
     assert len(fake.message(board.id).history) == edits, "the board is left as it was"
@@ -175,7 +176,7 @@ async def test_a_resigned_games_board_shares_its_card(gatebot: Callable) -> None
     assert not pressed.ephemeral
     lines = check_card(pressed.content, "Gate · deal 1 · 1/52")
     assert sum(line.count(NEVER) for line in lines[1:5]) == 51  # only A♦ went up, and nothing names it
-    assert lines[5].startswith("2 moves")
+    assert lines[6].startswith("2 moves")
 
 
 async def test_the_share_button_works_after_a_restart(gatebot: Callable) -> None:

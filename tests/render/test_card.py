@@ -4,8 +4,10 @@ import math
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS, ResultCard, duration, render_card
+from gatebot.render.card import DEALT, DEALT_SQUARE, NEVER, THIRDS, ResultCard, duration, render_card
 from gatebot.rules import Game
 from gatebot.service.stats import ascents
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, WIN_DEAL_1
@@ -42,7 +44,7 @@ GAMES = {
 
 def grid(text: str) -> list[str]:
     lines = text.splitlines()
-    assert len(lines) == 6, text
+    assert len(lines) == 7, text
     return lines[1:5]
 
 
@@ -122,7 +124,7 @@ def test_an_archway_card_has_eight_rows_its_bases_white_and_a_score_out_of_104()
                       seconds=None, ascents=ascents("archway", 1, (), steps), steps=len(steps), total=104)
     lines = render_card(card).splitlines()
     assert lines[0] == "Archway · deal 1 · 10/104" and lines[-1] == "3 moves · no hints · 1 undo"
-    rows = lines[1:-1]
+    rows = lines[1:-2]
     assert len(rows) == 8 and all(len(row) == 13 for row in rows)
     assert [row[0] for row in rows] == [DEALT_SQUARE] * 8  # each foundation's base, there from the deal
     assert rows[0][1] == rows[1][1] == THIRDS[0]  # 2♣ up and Q♣ down, both in the first third
@@ -131,3 +133,30 @@ def test_an_archway_card_has_eight_rows_its_bases_white_and_a_score_out_of_104()
     won = ResultCard(title="Archway", deal=1, won=True, score=104, moves=300, hints=0, undos=0, seconds=60.0,
                      ascents=card.ascents, steps=4, total=104)
     assert render_card(won).splitlines()[0] == "Archway · deal 1 · won 104/104"
+
+
+def test_the_legend_under_the_grid_says_what_each_coloured_square_means() -> None:
+    lines = render_card(card_of(1, WIN_DEAL_1, won=True)).splitlines()
+    assert lines[5] == "🟩 early · 🟨 mid-game · 🟧 late"  # a win: every card went up, none was dealt
+    lost = render_card(card_of(10, LOST_DEAL_10)).splitlines()
+    assert lost[5] == "🟩 early · 🟨 mid-game · 🟧 late · ⬛ never home"
+
+
+#: A foundation's thirteen squares: the step that put each card up, there from the deal, or never up.
+FOUNDATION = st.lists(st.one_of(st.none(), st.just(DEALT), st.integers(0, 299)), min_size=13, max_size=13)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rows=st.lists(FOUNDATION, min_size=4, max_size=8), steps=st.integers(0, 300))
+def test_the_legend_explains_every_square_the_grid_shows_in_one_short_line(
+    rows: list[list[int | None]], steps: int
+) -> None:
+    card = ResultCard(title="Archway", deal=1, won=False, score=0, moves=steps, hints=0, undos=0, seconds=None,
+                      ascents=tuple(tuple(row) for row in rows), steps=steps, total=13 * len(rows))
+    lines = render_card(card).splitlines()
+    grid, legend = lines[1:1 + len(rows)], lines[1 + len(rows)]
+    explained = {part.split(" ", 1)[0] for part in legend.split(" · ")}
+    assert {square for row in grid for square in row} <= explained
+    assert set(THIRDS) <= explained, "the three colours are always explained"
+    assert len(legend) <= 80 and CARD_NAME.search(legend) is None
+    assert len(render_card(card)) < 2000

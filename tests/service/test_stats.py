@@ -344,3 +344,50 @@ async def test_an_archway_result_card_has_two_rows_a_suit_out_of_104(db: Databas
     assert clubs_up[:3] == (DEALT, 0, None) and clubs_down[:3] == (DEALT, 1, None)
     assert diamonds_up[:3] == (DEALT, 2, None)
     assert sum(step == DEALT for row in card.ascents for step in row) == 8
+
+
+class Clock:
+    """A clock the test moves by hand: games start and finish when the test says."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def timed_win(service: GameService, clock: Clock, minutes: int) -> str:
+    """Win deal 1 in ``minutes`` by the service's clock; the win's message."""
+    await service.new_game(ALICE, deal=1)
+    clock.now += timedelta(minutes=minutes)
+    reply = await service.play(ALICE, " ".join(WIN_DEAL_1))
+    assert reply.status is GameStatus.WON and reply.message is not None
+    return reply.message
+
+
+async def test_the_win_message_gives_time_moves_streak_and_personal_bests(db: Database) -> None:
+    clock = Clock()
+    service = GameService(db, clock=clock)
+    moves = len(WIN_DEAL_1)
+    first = await timed_win(service, clock, 10)
+    assert first == (f"You won! Every card is home: 52/52 in 10:00 and {moves} moves. Win streak: 1. "
+                     "Your first win of Gate.")
+    # Quicker, in as many moves: a best in time only.
+    assert (await timed_win(service, clock, 7)).endswith(
+        f"52/52 in 7:00 and {moves} moves. Win streak: 2. A personal best: your fastest win of Gate.")
+    async with db.sessions() as session, session.begin():  # the earlier wins took more moves
+        await session.execute(update(GameRecord).values(move_count=moves + 40))
+    assert (await timed_win(service, clock, 5)).endswith(
+        "Win streak: 3. A personal best: your fastest win and fewest moves of Gate.")
+    await lose(service, ALICE)
+    assert (await timed_win(service, clock, 6)).endswith(
+        f"in 6:00 and {moves} moves. Win streak: 1. Your bests of Gate: 5:00 and {moves} moves.")
+
+
+async def test_the_win_message_counts_the_variants_apart(db: Database) -> None:
+    clock = Clock()
+    service = GameService(db, clock=clock)
+    await timed_win(service, clock, 3)
+    await resign(service, ALICE, "", variant="little-gate")  # another variant's loss breaks no Gate streak
+    assert (await timed_win(service, clock, 4)).endswith(f"Win streak: 2. Your bests of Gate: 3:00 and "
+                                                          f"{len(WIN_DEAL_1)} moves.")

@@ -342,6 +342,7 @@ async def test_winning_ends_the_game_and_is_stored() -> None:
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("won", 52)
     assert "You won" in out and "52/52" in out
+    assert f"{len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in out  # the service's win message
     assert rest.read() == "d\n"  # nothing is read after the game ends
 
 

@@ -16,6 +16,7 @@ from gatebot.rules import Game
 from gatebot.service.challenges import Announcement, Happening
 from gatebot.store import DailySchedule, GameRecord, Player
 from tests.bot.gatebots import Clock, Running
+from tests.bot.test_gatebot import ending_components
 from tests.fake_discord import FakeChannel, FakeDiscord, Overwrite, Permission, StoredMessage
 from tests.lines import WIN_DEAL_1
 
@@ -438,7 +439,7 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
     )
     assert "Later has closed, so your attempt ended with a score of 1." in ended.content
     enabled = [c["custom_id"] for r in ended.components for c in r["components"] if not c.get("disabled")]
-    assert enabled == [f"gate:share:{(await run.games())[-1].id}"]
+    assert enabled == ending_components((await run.games())[-1].id)
     late = await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
     assert late.ephemeral and late.content == "Later has closed, so your attempt ended with a score of 1."
 

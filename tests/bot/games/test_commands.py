@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.bot.gatebots import Running
+from tests.bot.test_gatebot import ending_components
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
@@ -46,7 +47,7 @@ async def test_the_board_of_a_finished_game_shows_how_it_ended_and_shares_it(gat
     assert "2 moves" in shown.content and "score 1/52" in shown.content  # the final board's header
     components = [c for line in shown.components for c in line["components"]]
     enabled = [c["custom_id"] for c in components if not c.get("disabled")]
-    assert enabled == [f"gate:share:{row.id}"]  # the play buttons are there, disabled
+    assert enabled == ending_components(row.id)  # the play buttons are there, disabled
     assert {c["custom_id"].split(":")[1] for c in components if c.get("disabled")} == {"draw", "undo", "auto", "hint"}
 
     board = asked.original
@@ -94,7 +95,7 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
     won = fake.message(board.id).content
     header = won.splitlines()[1]  # under the code fence
     assert header.startswith("Gate · deal 1 · ") and f" · {kept} moves · " in header
-    assert f"You won! Every card is home: score 52/52 in {kept} moves." in won
+    assert f"You won! Every card is home: 52/52 in 0:00 and {kept} moves. Win streak: 1." in won
     card = await (await fake.send_command("gate share")).response()
     assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
     stats = await (await fake.send_command("gate stats")).response()
