@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from gatebot.render.boards import layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
 from gatebot.render.image_geometry import Box, Layout, Metrics, SlotKind, font
-from gatebot.rules import Game
+from gatebot.rules import Card, Game
 
 FELT_CENTRE = (40, 118, 66)
 FELT_EDGE = (20, 78, 42)
@@ -56,20 +56,21 @@ def draw_board(layout: Layout) -> Image.Image:
     for post in layout.posts:
         draw.rounded_rectangle(post, radius=m.radius + m.pad, fill=GATEPOST)
     for badge in layout.badges:
-        _badge(draw, badge.text, badge.box, m)
+        pill, shape = _badge(badge.text, badge.box[2] - badge.box[0], badge.box[3] - badge.box[1], m)
+        image.paste(pill, badge.box[:2], shape)
     for place in layout.slots:
         sprite = slot(m, place.suit, _SLOT_NOTES[place.kind] if place.note is None else place.note)
         image.paste(sprite, place.box[:2], sprite)
     for stack in layout.stacks:
-        sprite = card_back(m) if stack.face_down else blank_card(m)
+        sprite = _shadowed(None, m) if stack.face_down else _shadowed_blank(m)
         for layer in range(stack.layers, 0, -1):
             step = max(1, round(2 * m.scale)) * layer
             _card(image, sprite, (stack.box[0] + step, stack.box[1] + step), m)
     for box in layout.backs:
-        _card(image, card_back(m), box[:2], m)
+        _card(image, _shadowed(None, m), box[:2], m)
         _count(draw, layout.stock_count, box, m)
     for spot in layout.cards:
-        _card(image, card_face(spot.card, m), spot.box[:2], m)
+        _card(image, _shadowed(spot.card, m), spot.box[:2], m)
     for text in layout.texts:
         colour = TEXT_COLOURS[text.role]
         bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
@@ -86,19 +87,43 @@ def encode(image: Image.Image) -> bytes:
 
 
 def _card(image: Image.Image, sprite: Image.Image, xy: tuple[int, int], m: Metrics) -> None:
-    """Paste a card with its soft shadow falling down and to the right."""
+    """Paste a card sprite from :func:`_shadowed` with its top left corner at ``xy``."""
+    _, reach = shadow(m)
+    drop = max(1, round(2 * m.scale))
+    image.paste(sprite, (xy[0] - reach + drop // 2, xy[1] - reach + drop), sprite)
+
+
+def _with_shadow(sprite: Image.Image, m: Metrics) -> Image.Image:
+    """``sprite`` over its soft shadow, which falls down and to the right: one paste per card, not two."""
     mask, reach = shadow(m)
     drop = max(1, round(2 * m.scale))
-    image.paste((0, 0, 0), (xy[0] - reach + drop // 2, xy[1] - reach + drop), mask)
-    image.paste(sprite, xy, sprite)
+    combined = Image.new("RGBA", mask.size, (0, 0, 0, 0))
+    combined.putalpha(mask)
+    combined.alpha_composite(sprite, (reach - drop // 2, reach - drop))
+    return combined
 
 
-def _badge(draw: ImageDraw.ImageDraw, text: str, box: Box, m: Metrics) -> None:
-    draw.rounded_rectangle(box, radius=(box[3] - box[1]) // 2, fill=BADGE_FILL)
-    centre = ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+@lru_cache(maxsize=4 * 53)
+def _shadowed(card: Card | None, m: Metrics) -> Image.Image:
+    """A face-up ``card``, or the back for None, with its shadow."""
+    return _with_shadow(card_back(m) if card is None else card_face(card, m), m)
+
+
+@lru_cache(maxsize=8)
+def _shadowed_blank(m: Metrics) -> Image.Image:
+    return _with_shadow(blank_card(m), m)
+
+
+@lru_cache(maxsize=64)  # a board has at most a dozen badges, the same on every board of its variant
+def _badge(text: str, width: int, height: int, m: Metrics) -> tuple[Image.Image, Image.Image]:
+    """A pile's name on a dark pill: the picture and the pill's shape to paste it through."""
+    pill = Image.new("RGB", (width + 1, height + 1), BADGE_FILL)  # the box's right and bottom edges are drawn
+    shape = Image.new("L", pill.size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
     bold = max(1, round(0.5 * m.scale))
-    draw.text(centre, text, font=font(m.badge_font), fill=BADGE_TEXT, anchor="mm", stroke_width=bold,
-              stroke_fill=BADGE_TEXT)
+    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font), fill=BADGE_TEXT,
+                              anchor="mm", stroke_width=bold, stroke_fill=BADGE_TEXT)
+    return pill, shape
 
 
 def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
