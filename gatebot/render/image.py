@@ -18,7 +18,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from gatebot.render.boards import layout_board
-from gatebot.render.image_cards import CARD_FACE, blank_card, card_back, card_face, shadow, slot
+from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
 from gatebot.render.image_geometry import Box, Layout, Metrics, SlotKind, font
 from gatebot.rules import Card, Game
 
@@ -80,8 +80,8 @@ def draw_board(layout: Layout) -> Image.Image:
     return image
 
 
-#: zlib effort for the palette PNG: 6 is a third smaller than 3 for a few milliseconds more;
-#: 9 (what ``optimize=True`` sets) saves another tenth for ten times the encoding time.
+#: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
+#: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
 COMPRESS_LEVEL = 6
 
 
@@ -91,19 +91,20 @@ def encode(image: Image.Image) -> bytes:
     A board holds a few thousand colours: the felt's gradient and, on it, the cards, their
     shadows and the anti-aliased blends along every edge. The felt gets its own colours
     exactly (:data:`_FELT_COLOURS`): a quantizer merges the felt's neighbouring shades and
-    the smooth gradient shows rings. The rest (every pixel that is not bare felt) is
-    quantized to the remaining entries with Pillow's fast octree, dithering off (dither
+    the smooth gradient shows rings. The rest (every pixel that is not bare felt) takes
+    the remaining entries from Pillow's fast octree quantizer, dithering off (dither
     noise would show as grain on flat card faces and cost bytes): its error falls on a few
     edge pixels, and the picture looks the same as the RGB one. The median cut quantizer
-    looks as good but takes three times as long as drawing and encoding together.
+    looks as good but alone takes longer than drawing and encoding the RGB picture did.
     """
     size = image.size
     felt, shades = _felt(size), _felt_shades(size)
     bare = _bare_felt(image, felt)
-    cards = image.copy()
-    cards.paste(CARD_FACE, (0, 0), bare)  # bare felt takes no entries of the cards' palette
     free = 256 - len(_FELT_COLOURS)
-    quantized = cards.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # The bare felt is quantized too, though its pixels take the felt's own entries below:
+    # painting it over first would spare the octree a few entries, at the cost of a paste over
+    # the whole board (half the octree's own time), and the picture is as close either way.
+    quantized = image.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     indices = Image.frombytes("L", size, quantized.tobytes()).point(_SHIFT)
     board = Image.composite(shades, indices, bare)
     out = Image.frombytes("P", size, board.tobytes())
