@@ -6,7 +6,8 @@ loop, ``await asyncio.to_thread(render_png, game)``, never directly in a corouti
 
 The geometry is each family's layout (:func:`gatebot.render.boards.layout_board` finds it,
 built from :mod:`gatebot.render.image_geometry`), the card pictures are in
-:mod:`gatebot.render.image_cards`; this module pastes them together and encodes the PNG.
+:mod:`gatebot.render.image_cards`; this module pastes them together and encodes the PNG, a
+256-colour palette PNG (see :func:`encode`): about a third of the bytes of an RGB one.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from gatebot.render.boards import layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
 from gatebot.render.image_geometry import Box, Layout, Metrics, SlotKind, font
-from gatebot.rules import Game
+from gatebot.rules import Card, Game
 
 FELT_CENTRE = (40, 118, 66)
 FELT_EDGE = (20, 78, 42)
@@ -56,20 +57,21 @@ def draw_board(layout: Layout) -> Image.Image:
     for post in layout.posts:
         draw.rounded_rectangle(post, radius=m.radius + m.pad, fill=GATEPOST)
     for badge in layout.badges:
-        _badge(draw, badge.text, badge.box, m)
+        pill, shape = _badge(badge.text, badge.box[2] - badge.box[0], badge.box[3] - badge.box[1], m)
+        image.paste(pill, badge.box[:2], shape)
     for place in layout.slots:
         sprite = slot(m, place.suit, _SLOT_NOTES[place.kind] if place.note is None else place.note)
         image.paste(sprite, place.box[:2], sprite)
     for stack in layout.stacks:
-        sprite = card_back(m) if stack.face_down else blank_card(m)
+        sprite = _shadowed(None, m) if stack.face_down else _shadowed_blank(m)
         for layer in range(stack.layers, 0, -1):
             step = max(1, round(2 * m.scale)) * layer
             _card(image, sprite, (stack.box[0] + step, stack.box[1] + step), m)
     for box in layout.backs:
-        _card(image, card_back(m), box[:2], m)
+        _card(image, _shadowed(None, m), box[:2], m)
         _count(draw, layout.stock_count, box, m)
     for spot in layout.cards:
-        _card(image, card_face(spot.card, m), spot.box[:2], m)
+        _card(image, _shadowed(spot.card, m), spot.box[:2], m)
     for text in layout.texts:
         colour = TEXT_COLOURS[text.role]
         bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
@@ -78,27 +80,85 @@ def draw_board(layout: Layout) -> Image.Image:
     return image
 
 
+#: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
+#: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
+COMPRESS_LEVEL = 6
+
+
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes of ``image``, with no metadata, so equal pictures give equal bytes."""
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    """A board drawn by :func:`draw_board` as palette PNG bytes, with no metadata (equal boards, equal bytes).
+
+    A board holds a few thousand colours: the felt's gradient and, on it, the cards, their
+    shadows and the anti-aliased blends along every edge. The felt gets its own colours
+    exactly (:data:`_FELT_COLOURS`): a quantizer merges the felt's neighbouring shades and
+    the smooth gradient shows rings. The rest (every pixel that is not bare felt) takes
+    the remaining entries from Pillow's fast octree quantizer, dithering off (dither
+    noise would show as grain on flat card faces and cost bytes): its error falls on a few
+    edge pixels, and the picture looks the same as the RGB one. The median cut quantizer
+    looks as good but alone takes longer than drawing and encoding the RGB picture did.
+    """
+    size = image.size
+    felt, shades = _felt(size), _felt_shades(size)
+    bare = _bare_felt(image, felt)
+    free = 256 - len(_FELT_COLOURS)
+    # The bare felt is quantized too, though its pixels take the felt's own entries below:
+    # painting it over first would spare the octree a few entries, at the cost of a paste over
+    # the whole board (half the octree's own time), and the picture is as close either way.
+    quantized = image.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    indices = Image.frombytes("L", size, quantized.tobytes()).point(_SHIFT)
+    board = Image.composite(shades, indices, bare)
+    out = Image.frombytes("P", size, board.tobytes())
+    cards_palette = quantized.getpalette() or []
+    out.putpalette([*(value for colour in _FELT_COLOURS for value in colour), *cards_palette[: 3 * free]])
+    data = io.BytesIO()
+    out.save(data, format="PNG", compress_level=COMPRESS_LEVEL)
+    return data.getvalue()
+
+
+def _bare_felt(image: Image.Image, felt: Image.Image) -> Image.Image:
+    """A mask, 255 where ``image`` shows the felt untouched, 0 wherever anything was drawn."""
+    red, green, blue = ImageChops.difference(image, felt).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point(_UNTOUCHED)
 
 
 def _card(image: Image.Image, sprite: Image.Image, xy: tuple[int, int], m: Metrics) -> None:
-    """Paste a card with its soft shadow falling down and to the right."""
+    """Paste a card sprite from :func:`_shadowed` with its top left corner at ``xy``."""
+    _, reach = shadow(m)
+    drop = max(1, round(2 * m.scale))
+    image.paste(sprite, (xy[0] - reach + drop // 2, xy[1] - reach + drop), sprite)
+
+
+def _with_shadow(sprite: Image.Image, m: Metrics) -> Image.Image:
+    """``sprite`` over its soft shadow, which falls down and to the right: one paste per card, not two."""
     mask, reach = shadow(m)
     drop = max(1, round(2 * m.scale))
-    image.paste((0, 0, 0), (xy[0] - reach + drop // 2, xy[1] - reach + drop), mask)
-    image.paste(sprite, xy, sprite)
+    combined = Image.new("RGBA", mask.size, (0, 0, 0, 0))
+    combined.putalpha(mask)
+    combined.alpha_composite(sprite, (reach - drop // 2, reach - drop))
+    return combined
 
 
-def _badge(draw: ImageDraw.ImageDraw, text: str, box: Box, m: Metrics) -> None:
-    draw.rounded_rectangle(box, radius=(box[3] - box[1]) // 2, fill=BADGE_FILL)
-    centre = ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+@lru_cache(maxsize=4 * 53)
+def _shadowed(card: Card | None, m: Metrics) -> Image.Image:
+    """A face-up ``card``, or the back for None, with its shadow."""
+    return _with_shadow(card_back(m) if card is None else card_face(card, m), m)
+
+
+@lru_cache(maxsize=8)
+def _shadowed_blank(m: Metrics) -> Image.Image:
+    return _with_shadow(blank_card(m), m)
+
+
+@lru_cache(maxsize=64)  # a board has at most a dozen badges, the same on every board of its variant
+def _badge(text: str, width: int, height: int, m: Metrics) -> tuple[Image.Image, Image.Image]:
+    """A pile's name on a dark pill: the picture and the pill's shape to paste it through."""
+    pill = Image.new("RGB", (width + 1, height + 1), BADGE_FILL)  # the box's right and bottom edges are drawn
+    shape = Image.new("L", pill.size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
     bold = max(1, round(0.5 * m.scale))
-    draw.text(centre, text, font=font(m.badge_font), fill=BADGE_TEXT, anchor="mm", stroke_width=bold,
-              stroke_fill=BADGE_TEXT)
+    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font), fill=BADGE_TEXT,
+                              anchor="mm", stroke_width=bold, stroke_fill=BADGE_TEXT)
+    return pill, shape
 
 
 def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
@@ -116,8 +176,37 @@ def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
               stroke_fill=(20, 40, 90))
 
 
+def _felt_mix(gradient: Image.Image) -> Image.Image:
+    """The felt's colour for each gradient value: the edge's where it is 255, the centre's at 0."""
+    size = gradient.size
+    return Image.composite(Image.new("RGB", size, FELT_EDGE), Image.new("RGB", size, FELT_CENTRE), gradient)
+
+
 @lru_cache(maxsize=8)  # boards differ in height, a few sizes come back again and again
+def _gradient(size: tuple[int, int]) -> Image.Image:
+    return Image.radial_gradient("L").resize(size, Image.Resampling.BILINEAR)
+
+
+@lru_cache(maxsize=8)
 def _felt(size: tuple[int, int]) -> Image.Image:
     """Green baize: lighter in the middle, darker towards the edges."""
-    gradient = Image.radial_gradient("L").resize(size, Image.Resampling.BILINEAR)
-    return Image.composite(Image.new("RGB", size, FELT_EDGE), Image.new("RGB", size, FELT_CENTRE), gradient)
+    return _felt_mix(_gradient(size))
+
+
+@lru_cache(maxsize=8)
+def _felt_shades(size: tuple[int, int]) -> Image.Image:
+    """The felt as indices into :data:`_FELT_COLOURS`, the first entries of every board's palette."""
+    return _gradient(size).point(_FELT_INDEX)
+
+
+def _felt_palette() -> tuple[tuple[tuple[int, int, int], ...], list[int]]:
+    """Every colour the felt can take (as Pillow mixes them), and each gradient value's index among them."""
+    data = _felt_mix(Image.frombytes("L", (256, 1), bytes(range(256)))).tobytes()
+    mixed = [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+    colours = tuple(sorted(set(mixed)))
+    return colours, [colours.index(colour) for colour in mixed]
+
+
+_FELT_COLOURS, _FELT_INDEX = _felt_palette()
+_SHIFT = [min(255, value + len(_FELT_COLOURS)) for value in range(256)]
+_UNTOUCHED = [255] + [0] * 255
