@@ -36,7 +36,7 @@ TEXT_COLOURS = {
 _SLOT_NOTES = {SlotKind.FREE: "free", SlotKind.EMPTY: "empty", SlotKind.FOUNDATION: ""}
 
 
-def render_png(game: Game, *, scale: float = 1.0) -> bytes:
+def render_png(game: Game, *, scale: float = 1.0, four_colour: bool = False) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
     A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``, an
@@ -44,11 +44,13 @@ def render_png(game: Game, *, scale: float = 1.0) -> bytes:
 
     Call it through ``asyncio.to_thread`` from async code: it is CPU work that would
     otherwise stall the bot's event loop.
+
+    With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue.
     """
-    return encode(draw_board(layout_board(game, scale)))
+    return encode(draw_board(layout_board(game, scale), four_colour=four_colour))
 
 
-def draw_board(layout: Layout) -> Image.Image:
+def draw_board(layout: Layout, *, four_colour: bool = False) -> Image.Image:
     """Paint a laid-out board: felt, header, badges, slots, stacks, then cards bottom to top."""
     m = layout.metrics
     image = _felt(layout.size).copy()
@@ -69,7 +71,7 @@ def draw_board(layout: Layout) -> Image.Image:
         _card(image, card_back(m), box[:2], m)
         _count(draw, layout.stock_count, box, m)
     for spot in layout.cards:
-        _card(image, card_face(spot.card, m), spot.box[:2], m)
+        _card(image, card_face(spot.card, m, four_colour=four_colour), spot.box[:2], m)
     for text in layout.texts:
         colour = TEXT_COLOURS[text.role]
         bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
