@@ -29,6 +29,8 @@ from gatebot.render.replay import REPLAY_SCALE
 from gatebot.rules import Game, GateGame
 from gatebot.rules.variants import VARIANTS
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
+from tests.render.test_spoken import RANKS as RANK_WORDS
+from tests.render.test_spoken import SUITS as SUIT_WORDS
 
 MAX_DEAL = 2**32 - 1
 
@@ -278,6 +280,18 @@ def test_python_m_gatebot_plays_piped_moves_and_a_second_run_resumes() -> None:
     assert second.stdout.count("score") == 1 and render_text(after) in second.stdout
     waste = next(line for line in second.stdout.splitlines() if line.startswith("W"))
     assert after.waste[-1].pretty in waste  # the card the first run drew
+
+
+def test_python_m_gatebot_play_words_draws_every_board_in_words() -> None:
+    result = _subprocess("play", "--deal", "1", "--words", stdin="d\n")
+    assert result.returncode == 0, result.stderr
+    after = engine_after("d")
+    top = after.waste[-1]
+    lines = result.stdout.splitlines()
+    assert lines.count("Gate, deal 1. 0 moves, score 0 of 52.") == 1
+    assert lines.count("Gate, deal 1. 1 move, score 0 of 52.") == 1
+    assert f"Waste, W: {RANK_WORDS[top.rank - 1]} of {SUIT_WORDS[top.suit]}." in lines
+    assert top.pretty not in result.stdout  # no card symbols anywhere on the boards
 
 
 def test_python_m_gatebot_bad_deal_exits_2() -> None:

@@ -20,7 +20,16 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from gatebot.errors import UserError
-from gatebot.render import MissingBoard, boards_for, layout_board, render_emoji, render_png, render_text, rules_text
+from gatebot.render import (
+    MissingBoard,
+    boards_for,
+    layout_board,
+    render_emoji,
+    render_png,
+    render_spoken,
+    render_text,
+    rules_text,
+)
 from gatebot.rules import Game, GateGame, UnknownVariant, variants
 from gatebot.rules.variants import VARIANTS, find_variant
 from gatebot.solver import Outlook, Verdict, registry
@@ -97,6 +106,8 @@ def check_boards(game: Game) -> None:
     assert png_size(data) == layout.size
     assert len(data) <= PNG_LIMIT
     assert len(f"```\n{rules_text(game, width=60)}\n```") <= MESSAGE_LIMIT
+    spoken = render_spoken(game)
+    assert game.title in spoken and 0 < len(spoken) <= MESSAGE_LIMIT
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -178,7 +189,7 @@ def test_every_board_style_draws_the_deal_and_a_played_out_game_within_discords_
 def test_a_variant_without_drawings_is_told_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.new("gate", deal=1)
     monkeypatch.setattr(GateGame, "family", "nowhere")
-    for draw in (render_text, render_emoji, layout_board, rules_text):
+    for draw in (render_text, render_emoji, render_spoken, layout_board, rules_text):
         with pytest.raises(MissingBoard, match=r"Gate: no package gatebot\.render\.nowhere"):
             draw(game)
 

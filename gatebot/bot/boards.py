@@ -1,7 +1,9 @@
 """A service reply as a Discord board message, in the player's chosen style.
 
-The text and emoji boards are message content; the image board is a PNG attached to an
-embed, drawn in a worker thread so the event loop keeps answering other interactions.
+The text, emoji and words boards are message content (the words board plain sentences, no
+code block, so a screen reader reads it as prose); the image board is a PNG attached to an
+embed, drawn in a worker thread so the event loop keeps answering other interactions. A
+player's four-colour deck paints the image and emoji boards.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 import discord
 
 from gatebot.bot.views import BoardComponents
-from gatebot.render import render_text
+from gatebot.render import render_spoken, render_text
 from gatebot.service import Preferences, Reply
 
 MESSAGE_LIMIT = 2000
@@ -63,14 +65,16 @@ async def board_message(
     if preferences.board_style == "image":
         from gatebot.render.image import render_png
 
-        png = await asyncio.to_thread(render_png, game)
+        png = await asyncio.to_thread(render_png, game, four_colour=preferences.four_colour)
         embed = discord.Embed(description=_clip(line, DESCRIPTION_LIMIT) or None, colour=discord.Colour.dark_green())
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
     if preferences.board_style == "emoji":
         from gatebot.render import render_emoji
 
-        board = render_emoji(game, compact=preferences.compact)
+        board = render_emoji(game, compact=preferences.compact, four_colour=preferences.four_colour)
+    elif preferences.board_style == "words":
+        board = render_spoken(game)
     else:
         board = f"```\n{render_text(game, compact=preferences.compact)}\n```"
     return BoardMessage(_with_line(board, line), None, None, view)

@@ -21,7 +21,8 @@ hidden (Gate's stock is out), Auto finishes a game I can prove won, and I offer 
 · several at once: `d 3f w5`. Canfield: `r3` its reserve onto pile 3. Archway: `2ca` 2♣ from the arch to its \
 Ace foundation · `3k` column 3 to its King foundation · `7h2` 7♥ into the space in column 2 · `fhk` reversing.
 `/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`, \
-`/gate settings` (text, emoji or image boards; compact for phones).
+`/gate settings` (text, emoji or image boards, or words for screen readers; compact for phones; \
+four_colour for green clubs and blue diamonds).
 **Challenges:** everyone in the server plays the same deal, once: `/challenge play` (or the Play button), \
 `/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge-admin create`) or \
 switch on a daily one (`/challenge-admin daily on`).

@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--user", metavar="NAME",
                       help="whose game to play, for several players on one machine (default: your login name)")
     play.add_argument("--compact", action="store_true", help="a narrow board (40 columns), for phones")
+    play.add_argument("--words", action="store_true", help="the board in words, a pile a line, for screen readers")
     colour = play.add_mutually_exclusive_group()
     colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
                         help="red cards in red (default: when output is a terminal and NO_COLOR is unset)")

@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gatebot.render.boards import Boards, MissingBoard, boards_for, layout_board, render_emoji, render_text, rules_text
+from gatebot.render.boards import (
+    Boards,
+    MissingBoard,
+    boards_for,
+    layout_board,
+    render_emoji,
+    render_spoken,
+    render_text,
+    rules_text,
+)
 from gatebot.render.emoji_rows import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH
 from gatebot.render.text_rows import COMPACT_WIDTH, NORMAL_WIDTH, visible_len
 
@@ -33,6 +42,7 @@ __all__ = [
     "layout_board",
     "render_emoji",
     "render_png",
+    "render_spoken",
     "render_text",
     "rules_text",
     "visible_len",

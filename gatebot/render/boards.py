@@ -5,7 +5,7 @@ A family's package (``gatebot/render/<family>``: ``gate``, ``canfield``, ``archw
 variant's :attr:`~gatebot.rules.game.Game.family`, so a new variant needs only its own package
 (or none, when it is drawn like a family it belongs to) and its line in
 :data:`gatebot.rules.variants.VARIANTS`. The entry points here (:func:`render_text`,
-:func:`render_emoji`, :func:`layout_board`, :func:`rules_text`) draw any variant through it;
+:func:`render_emoji`, :func:`render_spoken`, :func:`layout_board`, :func:`rules_text`) draw any variant through it;
 a variant with no such drawing gets a :class:`MissingBoard` naming what is missing.
 
 The PNG layout is imported only when a picture is asked for, so drawing text never loads Pillow.
@@ -18,6 +18,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from gatebot.render.emoji_rows import four_colour_suits
 from gatebot.rules import Game
 
 if TYPE_CHECKING:
@@ -41,6 +42,12 @@ class EmojiBoard(Protocol[G_contra]):
     """Draws a game as a Discord message of emoji cards (see :func:`render_emoji`)."""
 
     def __call__(self, game: G_contra, *, compact: bool = False) -> str: ...
+
+
+class SpokenBoard(Protocol[G_contra]):
+    """Draws a game as sentences for a screen reader (see :func:`render_spoken`)."""
+
+    def __call__(self, game: G_contra) -> str: ...
 
 
 class ImageLayout(Protocol[G_contra]):
@@ -67,6 +74,7 @@ class Boards(Generic[G]):
     emoji: EmojiBoard[G] | None = None
     layout: ImageLayout[G] | None = None
     rules: RulesSummary[G] | None = None
+    spoken: SpokenBoard[G] | None = None
 
 
 def boards_for(variant: Game | type[Game]) -> Boards[Any]:
@@ -98,18 +106,32 @@ def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> s
     return draw(game, compact=compact, colour=colour)
 
 
-def render_emoji(game: Game, *, compact: bool = False) -> str:
+def render_emoji(game: Game, *, compact: bool = False, four_colour: bool = False) -> str:
     """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
     stay within :data:`~gatebot.render.emoji_rows.NORMAL_EMOJI_WIDTH` units and ten cards,
     or with ``compact`` :data:`~gatebot.render.emoji_rows.COMPACT_EMOJI_WIDTH` units and
-    five cards, the title on a line of its own.
+    five cards, the title on a line of its own. ``four_colour`` draws clubs and diamonds
+    in their four-colour deck glyphs (:func:`~gatebot.render.emoji_rows.four_colour_suits`).
     """
     draw = boards_for(game).emoji
     if draw is None:
         raise MissingBoard(f"There is no emoji board for {game.title} yet")
-    return draw(game, compact=compact)
+    board = draw(game, compact=compact)
+    return four_colour_suits(board) if four_colour else board
+
+
+def render_spoken(game: Game) -> str:
+    """Draw ``game`` in words for a screen reader: a sentence a pile, every visible card named in full.
+
+    No card symbols or emoji, nothing a player can't see (see :mod:`gatebot.render.spoken`);
+    within Discord's 2000 characters for every position of every variant.
+    """
+    speak = boards_for(game).spoken
+    if speak is None:
+        raise MissingBoard(f"There is no spoken board for {game.title} yet")
+    return speak(game)
 
 
 def layout_board(game: Game, scale: float = 1.0) -> Layout:

@@ -8,6 +8,11 @@ not the emoji ``♠️ ♣️``: Discord draws those near-black, which all but v
 theme (players have reported clubs and spades they could not tell apart there), while a
 text symbol takes the theme's text colour — white on dark, black on light.
 
+A four-colour deck (:func:`four_colour_suits`) draws clubs as the green shamrock ``☘️`` and
+diamonds as the large blue diamond ``🔷``: Discord has no coloured club or diamond suit, and
+these two are Unicode emoji Discord shows in colour on every theme; hearts stay ``♥️`` and
+spades the theme-coloured ``♤``.
+
 Rows wrap onto indented lines within a width measured in :func:`display_width` units.
 """
 
@@ -30,6 +35,8 @@ RANK_EMOJI: tuple[str, ...] = (
 )
 #: Suit glyphs in suit order C D H S: red emoji for red suits, theme-coloured symbols for black.
 SUIT_EMOJI: tuple[str, ...] = ("♧", "♦\ufe0f", "♥\ufe0f", "♤")
+#: The four-colour deck's suit glyphs, C D H S: clubs green, diamonds blue, hearts red, spades as before.
+FOUR_COLOUR_SUIT_EMOJI: tuple[str, ...] = ("\u2618\ufe0f", "\U0001f537", SUIT_EMOJI[2], SUIT_EMOJI[3])
 #: The tile standing in for a missing card (an empty foundation, a free space).
 BLANK_TILE = "🟦"
 
@@ -37,13 +44,23 @@ JOIN = "\u2060"  # word joiner: no line break between a card's rank and suit
 GAP = "\u2002"  # en space between cards: wider than the gap inside a card, and a break point
 INDENT = "\u2003\u2002"  # continuation lines start under the first card, past the label
 _ZERO_WIDTH = re.compile("[\ufe0f\u20e3\u2060*`_]")
-_EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2665\u2666]")  # drawn about three characters wide
+_EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2618\u2665\u2666]")  # drawn about three characters wide
 _SYMBOLS = re.compile("[\u2664\u2667\u2003]")  # ♤ ♧ and the em space: about two
 
 
 def emoji_card(card: Card) -> str:
     """One card as its rank tile and suit glyph, joined so they never wrap apart."""
     return RANK_EMOJI[card.rank - 1] + JOIN + SUIT_EMOJI[card.suit]
+
+
+def four_colour_suits(board: str) -> str:
+    """An emoji board with its clubs and diamonds in the four-colour deck's glyphs.
+
+    The suit glyphs appear nowhere else on a board, so swapping them repaints every card and
+    empty foundation; a shamrock is drawn a unit wider than ``♧``, which a row of clubs
+    carries within the line's slack.
+    """
+    return board.replace(SUIT_EMOJI[0], FOUR_COLOUR_SUIT_EMOJI[0]).replace(SUIT_EMOJI[1], FOUR_COLOUR_SUIT_EMOJI[1])
 
 
 def display_width(text: str) -> int:

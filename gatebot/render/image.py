@@ -37,7 +37,7 @@ TEXT_COLOURS = {
 _SLOT_NOTES = {SlotKind.FREE: "free", SlotKind.EMPTY: "empty", SlotKind.FOUNDATION: ""}
 
 
-def render_png(game: Game, *, scale: float = 1.0) -> bytes:
+def render_png(game: Game, *, scale: float = 1.0, four_colour: bool = False) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
     A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``, an
@@ -45,11 +45,13 @@ def render_png(game: Game, *, scale: float = 1.0) -> bytes:
 
     Call it through ``asyncio.to_thread`` from async code: it is CPU work that would
     otherwise stall the bot's event loop.
+
+    With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue.
     """
-    return encode(draw_board(layout_board(game, scale)))
+    return encode(draw_board(layout_board(game, scale), four_colour=four_colour))
 
 
-def draw_board(layout: Layout) -> Image.Image:
+def draw_board(layout: Layout, *, four_colour: bool = False) -> Image.Image:
     """Paint a laid-out board: felt, header, badges, slots, stacks, then cards bottom to top."""
     m = layout.metrics
     image = _felt(layout.size).copy()
@@ -71,7 +73,7 @@ def draw_board(layout: Layout) -> Image.Image:
         _card(image, _shadowed(None, m), box[:2], m)
         _count(draw, layout.stock_count, box, m)
     for spot in layout.cards:
-        _card(image, _shadowed(spot.card, m), spot.box[:2], m)
+        _card(image, _shadowed(spot.card, m, four_colour=four_colour), spot.box[:2], m)
     for text in layout.texts:
         colour = TEXT_COLOURS[text.role]
         bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
@@ -138,10 +140,10 @@ def _with_shadow(sprite: Image.Image, m: Metrics) -> Image.Image:
     return combined
 
 
-@lru_cache(maxsize=4 * 53)
-def _shadowed(card: Card | None, m: Metrics) -> Image.Image:
-    """A face-up ``card``, or the back for None, with its shadow."""
-    return _with_shadow(card_back(m) if card is None else card_face(card, m), m)
+@lru_cache(maxsize=8 * 53)
+def _shadowed(card: Card | None, m: Metrics, *, four_colour: bool = False) -> Image.Image:
+    """A face-up ``card`` (in a two- or four-colour deck), or the back for None, with its shadow."""
+    return _with_shadow(card_back(m) if card is None else card_face(card, m, four_colour=four_colour), m)
 
 
 @lru_cache(maxsize=8)

@@ -22,6 +22,10 @@ SUPERSAMPLE = 4
 Colour = tuple[int, ...]
 RED = (206, 28, 42)
 BLACK = (24, 24, 30)
+#: The four-colour deck's clubs and diamonds (hearts stay red, spades black), as on poker decks.
+GREEN = (22, 128, 52)
+BLUE = (28, 84, 196)
+FOUR_COLOURS: tuple[Colour, ...] = (GREEN, BLUE, RED, BLACK)
 CARD_FACE = (253, 252, 247)
 CARD_EDGE = (150, 154, 160)
 COURT_PANEL = (250, 238, 205)
@@ -33,7 +37,14 @@ SLOT_TEXT = (255, 255, 255, 150)
 _RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
-def suit_colour(suit: Suit) -> tuple[int, int, int]:
+def suit_colour(suit: Suit, *, four_colour: bool = False) -> Colour:
+    """The ink of a suit: red and black, or with ``four_colour`` clubs green and diamonds blue.
+
+    The four-colour deck tells clubs from spades and diamonds from hearts by colour alone,
+    for players who find the two red (or the two black) suits hard to tell apart.
+    """
+    if four_colour:
+        return FOUR_COLOURS[suit]
     return RED if suit.is_red else BLACK
 
 
@@ -101,11 +112,14 @@ def _card_shape(draw: ImageDraw.ImageDraw, m: Metrics, k: int, fill: Colour, edg
     )
 
 
-@lru_cache(maxsize=4 * 52)
-def card_face(card: Card, m: Metrics) -> Image.Image:
-    """A face-up card: rank top left, suit top right, a large pip in the middle, index mirrored below."""
+@lru_cache(maxsize=8 * 52)
+def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Image:
+    """A face-up card: rank top left, suit top right, a large pip in the middle, index mirrored below.
+
+    Its ink is :func:`suit_colour`'s, two colours or (``four_colour``) four.
+    """
     image, draw, k = _canvas(m)
-    colour = suit_colour(card.suit)
+    colour = suit_colour(card.suit, four_colour=four_colour)
     _card_shape(draw, m, k, CARD_FACE, CARD_EDGE)
     rank = _RANK_TEXT[card.rank - 1]
     rank_font = font(m.rank_font * k)

@@ -449,13 +449,14 @@ class GameService:
         return await self.players.preferences(actor)
 
     async def set_preferences(
-        self, actor: Actor, *, board_style: str | None = None, compact: bool | None = None
+        self, actor: Actor, *, board_style: str | None = None, compact: bool | None = None,
+        four_colour: bool | None = None,
     ) -> Preferences:
         """Change how the player's boards are drawn; return the preferences now in force."""
         self.players.check(board_style)
 
         async def work(session: AsyncSession) -> Reply:
-            await self.players.change(session, actor, board_style=board_style, compact=compact)
+            await self.players.change(session, actor, board_style=board_style, compact=compact, four_colour=four_colour)
             return Reply(ReplyKind.BOARD)
 
         await self._run(actor, work)

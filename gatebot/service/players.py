@@ -102,7 +102,9 @@ class Players:
             return cached
         async with self._db.sessions() as session:
             found = await stored.player(session, actor.platform, actor.user_id)
-        preferences = Preferences() if found is None else Preferences(found.board_style, found.compact_board)
+        preferences = Preferences() if found is None else Preferences(
+            found.board_style, found.compact_board, found.four_colour
+        )
         self._preferences[key] = preferences
         return preferences
 
@@ -113,7 +115,8 @@ class Players:
             raise PreferenceError(f"Board styles are {', '.join(BOARD_STYLES)}; choose one of them.")
 
     async def change(
-        self, session: AsyncSession, actor: Actor, *, board_style: str | None, compact: bool | None
+        self, session: AsyncSession, actor: Actor, *, board_style: str | None, compact: bool | None,
+        four_colour: bool | None = None,
     ) -> None:
         """Write new preferences in the caller's transaction (see :meth:`changed` once it is committed)."""
         row = await self.row(session, actor)
@@ -121,6 +124,8 @@ class Players:
             row.board_style = board_style
         if compact is not None:
             row.compact_board = compact
+        if four_colour is not None:
+            row.four_colour = four_colour
 
     def changed(self, actor: Actor) -> None:
         """Drop the kept preferences of a player whose new ones were committed."""

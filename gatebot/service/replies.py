@@ -25,7 +25,8 @@ class Actor:
     channel_id: int | None = None
 
 
-BOARD_STYLES = ("text", "emoji", "image")
+#: How a board can be drawn: monospace text, emoji cards, a PNG, or in words for a screen reader.
+BOARD_STYLES = ("text", "emoji", "image", "words")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class Preferences:
 
     board_style: str = "text"
     compact: bool = False
+    #: A four-colour deck on image and emoji boards: clubs green, diamonds blue.
+    four_colour: bool = False
 
 
 class ReplyKind(enum.StrEnum):

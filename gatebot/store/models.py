@@ -158,6 +158,7 @@ class Player(Base):
     display_name: Mapped[str] = mapped_column(String(100))
     board_style: Mapped[str] = mapped_column(String(16), default="text", server_default="text")
     compact_board: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    four_colour: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     games: Mapped[list[GameRecord]] = relationship(back_populates="player", lazy="raise")

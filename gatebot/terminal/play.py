@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from gatebot.digits import parse_whole
-from gatebot.render import render_text
+from gatebot.render import render_spoken, render_text
 from gatebot.render.card import render_card
 from gatebot.rules import Game, describe_move
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -214,6 +214,9 @@ class TerminalGame:
             self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
 
     def draw(self, game: Game) -> None:
+        if self.screen.words:
+            self.say("\n" + render_spoken(game))
+            return
         self.say("\n" + render_text(game, compact=self.screen.compact, colour=self.screen.colour))
 
     def say(self, text: str) -> None:

@@ -51,6 +51,8 @@ class Screen:
     interactive: bool = False
     colour: bool = False
     compact: bool = False
+    #: Boards in words, a pile a sentence, for a screen reader (see :func:`gatebot.render.render_spoken`).
+    words: bool = False
 
 
 def parse_deal(text: str) -> int | None:

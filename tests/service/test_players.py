@@ -33,10 +33,24 @@ async def test_preferences_are_saved_per_player(db: Database) -> None:
     assert await service.preferences(BOB) == Preferences()
 
 
+async def test_the_words_style_and_the_four_colour_deck_are_saved_and_carried_by_every_reply(db: Database) -> None:
+    service = GameService(db)
+    assert (await service.preferences(ALICE)).four_colour is False
+    chosen = await service.set_preferences(ALICE, board_style="words", four_colour=True)
+    assert chosen == Preferences("words", False, four_colour=True)
+    assert await service.set_preferences(ALICE, compact=True) == Preferences("words", True, four_colour=True)
+    assert await GameService(db).preferences(ALICE) == Preferences("words", True, four_colour=True)  # from the row
+    dealt = await service.new_game(ALICE, deal=1)
+    assert dealt.preferences == Preferences("words", True, four_colour=True)
+    assert (await GameService(db).show(ALICE)).preferences == Preferences("words", True, four_colour=True)
+    assert await service.set_preferences(ALICE, four_colour=False) == Preferences("words", True)
+    assert await service.preferences(BOB) == Preferences()
+
+
 async def test_an_unknown_board_style_is_one_sentence_and_changes_nothing(db: Database) -> None:
     service = GameService(db)
     await service.set_preferences(ALICE, board_style="emoji")
-    with pytest.raises(PreferenceError, match=r"^Board styles are text, emoji, image; choose one of them\.$"):
+    with pytest.raises(PreferenceError, match=r"^Board styles are text, emoji, image, words; choose one of them\.$"):
         await service.set_preferences(ALICE, board_style="neon")
     assert await GameService(db).preferences(ALICE) == Preferences("emoji", False)
 

@@ -560,3 +560,37 @@ async def test_downgrading_to_0002_keeps_every_game_and_link(empty_db: Database)
     assert await _on(empty_db, _links) == links
     await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
     await _second_active_game_is_refused(empty_db, ids["alice"])
+
+
+# -- 0006: the four-colour deck -------------------------------------------------------------------
+
+
+def _players_columns(connection: Connection) -> set[str]:
+    return {column["name"] for column in sa.inspect(connection).get_columns("players")}
+
+
+async def test_0006_adds_the_four_colour_deck_off_and_downgrades_keeping_every_player_and_game(
+    empty_db: Database,
+) -> None:
+    await _on(empty_db, _to("0005"))
+    ids = await _on(empty_db, _player_rows)
+    await _on(empty_db, lambda c: c.execute(GAMES_0001.insert(), [
+        _game_row(ids["alice"], 1, "3f", "active"), _game_row(ids["bob"], 2, "d d", "won"),
+    ]))
+    games = await _on(empty_db, _games)
+    assert "four_colour" not in await _on(empty_db, _players_columns)
+
+    assert await upgrade(empty_db) == ("0005", head_revision())
+    async with empty_db.sessions() as session:
+        players = list(await session.scalars(sa.select(Player).order_by(Player.platform_user_id)))
+        assert [player.four_colour for player in players] == [False, False]  # everyone keeps two colours
+        players[0].four_colour = True
+        players[0].board_style = "words"
+        await session.commit()
+
+    await _on(empty_db, _to("0005", down=True))
+    assert "four_colour" not in await _on(empty_db, _players_columns)
+    # Dropping the column never copies the players' table, whose deletion would take every game with it.
+    assert await _on(empty_db, _games) == games
+    assert await upgrade(empty_db) == ("0005", head_revision())
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))

@@ -30,6 +30,7 @@ STYLES = [
     app_commands.Choice(name="Text", value="text"),
     app_commands.Choice(name="Emoji", value="emoji"),
     app_commands.Choice(name="Image", value="image"),
+    app_commands.Choice(name="Words (for screen readers)", value="words"),
 ]
 
 
@@ -132,19 +133,23 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         await interaction.response.send_message(HELP, ephemeral=True)
 
     @app_commands.command(description="How your board is drawn")
-    @app_commands.describe(style="Text, emoji or image", compact="A narrow board for phones")
+    @app_commands.describe(
+        style="Text, emoji, image, or words for a screen reader", compact="A narrow board for phones",
+        four_colour="Clubs green and diamonds blue on image and emoji boards",
+    )
     @app_commands.choices(style=STYLES)
     async def settings(
         self, interaction: discord.Interaction, style: app_commands.Choice[str] | None = None,
-        compact: bool | None = None,
+        compact: bool | None = None, four_colour: bool | None = None,
     ) -> None:
         actor = interaction_actor(interaction)
         chosen: Preferences = await self.service.set_preferences(
-            actor, board_style=style.value if style else None, compact=compact
+            actor, board_style=style.value if style else None, compact=compact, four_colour=four_colour
         )
         layout = "compact" if chosen.compact else "normal"
+        deck = "a four-colour deck" if chosen.four_colour else "a two-colour deck"
         await interaction.response.send_message(
-            f"Your boards are drawn as {chosen.board_style}, {layout} layout.", ephemeral=True
+            f"Your boards are drawn as {chosen.board_style}, {layout} layout, with {deck}.", ephemeral=True
         )
 
     @app_commands.command(description="Your statistics, or another player's (shown only to you)")

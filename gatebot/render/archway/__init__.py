@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gatebot.render.archway.emoji import render_archway_emoji
 from gatebot.render.archway.rules import archway_rules
+from gatebot.render.archway.spoken import spoken_archway
 from gatebot.render.archway.text import render_archway_text
 from gatebot.render.boards import Boards
 from gatebot.rules import ArchwayGame
@@ -26,5 +27,6 @@ def _layout(game: ArchwayGame, scale: float = 1.0) -> Layout:
 
 
 BOARDS: Boards[ArchwayGame] = Boards(
-    text=render_archway_text, emoji=render_archway_emoji, layout=_layout, rules=archway_rules
+    text=render_archway_text, emoji=render_archway_emoji, layout=_layout, rules=archway_rules,
+    spoken=spoken_archway,
 )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gatebot.render.boards import Boards
 from gatebot.render.canfield.emoji import render_canfield_emoji
 from gatebot.render.canfield.rules import canfield_rules
+from gatebot.render.canfield.spoken import spoken_canfield
 from gatebot.render.canfield.text import render_canfield_text
 from gatebot.rules import CanfieldGame
 
@@ -26,5 +27,6 @@ def _layout(game: CanfieldGame, scale: float = 1.0) -> Layout:
 
 
 BOARDS: Boards[CanfieldGame] = Boards(
-    text=render_canfield_text, emoji=render_canfield_emoji, layout=_layout, rules=canfield_rules
+    text=render_canfield_text, emoji=render_canfield_emoji, layout=_layout, rules=canfield_rules,
+    spoken=spoken_canfield,
 )

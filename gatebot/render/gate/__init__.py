@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gatebot.render.boards import Boards
 from gatebot.render.gate.emoji import render_gate_emoji
 from gatebot.render.gate.rules import gate_rules
+from gatebot.render.gate.spoken import spoken_gate
 from gatebot.render.gate.text import render_gate_text
 from gatebot.rules import GateGame
 
@@ -25,4 +26,6 @@ def _layout(game: GateGame, scale: float = 1.0) -> Layout:
     return layout_gate(game, scale)
 
 
-BOARDS: Boards[GateGame] = Boards(text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules)
+BOARDS: Boards[GateGame] = Boards(
+    text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules, spoken=spoken_gate
+)

@@ -6,10 +6,17 @@ from collections.abc import Callable
 
 import pytest
 
+from gatebot.render import layout_board
+from gatebot.render.image_geometry import pip_centre
+from gatebot.rules import Game, Suit
 from tests.bot.gatebots import Running
-from tests.bot.test_gatebot import ending_components
+from tests.bot.test_gatebot import button, ending_components
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
+from tests.render.gate.test_image import decode, patch
+from tests.render.test_four_colour import is_blue, is_green
+from tests.render.test_spoken import RANKS as RANK_WORDS
+from tests.render.test_spoken import SUITS as SUIT_WORDS
 
 
 def board_of(fake: FakeDiscord) -> StoredMessage:
@@ -139,3 +146,52 @@ async def test_a_win_is_announced_once(gatebot: Callable, way: str) -> None:
     assert (await run.game_row()).status == "won"
     await (await fake.send_command("gate stats")).response()  # anything the bot still had to say is out by now
     assert win_sentences(fake) == [(board.id, len(fake.message(board.id).history))]  # the board's last edit only
+
+
+async def test_the_words_style_posts_the_board_as_plain_sentences(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    chosen = await (await fake.send_command("gate settings", {"style": "words"})).response()
+    assert chosen.ephemeral and chosen.content == (
+        "Your boards are drawn as words, normal layout, with a two-colour deck."
+    )
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    board = board_of(fake)
+    game = Game.new("gate", deal=1)
+    lines = board.content.splitlines()
+    assert lines[0] == "Gate, deal 1. 0 moves, score 0 of 52."
+    assert f"Column 1: {RANK_WORDS[game.columns[0][-1].rank - 1]} of" in board.content
+    assert "```" not in board.content and not any(symbol in board.content for symbol in "♣♦♥♠♧♤🇦🇰")
+    assert "Stock, S: 34 cards, face down." in lines
+
+    update = await (await fake.click(board, button(board, "draw"))).response()
+    game.play_line("d")
+    top = game.waste[-1]
+    assert update.type == 7
+    assert f"Waste, W: {RANK_WORDS[top.rank - 1]} of {SUIT_WORDS[top.suit]}." in update.content.splitlines()
+
+
+async def test_the_four_colour_deck_paints_the_emoji_and_the_image_board(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    chosen = await (await fake.send_command("gate settings", {"style": "emoji", "four_colour": True})).response()
+    assert chosen.content == "Your boards are drawn as emoji, normal layout, with a four-colour deck."
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    emoji = board_of(fake).content
+    assert "\u2618\ufe0f" in emoji and "\U0001f537" in emoji and "♧" not in emoji and "♦" not in emoji
+
+    await (await fake.send_command("gate settings", {"style": "image"})).response()
+    await (await fake.send_command("gate board")).response()
+    board = board_of(fake)
+    image = decode(next(iter(board.files.values())).data)
+    game = Game.new("gate", deal=1)
+    layout = layout_board(game)
+    assert layout.size == image.size
+    inks = {Suit(0): is_green, Suit(1): is_blue}
+    sampled = [
+        (spot.card, patch(image, pip_centre(spot, layout.metrics), radius=2))
+        for spot in layout.cards if spot.exposed and spot.card.suit in inks
+    ]
+    assert {card.suit for card, _ in sampled} == set(inks)  # both suits were looked at
+    for card, pixels in sampled:
+        assert all(map(inks[card.suit], pixels)), (card, pixels)
