@@ -231,7 +231,7 @@ class TerminalGame:
         gone.
         """
         game = reply.game
-        self.ended = reply.status if reply.status in _ENDED and game is not None else None
+        self.ended = None
         if reply.kind is ReplyKind.ERROR or game is None:
             self.say(reply.message or "That didn't work, and nothing was changed.")
             if game is None:
@@ -239,6 +239,8 @@ class TerminalGame:
                 game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
+        if reply.status in _ENDED:
+            self.ended = reply.status
         notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []
         self.game = game
         self.draw(game)

@@ -7,12 +7,11 @@ not) as a terminal's width would be, and reads back what was printed and what wa
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from gatebot.render import render_text
 from gatebot.rules import Game
@@ -76,7 +75,7 @@ def test_no_discord_markup_and_a_guess_for_a_mistyped_command(tmp_path: Path) ->
 
 def test_after_a_win_a_summary_and_yes_deals_the_same_variant_again(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--deal", "1", stdin=" ".join(WIN_DEAL_1) + "\ny\nd\n").stdout
-    assert f"You won: 52/52 cards home in {len(WIN_DEAL_1)} moves, in 0:0" in out
+    assert re.search(rf"\nYou won: 52/52 cards home in {len(WIN_DEAL_1)} moves, in \d+:\d\d\.\n", out)
     assert "Play again? [y/N]" in out
     won, again = stored(tmp_path / "games.db")
     assert won[3] == "won" and won[4] == " ".join(WIN_DEAL_1)
@@ -92,10 +91,8 @@ def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
     assert again[:2] == ("canfield", "draw-one") and again[3] == "active"
 
 
-@pytest.mark.parametrize("answer", ["maybe\n", ""])
-def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path, answer: str) -> None:
-    out = gatebot_play(tmp_path / "games.db", "--deal", "10",
-                       stdin=" ".join(LOST_DEAL_10) + "\n" + answer + "3f\n").stdout
+def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--deal", "10", stdin=" ".join(LOST_DEAL_10) + "\nmaybe\n3f\n").stdout
     assert "No move was left: " in out and "Play again? [y/N]" in out
     [lost] = stored(tmp_path / "games.db")
     assert lost[3] == "lost"
