@@ -91,7 +91,7 @@ def play_command(args: argparse.Namespace) -> int:
         database_url=database_url_from_env(), user=user, variant=args.variant, deal=deal,
         options=tuple(args.option) if args.option is not None else None, new=args.new,
     )
-    screen = Screen(interactive=stdin.isatty(), colour=colour, compact=args.compact, words=args.words)
+    screen = Screen.measured(interactive=stdin.isatty(), colour=colour, compact=args.compact, words=args.words)
     quiet_service_logs()
     try:
         return asyncio.run(play_in_terminal(request, stdin, stdout, screen))

@@ -1,8 +1,8 @@
 """The pieces every text board is made of: card cells, rows that wrap within a width, header, ending.
 
 A board is a list of rows, one pile a row, each starting with the name players type for the
-pile. :class:`Cells` turns cards and words into cells (aligned on a grid, or bare for a
-narrow screen) and lays a row out; :func:`flow` wraps; :func:`header_lines` and
+pile. :class:`Cells` turns cards and words into cells aligned on a grid, the normal board's
+and the narrow (compact) one's alike, and lays a row out; :func:`flow` wraps; :func:`header_lines` and
 :func:`ending_lines` are the first and last lines of any variant's board.
 """
 
@@ -33,21 +33,21 @@ def visible_len(text: str) -> int:
 class Cells:
     """Turns piles into rows of text cells: cards (red ones painted when colour is on) and notes.
 
-    Aligned cells carry their own leading space and right-align the rank in three places,
-    so every card's suit falls on a fixed grid; unaligned cells are bare and joined by a
-    space, to fit as many cards as possible on a narrow screen.
+    Cells carry their own leading space and right-align the rank in three places, so every
+    card takes four characters and its suit falls on a fixed grid, ``10♦`` as ``9♠``: rows
+    line up under each other on a narrow board too, where bare cards would be pushed along
+    by every two-character rank.
     """
 
-    def __init__(self, *, colour: bool, aligned: bool) -> None:
+    def __init__(self, *, colour: bool) -> None:
         self.colour = colour
-        self.aligned = aligned
 
     def paint(self, text: str, red: bool) -> str:
         return f"{_RED}{text}{_RESET}" if self.colour and red else text
 
     def place(self, text: str, visible: int) -> str:
         """Right-align a cell of ``visible`` width in its four-place grid slot."""
-        return " " * max(4 - visible, 1) + text if self.aligned else text
+        return " " * max(4 - visible, 1) + text
 
     def card(self, card: Card, *, top: bool = False) -> str:
         text = self.paint(card.pretty, card.is_red)
@@ -61,7 +61,7 @@ class Cells:
 
     def words(self, text: str) -> str:
         """Words after the cards of a row (``+3 under it``), one space from the last card."""
-        return (" " if self.aligned else "") + text
+        return " " + text
 
     def reserve(self, cards: Sequence[Card]) -> list[str]:
         """A reserve bottom to top, its top card (the only one that can move) in brackets."""
@@ -86,9 +86,7 @@ class Cells:
 
     def row(self, label: str, cells: list[str], width: int) -> list[str]:
         """One pile: its label, then its cells, wrapped onto indented lines within ``width``."""
-        if self.aligned:
-            return flow(cells, "", width, first=label.ljust(2), indent="  ")
-        return flow(cells, " ", width, first=label.ljust(3), indent="   ")
+        return flow(cells, "", width, first=label.ljust(2), indent="  ")
 
 
 def rank_word(rank: int) -> str:

@@ -9,12 +9,16 @@ move language, so everything a player may type in chat works here too.
 
 from __future__ import annotations
 
+import difflib
+import re
 from typing import TextIO
 
 from gatebot.digits import parse_whole
+from gatebot.errors import UserError
 from gatebot.render import render_spoken, render_text
-from gatebot.render.card import render_card
+from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
+from gatebot.rules.notation import split_phrases
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
@@ -22,13 +26,21 @@ from gatebot.terminal.console import LineReader
 from gatebot.terminal.guide import HELP_TEXT, rules_text
 from gatebot.terminal.notes import fill_notes
 from gatebot.terminal.request import Screen, parse_new
+from gatebot.terminal.text import plain, wrap
 
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
 _YES = frozenset({"yes", "y"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
-_TIP = "Type a move (d, 3f, w5, 37), or help, moves, hint, undo, new, resign, stats, card, quit."
+_COMMANDS = "help, moves, hint, undo, new, resign, stats, card, quit"
+#: The words a mistyped command is compared with (the one-letter ones are too short to guess).
+_COMMAND_WORDS = ("quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
+                  "card", "auto", "new")
+_WORD = re.compile(r"[a-z]{3,}")
+_RESULTS = {GameStatus.WON: "You won", GameStatus.LOST: "No move was left",
+            GameStatus.RESIGNED: "You ended the game"}
+_AGAIN = "Play again? [y/N] "
 _NO_GAME = "You have no game in progress: start one with new."
 
 
@@ -54,10 +66,14 @@ class TerminalGame:
         #: The last game a reply showed: what ``moves`` and ``rules`` read, and what the next
         #: reply is compared with to tell which card filled a column. None with no game.
         self.game: Game | None = None
+        #: How the last game shown ended (won, lost, resigned), or None while it goes on.
+        self.ended: GameStatus | None = None
 
     async def run(self, first: Reply) -> int:
-        """Show ``first``'s board, then play lines until the game ends, the player quits or input ends.
+        """Show ``first``'s board, then play lines until the player quits or input ends.
 
+        When a game ends its result is summed up and the player asked whether to play again:
+        yes deals a new game of the same variant and options, anything else ends the session.
         Returns the exit code, 0.
         """
         self.game = first.game
@@ -66,11 +82,44 @@ class TerminalGame:
         if first.status in _ENDED:
             return 0
         if self.screen.interactive:
-            self.say(_TIP)
+            self.say(self.tip())
         while True:
             line = self.reader.read(self._prompt())
-            if line is None or not await self.handle(line.strip()):
+            if line is None:
                 return 0
+            if not await self.handle(line.strip()) and (self.ended is None or not await self.play_again()):
+                return 0
+
+    def tip(self) -> str:
+        """The first words a player sees at the prompt: moves of the game being played, then the commands."""
+        if self.game is None:
+            return f"Type new for a game, or {_COMMANDS}."
+        return f"Type a move ({type(self.game).move_examples}), or {_COMMANDS}."
+
+    async def play_again(self) -> bool:
+        """Sum the ended game up and ask to play again; True when a new game of its kind is on the board."""
+        self.say(await self.summary())
+        if self.screen.interactive:
+            answer = self.reader.read(_AGAIN)
+        else:
+            self.say(_AGAIN.rstrip())
+            answer = self.reader.read("")
+        if answer is None or answer.strip().lower() not in _YES:
+            return False
+        return await self.new([])
+
+    async def summary(self) -> str:
+        """The ended game in a line: how it ended, its score, its moves, and its time when that is known."""
+        game, ended = self.game, self.ended
+        if game is None or ended is None:
+            return "The game is over."
+        moves = len(game.moves)
+        plural = "s" if moves != 1 else ""
+        text = f"{_RESULTS[ended]}: {game.score}/{game.card_count} cards home in {moves} move{plural}"
+        card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
+        if card is not None and card.deal == game.deal and card.title == game.title and card.seconds is not None:
+            text += f", in {duration(card.seconds)}"
+        return text + "."
 
     async def handle(self, line: str) -> bool:
         """Carry out one line; False when the session ends (the player quit, or the game is over)."""
@@ -82,6 +131,11 @@ class TerminalGame:
             return await self.undo(args)
         if command == "new":
             return await self.new(args)
+        if not args and _WORD.fullmatch(command) and command not in _COMMAND_WORDS and not self._is_move(line):
+            guess = difflib.get_close_matches(command, _COMMAND_WORDS, n=1, cutoff=0.7)
+            if guess:
+                self.say(f'"{command}" is neither a move nor a command. Did you mean {guess[0]}?')
+                return True
         if not args:
             if command in _QUIT:
                 return False
@@ -177,6 +231,7 @@ class TerminalGame:
         gone.
         """
         game = reply.game
+        self.ended = None
         if reply.kind is ReplyKind.ERROR or game is None:
             self.say(reply.message or "That didn't work, and nothing was changed.")
             if game is None:
@@ -184,6 +239,8 @@ class TerminalGame:
                 game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
+        if reply.status in _ENDED:
+            self.ended = reply.status
         notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []
         self.game = game
         self.draw(game)
@@ -214,14 +271,26 @@ class TerminalGame:
             self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
 
     def draw(self, game: Game) -> None:
+        """The board, as drawn for this screen (compact on a narrow one; in words for a screen reader)."""
         if self.screen.words:
             self.say("\n" + render_spoken(game))
             return
-        self.say("\n" + render_text(game, compact=self.screen.compact, colour=self.screen.colour))
+        board = render_text(game, compact=self.screen.compact, colour=self.screen.colour)
+        self.stdout.write("\n" + board + "\n")
+        self.stdout.flush()
 
     def say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
+        """Write a message for the terminal: Discord's markup taken out, wrapped to the screen's width."""
+        self.stdout.write(wrap(plain(text), self.screen.width) + "\n")
         self.stdout.flush()
+
+    def _is_move(self, line: str) -> bool:
+        """Whether ``line`` reads as a move in the move language (legal now or not)."""
+        try:
+            list(split_phrases(line, type(self.game) if self.game is not None else None))
+        except UserError:
+            return False
+        return True
 
     def _prompt(self) -> str:
         return f"{self.game.name if self.game is not None else 'gatebot'}> "

@@ -7,9 +7,11 @@ the terminal front end reads settings of its own.
 from __future__ import annotations
 
 import getpass
+import shutil
 from dataclasses import dataclass
 
 from gatebot.digits import parse_whole
+from gatebot.render.text_rows import NORMAL_WIDTH
 from gatebot.rules import MAX_DEAL, UnknownVariant, find_variant, variant_names
 
 #: The longest user name a player row takes (``players.platform_user_id``).
@@ -46,13 +48,30 @@ class PlayRequest:
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """How boards and prompts are written: a prompt only for a person at a terminal."""
+    """How boards and prompts are written: a prompt only for a person at a terminal.
+
+    ``width`` is the terminal's, in columns: what messages are wrapped to; None when
+    there is no terminal to fit (output to a file or a pipe), and lines are left whole.
+    """
 
     interactive: bool = False
     colour: bool = False
     compact: bool = False
     #: Boards in words, a pile a sentence, for a screen reader (see :func:`gatebot.render.render_spoken`).
     words: bool = False
+    width: int | None = None
+
+    @classmethod
+    def measured(cls, *, interactive: bool, colour: bool, compact: bool, words: bool = False) -> Screen:
+        """The screen of the terminal this process writes to, its width as the terminal says.
+
+        ``COLUMNS`` in the environment wins (as for every program that reads it), then the
+        terminal's own size; output that goes to no terminal has no width. A screen
+        narrower than the normal board gets the compact one without being asked.
+        """
+        width = shutil.get_terminal_size((0, 0)).columns or None
+        narrow = width is not None and width < NORMAL_WIDTH
+        return cls(interactive=interactive, colour=colour, compact=compact or narrow, words=words, width=width)
 
 
 def parse_deal(text: str) -> int | None:

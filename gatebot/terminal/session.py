@@ -18,6 +18,7 @@ from gatebot.store.migrate import ensure_schema
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.play import TerminalGame
 from gatebot.terminal.request import PlayRequest, Screen, describe_game, replay_command
+from gatebot.terminal.text import plain, wrap
 
 PLATFORM = "terminal"
 Say = Callable[[str], None]
@@ -33,7 +34,7 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     """
 
     def say(text: str) -> None:
-        stdout.write(text + "\n")
+        stdout.write(wrap(plain(text), screen.width) + "\n")
         stdout.flush()
 
     db = Database(request.database_url)

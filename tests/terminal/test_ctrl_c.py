@@ -178,3 +178,38 @@ def test_ctrl_d_at_the_prompt_ends_quietly_with_the_game_saved(tmp_path: Path) -
     assert terminal.end() == (0, "")
     with sqlite3.connect(tmp_path / "games.db") as connection:
         assert connection.execute("SELECT log, status FROM games").fetchall() == [("3f", "active")]
+
+
+@pytest.mark.parametrize(("variant", "examples"), [("gate", b"(d, 3f, w5"), ("archway", b"(3a, 7hk, fhk")])
+def test_the_first_tip_suggests_moves_of_the_variant(tmp_path: Path, variant: str, examples: bytes) -> None:
+    terminal = Terminal(tmp_path / "games.db", "--variant", variant, "--deal", "3")
+    terminal.read_until(f"{variant}> ".encode())
+    [tip] = [line for line in terminal.shown.splitlines() if line.startswith(b"Type a move")]
+    assert examples in tip
+    if variant == "archway":  # no stock: nothing to draw, so no d to suggest
+        assert b"d," not in tip and b" d " not in tip
+    terminal.type(b"quit\r")
+    assert terminal.end() == (0, "")
+
+
+def test_ctrl_c_at_the_play_again_question_exits_130(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path / "games.db", "--deal", "1")
+    terminal.read_until(b"gate> ")
+    terminal.type(b"resign\r")
+    terminal.read_until(b"Play again? [y/N] ")
+    terminal.waiting_for_a_key()
+    terminal.type(CTRL_C)
+    code, stderr = terminal.end()
+    assert code == 130
+    assert "saved" in _one_line_and_no_traceback(stderr)
+
+
+def test_ctrl_d_at_the_play_again_question_ends_quietly(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path / "games.db", "--deal", "1")
+    terminal.read_until(b"gate> ")
+    terminal.type(b"resign\r")
+    terminal.read_until(b"Play again? [y/N] ")
+    terminal.type(CTRL_D)
+    assert terminal.end() == (0, "")
+    with sqlite3.connect(tmp_path / "games.db") as connection:
+        assert connection.execute("SELECT status FROM games").fetchall() == [("resigned",)]

@@ -204,10 +204,10 @@ async def test_numbers_of_thousands_of_digits_are_refused_in_a_sentence() -> Non
 
 
 async def test_resigning_ends_the_game_and_is_stored() -> None:
-    code, out, rest = await run("3f\nresign\nd\n")
+    code, out, rest = await run("3f\nresign\nno\nd\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score, record.log) == ("resigned", 1, "3f")
-    assert rest.read() == "d\n"  # nothing is read after the game ends
+    assert rest.read() == "d\n"  # after the game ends, only the answer to play again is read
     assert "resigned" in out.lower()
     await run("", deal=2)
     assert (await active()).deal == 2  # the next run deals a new game
@@ -338,18 +338,18 @@ async def test_a_column_left_empty_is_reported_as_a_free_space() -> None:
 async def test_winning_ends_the_game_and_is_stored() -> None:
     assert engine(1, " ".join(WIN_DEAL_1)).is_won
     *most, last = WIN_DEAL_1
-    code, out, rest = await run(" ".join(most) + "\n" + last + "\nd\n")
+    code, out, rest = await run(" ".join(most) + "\n" + last + "\nno\nd\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("won", 52)
     assert "You won" in out and "52/52" in out
     assert f"{len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in out  # the service's win message
-    assert rest.read() == "d\n"  # nothing is read after the game ends
+    assert rest.read() == "d\n"  # after the game ends, only the answer to play again is read
 
 
 async def test_a_game_with_no_legal_move_left_ends() -> None:
     dead = engine(10, " ".join(LOST_DEAL_10))
     assert not dead.legal_moves() and not dead.is_won
-    code, out, rest = await run(" ".join(LOST_DEAL_10) + "\nd\n", deal=10)
+    code, out, rest = await run(" ".join(LOST_DEAL_10) + "\nno\nd\n", deal=10)
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("lost", dead.score)
     assert "No legal move" in out and str(dead.score) in out
@@ -458,7 +458,7 @@ async def test_auto_finishes_a_game_the_solver_can_win() -> None:
 
 
 async def test_a_game_that_can_no_longer_be_won_is_offered_to_end() -> None:
-    code, out, rest = await run(" ".join(NO_WIN_DEAL_1) + "\nend\nd\n")
+    code, out, rest = await run(" ".join(NO_WIN_DEAL_1) + "\nend\nno\nd\n")
     assert "No win is left from here — 9 cards are home. Type end to finish, or play on." in out
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("resigned", 9)

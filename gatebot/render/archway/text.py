@@ -34,7 +34,7 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
     Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour, aligned=not compact)
+    cells = Cells(colour=colour)
     lines = [
         *header_lines(title_words(game), archway_facts(game), width, compact=compact),
         "",
@@ -54,7 +54,7 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
 def _packet(cells: Cells, rank: int, packet: tuple[Card, ...]) -> str:
     """One packet of the arch as one cell, so a row never breaks inside it: ``2: 2♣ 2♦``."""
     shown = " ".join(cells.paint(card.pretty, card.is_red) for card in packet) or EMPTY_PACKET
-    return ("  " if cells.aligned else "") + f"{packet_label(rank)} {shown}"
+    return f"  {packet_label(rank)} {shown}"
 
 
 # -- the words every Archway board shares (text, emoji) ----------------------------------------

@@ -36,7 +36,7 @@ def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: b
     Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour, aligned=not compact)
+    cells = Cells(colour=colour)
     reserve = game.reserve
     foundations = [cells.foundation(top, suit) for suit, top in enumerate(game.foundations)]
     if None in game.foundations:

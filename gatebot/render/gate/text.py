@@ -36,7 +36,7 @@ def render_gate_text(game: GateGame, *, compact: bool = False, colour: bool = Fa
     columns, waste and stock.
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour, aligned=not compact)
+    cells = Cells(colour=colour)
     left, right = game.reserves
     lines = [
         *_header(game, width, compact=compact),

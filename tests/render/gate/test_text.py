@@ -8,6 +8,7 @@ position. Nothing is compared with text produced by the renderer itself.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -207,3 +208,31 @@ def test_hidden_stock_shows_only_its_size() -> None:
     board = render_text(game)
     check_board(game, board, NORMAL_WIDTH)
     assert "d draws" not in board  # nothing can be drawn from a stock of unknown order
+
+
+def suit_columns(board: str) -> list[list[int]]:
+    """For each line holding cards, where each card not in brackets ends (its suit's column)."""
+    found = []
+    for line in board.splitlines():
+        ends = [match.end(2) - 1 for match in CARD.finditer(line) if not match.group(1)]
+        if ends:
+            found.append(ends)
+    return found
+
+
+def test_compact_cards_sit_on_one_grid_whatever_their_rank() -> None:
+    # 10♦ 9♠ in one row and 8♥ 7♠ in the next: the suits must still fall in the same columns.
+    placed = "TD 9S 8H 7S TC 9H 8C 5D 4S 3H".split()
+    stock = [str(Card.from_index(i)) for i in range(52) if str(Card.from_index(i)) not in placed]
+    text = "gate\nL: TD 9S\nR: 8H 7S\nF: - - - -\n1: TC 9H 8C\n2: 5D 4S 3H\n" + "".join(
+        f"{i}:\n" for i in range(3, 9)) + "W:\nS: " + " ".join(stock)
+    game = Game.from_text(text)
+    rng = random.Random("grid")
+    for board in [render_text(game, compact=True),
+                  *(render_text(g, compact=True) for g in random_playout(rng, "gate", (), 120, every=6))]:
+        lines = suit_columns(board)
+        assert lines
+        for ends in lines:
+            assert all(b - a == 4 for a, b in itertools.pairwise(ends)), board
+        assert len({end % 4 for ends in lines for end in ends}) == 1, board
+        assert all(len(line) <= COMPACT_WIDTH for line in board.splitlines())

@@ -1,0 +1,99 @@
+"""``gatebot play`` as a person sees it: a subprocess on piped input, its output read as printed.
+
+Each test runs ``python -m gatebot play`` on its own SQLite file, with ``COLUMNS`` set (or
+not) as a terminal's width would be, and reads back what was printed and what was stored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from gatebot.render import render_text
+from gatebot.rules import Game
+from tests.lines import LOST_DEAL_10, WIN_DEAL_1
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def gatebot_play(
+    database: Path, *args: str, stdin: str, columns: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    """One run of gatebot play on ``stdin``, which must end well (exit 0, nothing on stderr)."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "PYTHONIOENCODING": "utf-8",
+           "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(database.parent / "data")}
+    env.pop("COLUMNS", None)
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
+    result = subprocess.run([sys.executable, "-m", "gatebot", "play", *args], input=stdin, capture_output=True,
+                            text=True, encoding="utf-8", env=env, timeout=60, check=False)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    return result
+
+
+def stored(database: Path) -> list[tuple[str, str | None, int, str, str]]:
+    with sqlite3.connect(database) as connection:
+        return connection.execute("SELECT variant, options, deal, status, log FROM games ORDER BY id").fetchall()
+
+
+def archway_3_after(moves: str) -> Game:
+    game = Game.new("archway", deal=3)
+    game.play_line(moves)
+    return game
+
+
+def test_a_narrow_terminal_gets_the_compact_board_and_wrapped_messages(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="help\n",
+                       columns=50).stdout
+    game = Game.new("archway", deal=3)
+    assert render_text(game, compact=True) in out
+    assert render_text(game) not in out  # its columns are longer than a narrow board's lines
+    assert max(map(len, out.splitlines())) <= 50
+    help_words = "Your game is saved after every move: quit, and gatebot play resumes it.".split()
+    assert " ".join(help_words) in " ".join(out.split())  # wrapped, not cut: every word is there
+
+
+def test_no_discord_markup_and_a_guess_for_a_mistyped_command(tmp_path: Path) -> None:
+    typed = {"hlep": "help", "udno": "undo", "stast": "stats", "resing": "resign", "quti": "quit"}
+    lines = ["hint", *typed, "left", "xyzzy", "3f"]
+    out = gatebot_play(tmp_path / "games.db", "--deal", "1", stdin="\n".join(lines) + "\n").stdout
+    assert "`" not in out and "**" not in out
+    [hint] = [line for line in out.splitlines() if line.startswith("Hint: ")]
+    suggested = hint.rsplit("(", 1)[1].rstrip(")")
+    Game.new("gate", deal=1).play_line(suggested)  # the move is named plainly, as one would type it
+    for mistyped, meant in typed.items():
+        assert f'"{mistyped}" is neither a move nor a command. Did you mean {meant}?' in out
+    assert out.count("Did you mean") == len(typed)  # not for a move word (left) nor for a word like no command
+    assert "'xyzzy' isn't a move I know" in out
+    assert out.count("isn't a move I know") == 1  # a guess is the one sentence said
+    assert stored(tmp_path / "games.db")[0][4] == "3f"
+
+
+def test_after_a_win_a_summary_and_yes_deals_the_same_variant_again(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--deal", "1", stdin=" ".join(WIN_DEAL_1) + "\ny\nd\n").stdout
+    assert re.search(rf"\nYou won: 52/52 cards home in {len(WIN_DEAL_1)} moves, in \d+:\d\d\.\n", out)
+    assert "Play again? [y/N]" in out
+    won, again = stored(tmp_path / "games.db")
+    assert won[3] == "won" and won[4] == " ".join(WIN_DEAL_1)
+    assert again[0] == "gate" and again[3] == "active" and again[4] == "d"  # the next line went to the new game
+
+
+def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "canfield", "--option", "draw-one", "--deal", "5",
+                       stdin="resign\nyes\n").stdout
+    assert "You ended the game: " in out and "0 moves" in out
+    first, again = stored(tmp_path / "games.db")
+    assert first[:4] == ("canfield", "draw-one", 5, "resigned")
+    assert again[:2] == ("canfield", "draw-one") and again[3] == "active"
+
+
+def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--deal", "10", stdin=" ".join(LOST_DEAL_10) + "\nmaybe\n3f\n").stdout
+    assert "No move was left: " in out and "Play again? [y/N]" in out
+    [lost] = stored(tmp_path / "games.db")
+    assert lost[3] == "lost"
+    assert out.rstrip().endswith("Play again? [y/N]")  # nothing more happened
