@@ -1,6 +1,6 @@
 """A deliberately simple reference model of Canfield, for differential tests only.
 
-Written from ``/work/shared/seeds/canfield-rules.txt`` and ``docs/canfield.md`` alone,
+Written from ``../shared/seeds/canfield-rules.txt`` and ``docs/canfield.md`` alone,
 independently of ``gatebot.rules``, so that the engine and this model can be checked against
 each other move for move. Clarity beats speed: positions are immutable, cards are strings like
 ``"7H"``, legal moves are found by trying every source against every destination, and every
