@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -31,3 +32,26 @@ class Question(discord.ui.View):
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
         await on_view_error(interaction, error, item)
+
+
+class ConfirmNewGame(Question):
+    """Yes/no before a new game abandons the running one: ``/gate new``, Play again and New deal alike.
+
+    ``deal`` is what the yes does: deal the new game (the service told to abandon the old one)
+    and answer ``interaction`` with its board.
+    """
+
+    def __init__(self, user_id: str, deal: Callable[[discord.Interaction], Awaitable[None]]) -> None:
+        super().__init__(user_id)
+        self._deal = deal
+
+    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNewGame]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Dealing…", view=None)
+        await self._deal(interaction)
+
+    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNewGame]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Your game goes on.", view=None)

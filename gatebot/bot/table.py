@@ -48,7 +48,8 @@ from gatebot.bot.errors import (
     log_failure,
     reply_privately,
 )
-from gatebot.bot.views import BoardComponents, ConfirmDeal, board_components, board_game_id
+from gatebot.bot.questions import ConfirmNewGame
+from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics
@@ -281,7 +282,9 @@ class Table:
                 answer.reply = await self.service.new_game(actor, name, options=options, confirm=confirm)
 
                 def ask() -> discord.ui.View:
-                    return ConfirmDeal(self, actor.user_id, game_id, variant)
+                    return ConfirmNewGame(
+                        actor.user_id, lambda yes: self.deal_again(yes, game_id, variant, confirm=True)
+                    )
 
                 await self.answer(interaction, answer.reply, new_board=True, confirm=ask, answer=answer)
 

@@ -24,7 +24,6 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
-from gatebot.bot.questions import Question
 from gatebot.render.card import render_card
 from gatebot.rules import VARIANTS, Game, Move, describe_move
 from gatebot.service import GameStatus, Reply
@@ -231,25 +230,6 @@ class NewDealSelect(DynamicItem[discord.ui.Select[Any]], template=NEW_DEAL_ID):
             await self.presses.deal_again(interaction, self.game_id, values[0])
         except Exception as error:
             await on_view_error(interaction, error, self)
-
-
-class ConfirmDeal(Question):
-    """Yes/no before Play again or New deal abandons the game the player has running."""
-
-    def __init__(self, presses: Presses, user_id: str, game_id: int, variant: str | None) -> None:
-        super().__init__(user_id)
-        self.presses, self.game_id, self.variant = presses, game_id, variant
-
-    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmDeal]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content="Dealing…", view=None)
-        await self.presses.deal_again(interaction, self.game_id, self.variant, confirm=True)
-
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmDeal]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content="Your game goes on.", view=None)
 
 
 @dataclass(frozen=True, slots=True)

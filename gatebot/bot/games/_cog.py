@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
-from gatebot.bot.questions import Question
+from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.variants import (
     OPTIONS_HELP,
@@ -75,8 +75,14 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         def deal_it(actor: Actor) -> Awaitable[Reply]:
             return self.service.new_game(actor, name, deal=deal, options=chosen, winnable=winnable)
 
+        async def deal_confirmed(yes: discord.Interaction) -> None:
+            def deal_anyway(actor: Actor) -> Awaitable[Reply]:
+                return self.service.new_game(actor, name, deal=deal, options=chosen, confirm=True, winnable=winnable)
+
+            await self.services.table.command(yes, deal_anyway, new_board=True)
+
         def ask() -> discord.ui.View:
-            return ConfirmNew(self.services, user_id, name, deal, chosen, winnable)
+            return ConfirmNewGame(user_id, deal_confirmed)
 
         await self.table.command(interaction, deal_it, new_board=True, confirm=ask)
 
@@ -208,31 +214,3 @@ class ConfirmForget(Question):
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
         self.stop()
         await interaction.response.edit_message(content="Nothing was deleted: your data is as it was.", view=None)
-
-
-class ConfirmNew(Question):
-    """Yes/no before a new game abandons the running one."""
-
-    def __init__(
-        self, services: Services, user_id: str, variant: str, deal: int | None, options: tuple[str, ...],
-        winnable: bool = False,
-    ) -> None:
-        super().__init__(user_id)
-        self.services, self.variant, self.deal, self.options = services, variant, deal, options
-        self.winnable = winnable
-
-    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content="Dealing…", view=None)
-
-        def deal(actor: Actor) -> Awaitable[Reply]:
-            return self.services.games.new_game(actor, self.variant, deal=self.deal, options=self.options,
-                                             confirm=True, winnable=self.winnable)
-
-        await self.services.table.command(interaction, deal, new_board=True)
-
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNew]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content="Your game goes on.", view=None)
