@@ -112,11 +112,11 @@ def _card_shape(draw: ImageDraw.ImageDraw, m: Metrics, k: int, fill: Colour, edg
     )
 
 
-@lru_cache(maxsize=8 * 52)
 def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Image:
     """A face-up card: rank top left, suit top right, a large pip in the middle, index mirrored below.
 
-    Its ink is :func:`suit_colour`'s, two colours or (``four_colour``) four.
+    Its ink is :func:`suit_colour`'s, two colours or (``four_colour``) four. Not cached here:
+    the board keeps each face with its shadow (``gatebot.render.image._shadowed``), the one copy it pastes.
     """
     image, draw, k = _canvas(m)
     colour = suit_colour(card.suit, four_colour=four_colour)
