@@ -38,10 +38,6 @@ ENDGAME_SECONDS = 1.0
 WINNABLE_TRIES = 3
 WINNABLE_NODES = 50_000
 WINNABLE_SECONDS = 0.5
-#: Variants nearly every plain deal of which is lost from the start: the share of deals the
-#: solver proved winnable (README, "Archway, deals 1–1000": 4 of the 979 it decided), and the
-#: option under which every deal can be won.
-LOST_FROM_THE_DEAL: dict[str, tuple[str, str]] = {"archway": ("about 4 in 1,000", "kit")}
 #: How a front end words dealing a variant (its class) with these options, or a winnable deal
 #: of it: ``new archway kit`` at the terminal.
 DealCommand = Callable[[type[Game], tuple[str, ...], bool], str]
@@ -373,11 +369,10 @@ def lost_from_the_deal_note(game: Game, deal_command: DealCommand) -> str | None
     (the easier option, or a proven deal), worded for the front end it came from. A deal
     with options, or one from the list of proven deals, gets no note.
     """
-    known = LOST_FROM_THE_DEAL.get(game.name)
-    if known is None or game.options or game.deal in winnable_deals(game.name):
-        return None
-    share, option = known
     cls = type(game)
+    share, option = cls.plain_deal_odds, cls.always_winnable_option
+    if share is None or option is None or game.options or game.deal in winnable_deals(game.name):
+        return None
     return (
         f"Almost no plain {game.title} deal can be won from the start: the solver wins {share}. "
         f"For a win, try {deal_command(cls, (option,), False)} (every deal winnable) "
