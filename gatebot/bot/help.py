@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gatebot.render import rules_text
-from gatebot.rules import Game
+from gatebot.rules import DEFAULT_VARIANT, Game
 
 HELP = """\
 **Playing Gate with gatebot**
@@ -32,5 +32,5 @@ switch on a daily one (`/challenge-admin daily on`).
 
 def rules_for(game: Game | None) -> str:
     """The rules of the player's game (its variant and options), or of plain Gate."""
-    shown = game if game is not None else Game.new("gate", deal=1)
+    shown = game if game is not None else Game.new(DEFAULT_VARIANT, deal=1)
     return f"```\n{rules_text(shown, width=60)}\n```"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, silence, utf8
 from gatebot.digits import shown
-from gatebot.rules import MAX_DEAL, RulesError, find_variant
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant
 
 if TYPE_CHECKING:
     from gatebot.settings import Settings
@@ -78,7 +78,7 @@ def play_command(args: argparse.Namespace) -> int:
         if deal is None:
             return refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
     try:
-        find_variant(args.variant or "gate").check_options(args.option or ())
+        find_variant(args.variant or DEFAULT_VARIANT).check_options(args.option or ())
     except RulesError as error:
         return refuse(str(error))
     user = default_user() if args.user is None else args.user.strip()

@@ -13,7 +13,7 @@ from gatebot.cli.database import db_current_command, db_forget_server_command, d
 from gatebot.cli.front_ends import play_command, run_command, sync_command
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
-from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -186,7 +186,7 @@ def _variant(text: str) -> str:
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
-    parser.add_argument("--variant", type=_variant, default="gate", metavar="VARIANT",
+    parser.add_argument("--variant", type=_variant, default=DEFAULT_VARIANT, metavar="VARIANT",
                         help=f"the variant {whose}, by name or alias in any case: {_variants_help()} "
                         "(default: gate)")
     parser.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from gatebot.cli.output import refuse, utf8
 from gatebot.digits import parse_whole, shown
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, RulesError, find_variant
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, RulesError, find_variant
 
 if TYPE_CHECKING:
     from gatebot.analyse import Summary
@@ -69,7 +69,7 @@ def solve_command(args: argparse.Namespace) -> int:
             return refuse(str(error))
         name = f"Deal {deal} of {game.title}" + (f" ({' '.join(game.options)})" if game.options else "")
     else:
-        if args.option or args.variant != "gate":
+        if args.option or args.variant != DEFAULT_VARIANT:
             return refuse("--variant and --option go with a deal number: a position names its variant "
                            "and options on its first line")
         game_or_code = _read_position(target)

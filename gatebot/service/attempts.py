@@ -15,7 +15,7 @@ from typing import cast
 from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gatebot.rules import Game
+from gatebot.rules import DEFAULT_VARIANT, Game
 from gatebot.service.variants import has_stock
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, GameRecord, Rule
@@ -31,7 +31,7 @@ class AttemptRules:
     undo: Rule
     closes_at: datetime
     #: The variant played: its rules line says "never past a draw" only where there are draws.
-    variant: str = "gate"
+    variant: str = DEFAULT_VARIANT
 
     @classmethod
     def of(cls, challenge: Challenge) -> AttemptRules:

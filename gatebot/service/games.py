@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, Game, Move, find_variant
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, Move, find_variant
 from gatebot.service.advice import (
     WINNABLE_TRIES,
     Advice,
@@ -184,7 +184,7 @@ class GameService:
     async def new_game(
         self,
         actor: Actor,
-        variant: str = "gate",
+        variant: str = DEFAULT_VARIANT,
         *,
         deal: int | None = None,
         options: Iterable[str] = (),

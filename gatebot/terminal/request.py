@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gatebot.digits import parse_whole
 from gatebot.render.text_rows import NORMAL_WIDTH
-from gatebot.rules import MAX_DEAL, UnknownVariant, find_variant, variant_names
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, UnknownVariant, find_variant, variant_names
 
 #: The longest user name a player row takes (``players.platform_user_id``).
 MAX_USER_LENGTH = 64
@@ -39,7 +39,7 @@ class PlayRequest:
 
     @property
     def variant_or_default(self) -> str:
-        return self.variant or "gate"
+        return self.variant or DEFAULT_VARIANT
 
     @property
     def options_or_default(self) -> tuple[str, ...]:
@@ -140,7 +140,7 @@ def _leading_variant(words: list[str]) -> tuple[str | None, list[str]]:
 def replay_command(variant: str, deal: int, options: tuple[str, ...]) -> str:
     """The command that deals this game again, as a player would type it."""
     words = ["gatebot play --new", f"--deal {deal}"]
-    if variant != "gate":
+    if variant != DEFAULT_VARIANT:
         words.append(f"--variant {variant}")
     words.extend(f"--option {option}" for option in options)
     return " ".join(words)

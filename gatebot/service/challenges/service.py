@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.rules import MAX_DEAL, RulesError, find_variant, variant_names
+from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
 from gatebot.service.attempts import AttemptRules, when
@@ -90,7 +90,7 @@ class ChallengeService:
         *,
         channel_id: int | None,
         name: str | None = None,
-        variant: str = "gate",
+        variant: str = DEFAULT_VARIANT,
         options: Iterable[str] = (),
         deal: int | None = None,
         winnable: bool = False,
@@ -320,7 +320,7 @@ class ChallengeService:
         guild_id: int,
         channel_id: int,
         *,
-        variant: str = "gate",
+        variant: str = DEFAULT_VARIANT,
         options: Iterable[str] = (),
         winnable: bool = False,
         hints: Rule = Rule.ALLOWED,
