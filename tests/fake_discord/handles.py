@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from tests.fake_discord.records import JSON, InteractionCallback, InteractionRecord, StoredMessage
 from tests.fake_discord.state import FakeState
 
-DEFAULT_TIMEOUT = 5.0
+#: How long a wait may last before it fails. A ceiling, not a pause: a wait ends as soon as the bot
+#: has answered, so a passing test never sleeps it out; it is generous because a loaded machine
+#: (the suite runs in parallel) can take seconds to schedule a busy bot's answer.
+DEFAULT_TIMEOUT = 15.0
 
 
 @dataclass
