@@ -183,6 +183,9 @@ async def test_share_on_a_finished_board_posts_the_card_with_its_picture_attache
     assert attachment["filename"].endswith(".png") and picture.format == "PNG"
     assert picture.mode == "P" and len(posted.file(attachment["filename"]).data) < 10_000
     picture.load()  # the whole picture decodes, not only its header
+    command = await (await fake.send_command("gate share")).response()
+    assert command.content == pressed.content and [f.data for f in command.files] == [
+        posted.file(attachment["filename"]).data], "/gate share posts the same card and picture"
 
 
 @pytest.fixture
