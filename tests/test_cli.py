@@ -1037,3 +1037,39 @@ def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(
     assert main(["db", "upgrade"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Upgraded the database from {matched} to ") or matched == migrate.head_revision()
+
+
+# gatebot card: a finished terminal game's result card, and its picture.
+
+
+def test_python_m_gatebot_card_prints_the_last_finished_games_card_and_writes_its_picture(
+    typed, tmp_path: Path
+) -> None:
+    typed("3f\nresign\n")
+    assert main(["play", "--deal", "1"]) == 0
+    out = tmp_path / "card.png"
+    result = _subprocess("card", "--out", str(out), stdin="")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Gate · deal 1 · 1/52"
+    assert "".join(lines[1:5]).count("⬛") == 51 and "⬛ never home" in lines[5]  # only A♦ went up
+    assert lines[-1] == f"Wrote the card's picture to {out}: {round(out.stat().st_size / 1024)} KB."
+    picture = Image.open(out)
+    assert (picture.format, picture.mode) == ("PNG", "P") and out.stat().st_size < 10_000
+
+
+def test_card_without_a_finished_game_or_with_a_bad_file_name_says_so_and_writes_nothing(
+    typed, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "card.png"
+    assert main(["card", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "gatebot: You have no finished game to share yet: finish one with gatebot play, then share it.\n")
+    typed("resign\n")
+    assert main(["play", "--deal", "1"]) == 0
+    capsys.readouterr()
+    assert main(["card", "--out", str(tmp_path / "card.gif")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("gatebot: --out names a .png file")
+    assert not out.exists() and not (tmp_path / "card.gif").exists()

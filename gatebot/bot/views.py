@@ -24,7 +24,7 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
-from gatebot.render.card import render_card
+from gatebot.bot.sharing import post_card
 from gatebot.rules import VARIANTS, Game, Move, describe_move
 from gatebot.service import GameStatus, Reply
 from gatebot.service.stats import NoCard, Statistics
@@ -143,7 +143,7 @@ def _chosen(interaction: discord.Interaction) -> list[str]:
 
 
 class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
-    """Share result, under a finished game's board: posts its result card here, for its player only."""
+    """Share result, under a finished game's board: posts its result card here (text and picture), its player only."""
 
     statistics: ClassVar[Statistics]
 
@@ -164,7 +164,7 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             card = await self.statistics.card(self.game_id, PLATFORM, str(interaction.user.id))
-            await interaction.response.send_message(render_card(card))
+            await post_card(interaction, card)
         except NoCard as refusal:
             await reply_privately(interaction, str(refusal))
         except Exception as error:

@@ -9,6 +9,7 @@ import argparse
 import importlib.metadata
 from collections.abc import Callable
 
+from gatebot.cli.cards import card_command
 from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
 from gatebot.cli.front_ends import play_command, run_command, sync_command
 from gatebot.cli.replays import replay_command
@@ -74,6 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--user", metavar="NAME",
                         help="whose game, as for gatebot play (default: your login name)")
     replay.set_defaults(handler=replay_command)
+
+    card = commands.add_parser(
+        "card", help="print a finished game's spoiler-free result card, and write it as a picture",
+        description="Print the result card of your last finished gatebot play game (or the one --game "
+        "names), the way the Share button posts it; with --out, also write the card as a small PNG. "
+        "Exit codes: 0 when the card is printed; 2 for bad arguments, no finished game, or a database "
+        "or file that can't be used.",
+    )
+    card.add_argument("--out", metavar="FILE", help="also write the card as a picture to this .png file")
+    card.add_argument("--game", metavar="ID", help="the game's number (default: your last finished game)")
+    card.add_argument("--user", metavar="NAME", help="whose game, as for gatebot play (default: your login name)")
+    card.set_defaults(handler=card_command)
 
     solve = commands.add_parser(
         "solve", help="decide whether a deal or a position can be won, and how",

@@ -6,11 +6,17 @@ press dealt is known.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import itertools
+import types
 from collections.abc import Callable
 from typing import Any
 
+import discord.http
+import discord.webhook.async_
 import pytest
+from PIL import Image
 
 from gatebot.rules import VARIANTS
 from tests.bot.games.test_commands import win_sentences
@@ -151,3 +157,68 @@ async def test_play_again_and_new_deal_work_after_a_restart(gatebot: Callable) -
     assert pressed.type == 4 and not pressed.ephemeral and "Dealt Gate deal 617." in pressed.content
     assert [(g.variant, g.deal, g.status) for g in await run.games()] == [("little-gate", 5, "resigned"),
                                                                           ("gate", 617, "active")]
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+
+
+def posted_cards(fake: FakeDiscord) -> list[StoredMessage]:
+    """The channel's messages with a picture attached beside a legend: shared result cards."""
+    return [m for m in fake.messages(fake.channel) if m.attachments and "early · " in m.content]
+
+
+async def test_share_on_a_finished_board_posts_the_card_with_its_picture_attached(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    board = await finish_little_gate(run)
+    pressed = await (await fake.click(board, component(board, "gate:share:")["custom_id"])).response()
+    assert pressed.type == 4 and not pressed.ephemeral
+    lines = pressed.content.splitlines()
+    assert lines[0] == "Little Gate, single-moves · deal 5 · 0/52"
+    assert lines[-2].startswith("🟩 early · 🟨 mid-game · 🟧 late"), "the legend under the grid"
+    [posted] = posted_cards(fake)
+    assert posted.content == pressed.content
+    [attachment] = posted.attachments
+    picture = Image.open(io.BytesIO(posted.file(attachment["filename"]).data))
+    assert attachment["filename"].endswith(".png") and picture.format == "PNG"
+    assert picture.mode == "P" and len(posted.file(attachment["filename"]).data) < 10_000
+    picture.load()  # the whole picture decodes, not only its header
+    command = await (await fake.send_command("gate share")).response()
+    assert command.content == pressed.content and [f.data for f in command.files] == [
+        posted.file(attachment["filename"]).data], "/gate share posts the same card and picture"
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py waits 1, 3, 5 and 7 s between its tries of a request Discord answered 5xx: here, none of that.
+
+    Only its REST clients' clock is changed (interaction answers go through the webhook one).
+    """
+    sleep = asyncio.sleep
+
+    async def at_once(delay: float, result: Any = None) -> Any:
+        return await sleep(0, result)
+
+    quick = types.SimpleNamespace(**{**vars(asyncio), "sleep": at_once})
+    for module in (discord.http, discord.webhook.async_):
+        monkeypatch.setattr(module, "asyncio", quick)
+
+
+async def test_a_share_whose_upload_discord_fails_gets_a_short_apology_and_leaves_the_game(
+    gatebot: Callable, quick_retries: None
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    board = await finish_little_gate(run)
+    before = await run.game_row()
+    edits = len(fake.message(board.id).history)
+    fault = fake.fail(CALLBACK, 500, times=5)  # every try discord.py makes of the card and its picture
+    answer = await (await fake.click(board, component(board, "gate:share:")["custom_id"])).response()
+    assert fault.hits == 5
+    assert all(r.files and r.status == 500 for r in fake.requests_to(CALLBACK)[-6:-1]), "the upload failed"
+    assert answer.ephemeral and answer.content.startswith("Sorry") and len(answer.content) < 120
+    assert not answer.files and posted_cards(fake) == []
+    after = await run.game_row()
+    assert (after.version, after.log, after.status, after.board_message_id) == (
+        before.version, before.log, before.status, before.board_message_id)
+    assert len(fake.message(board.id).history) == edits, "the board is left as it was"

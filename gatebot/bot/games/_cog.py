@@ -13,6 +13,7 @@ from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.services import ServedBot, Services
+from gatebot.bot.sharing import post_card
 from gatebot.bot.variants import (
     OPTIONS_HELP,
     chosen_variant,
@@ -21,7 +22,6 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
-from gatebot.render.card import render_card
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
@@ -181,7 +181,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
                 "You have no finished game to share yet: finish one, then share it.", ephemeral=True
             )
             return
-        await interaction.response.send_message(render_card(card))
+        await post_card(interaction, card)
 
     @app_commands.command(name="forget-me", description="Delete everything gatebot keeps about you (asks first)")
     async def forget_me(self, interaction: discord.Interaction) -> None:

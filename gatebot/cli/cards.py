@@ -1,0 +1,49 @@
+"""``gatebot card``: check the arguments, then print a finished terminal game's result card (and write its picture).
+
+Arguments are checked before the database is opened, so a mistake is one sentence and
+writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from gatebot.cli.output import quiet_service_logs, refuse
+from gatebot.digits import parse_whole, shown
+
+
+def card_command(args: argparse.Namespace) -> int:
+    """``gatebot card``: the exit code, 0 when the card is printed (and its picture written).
+
+    2 for bad arguments, a game with no card, or a database or a file that can't be used;
+    each is one sentence on stderr, and nothing is written.
+    """
+    from gatebot.errors import UserError
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.terminal.card import CardRequest, share_card
+    from gatebot.terminal.request import MAX_USER_LENGTH, default_user
+
+    game_id = None
+    if args.game is not None:
+        game_id = parse_whole(args.game.removeprefix("#"))
+        if game_id is None or game_id < 1:
+            return refuse(f"--game takes a game's number, like 12, not {shown(args.game)}")
+    user = default_user() if args.user is None else args.user.strip()
+    if not 1 <= len(user) <= MAX_USER_LENGTH:
+        return refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+    out = Path(args.out) if args.out is not None else None
+    if out is not None and out.suffix.lower() != ".png":
+        return refuse(f"--out names a .png file, not {shown(args.out)}")
+    if out is not None and out.is_dir():
+        return refuse(f"--out names a file to write, and {shown(args.out)} is a folder")
+    request = CardRequest(database_url=database_url_from_env(), user=user, out=out, game_id=game_id)
+    quiet_service_logs()
+    try:
+        print(asyncio.run(share_card(request)))
+    except (UserError, DatabaseError) as error:
+        return refuse(str(error))
+    except OSError as error:
+        return refuse(f"{error.filename or request.out} can't be written: {error.strerror or error}")
+    return 0
