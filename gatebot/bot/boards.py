@@ -17,6 +17,7 @@ import discord
 
 from gatebot.bot.views import BoardComponents
 from gatebot.render import render_spoken, render_text
+from gatebot.rules import Game
 from gatebot.service import Preferences, Reply
 
 MESSAGE_LIMIT = 2000
@@ -59,9 +60,17 @@ async def board_message(
 ) -> BoardMessage:
     """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it, and ``components``."""
     assert reply.game is not None
-    game = reply.game
-    view = components.view(reply)
     line = note if note is not None else reply.message
+    return await game_message(reply.game, preferences, line, components.view(reply))
+
+
+async def game_message(
+    game: Game, preferences: Preferences, line: str | None, view: discord.ui.View | None
+) -> BoardMessage:
+    """Draw ``game`` as ``preferences`` ask, with ``line`` under it and ``view``'s components.
+
+    The one drawing of a position for Discord: a board message, and each step of a replay.
+    """
     if preferences.board_style == "image":
         from gatebot.render.image import render_png
 

@@ -27,7 +27,8 @@ four_colour for green clubs and blue diamonds).
 `/challenge leaderboard`, `/challenge list`. Members with Manage Server make them (`/challenge-admin create`) or \
 switch on a daily one (`/challenge-admin daily on`).
 **You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
-(a spoiler-free card of your game), `/gate forget-me` (deletes everything stored about you)."""
+(a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
+`/gate forget-me` (deletes everything stored about you)."""
 
 
 def rules_for(game: Game | None) -> str:

@@ -48,6 +48,10 @@ class Table(Protocol):
         """A hint for the asker only."""
         ...
 
+    async def replay(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """A finished game's replay, step by step, as a new message (game_id None: the asker's last)."""
+        ...
+
     async def typed(
         self, message: discord.Message, text: str, request: Callable[[Actor], Awaitable[Reply]] | None = None
     ) -> None:

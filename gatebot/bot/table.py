@@ -49,6 +49,7 @@ from gatebot.bot.errors import (
     reply_privately,
 )
 from gatebot.bot.questions import ConfirmNewGame
+from gatebot.bot.replays import ReplayScreen
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -99,13 +100,14 @@ class Table:
         self.client = client
         self.service = service
         self.components: BoardComponents = board_components(self, statistics)
+        self.replays = ReplayScreen(service)
         self._safety_defer = safety_defer
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
 
     def dynamic_items(self) -> tuple[type[DynamicItem[Any]], ...]:
-        """The classes of this table's board components, for ``add_dynamic_items``."""
-        return self.components.items
+        """The classes of this table's board and replay components, for ``add_dynamic_items``."""
+        return (*self.components.items, *self.replays.items)
 
     def _guard(self, interaction: discord.Interaction) -> asyncio.Lock:
         """Held while answering an interaction, so the safety defer and the answer never both respond."""
@@ -290,6 +292,10 @@ class Table:
 
         what = "Play again" if variant is None else "New deal"
         await self._bounded(interaction, answer, work(), thinking=False, what=f"{what} under game {game_id}")
+
+    async def replay(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """``/gate replay`` or a board's Replay button: the game's replay as a new message (see ``bot.replays``)."""
+        await self.replays.open(interaction, game_id)
 
     async def hint(self, interaction: discord.Interaction, *, game_id: int | None = None,
                    version: int | None = None) -> None:

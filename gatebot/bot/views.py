@@ -10,7 +10,8 @@ again (``gate:again:42``: the same variant and options, a new random deal), New 
 (``gate:newdeal:42``: a menu of the variants, a random deal of the one picked) and Share
 result (``gate:share:42``), which posts the game's spoiler-free result card in the channel.
 Only the game's player may use them; a game still running is never lost to them (the
-service asks first).
+service asks first). Replay (``gate:replay:42``) opens the game's replay as a new message
+(:mod:`gatebot.bot.replays`), for whoever the service lets watch it.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ END_BUTTON = ("end", "End game", "🏁", discord.ButtonStyle.danger)
 SHARE_BUTTON = ("Share result", "📤", discord.ButtonStyle.success)
 #: Beside it: the same game again, with a new deal.
 AGAIN_BUTTON = ("Play again", "🔁", discord.ButtonStyle.primary)
+#: And the game watched again, step by step.
+REPLAY_BUTTON = ("Replay", "🎞️", discord.ButtonStyle.secondary)
 
 
 class Presses(Protocol):
@@ -57,17 +60,20 @@ class Presses(Protocol):
         self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False
     ) -> None: ...
 
+    async def replay(self, interaction: discord.Interaction, game_id: int | None) -> None: ...
+
 
 BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version>\d+)"
 #: The game id in any custom id of a board's components.
 BOARD_GAME = re.compile(
     r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}"
-    r"|(?:share|again|newdeal):(?P<shared>\d{1,19}))"
+    r"|(?:share|again|newdeal|replay):(?P<shared>\d{1,19}))"
 )
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 SHARE_ID = r"gate:share:(?P<game>\d+)"
 AGAIN_ID = r"gate:again:(?P<game>\d+)"
 NEW_DEAL_ID = r"gate:newdeal:(?P<game>\d+)"
+REPLAY_ID = r"gate:replay:(?P<game>\d+)"
 
 
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
@@ -197,6 +203,32 @@ class AgainButton(DynamicItem[discord.ui.Button[Any]], template=AGAIN_ID):
             await on_view_error(interaction, error, self)
 
 
+class ReplayButton(DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
+    """Replay, under a finished game's board: the game from its deal, step by step, as a new message."""
+
+    presses: ClassVar[Presses]
+
+    def __init__(self, game_id: int) -> None:
+        label, emoji, style = REPLAY_BUTTON
+        super().__init__(
+            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:replay:{game_id}"),
+            row=1,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> ReplayButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.presses.replay(interaction, self.game_id)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
 def variant_options() -> list[discord.SelectOption]:
     """One option per variant of :data:`gatebot.rules.VARIANTS`: its title shown, its name the value."""
     return [discord.SelectOption(label=cls.title, value=cls.name) for cls in VARIANTS[:MAX_OPTIONS]]
@@ -245,18 +277,19 @@ class BoardComponents:
     share: type[ShareButton]
     again: type[AgainButton]
     new_deal: type[NewDealSelect]
+    replay: type[ReplayButton]
 
     @property
     def items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
-        return (self.button, self.select, self.share, self.again, self.new_deal)
+        return (self.button, self.select, self.share, self.again, self.new_deal, self.replay)
 
     def view(self, reply: Reply) -> discord.ui.View | None:
         """The components for a board reply: live while the game is active, disabled once it ended.
 
         A variant without a stock (Archway) has no Draw button at all. A finished game's board
-        also gets Play again and Share result in a row, room left there, and the New deal menu
-        (not one set aside as unreadable: it has no result).
+        also gets Play again, Share result and Replay in a row, room left there, and the New deal
+        menu (not one set aside as unreadable: it has no result).
         """
         if reply.game_id is None or reply.version is None or reply.game is None:
             return None
@@ -275,12 +308,13 @@ class BoardComponents:
         if reply.status is not None and reply.status.finished:
             view.add_item(self.again(reply.game_id))
             view.add_item(self.share(reply.game_id))
+            view.add_item(self.replay(reply.game_id))
             view.add_item(self.new_deal(reply.game_id))
         return view
 
 
 def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
-    """The board components answered by ``table`` (a press, Play again, New deal) and ``statistics`` (Share result).
+    """The board components answered by ``table`` (a press, Play again, New deal, Replay) and ``statistics`` (Share).
 
     Each bot's table makes its own, so a press reaches that bot's services through the class
     itself, not through ``interaction.client``.
@@ -301,8 +335,11 @@ def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
     class TableNewDeal(NewDealSelect, template=NEW_DEAL_ID):
         presses = table
 
+    class TableReplay(ReplayButton, template=REPLAY_ID):
+        presses = table
+
     TableShare.statistics = statistics
-    return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal)
+    return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay)
 
 
 def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOption]:

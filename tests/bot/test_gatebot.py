@@ -38,8 +38,8 @@ def finished_board(message: StoredMessage) -> list[str]:
 
 
 def ending_components(game_id: int) -> list[str]:
-    """The custom ids of what a finished board offers next: Play again, Share result, New deal."""
-    return [f"gate:again:{game_id}", f"gate:share:{game_id}", f"gate:newdeal:{game_id}"]
+    """The custom ids of what a finished board offers next: Play again, Share result, Replay, New deal."""
+    return [f"gate:again:{game_id}", f"gate:share:{game_id}", f"gate:replay:{game_id}", f"gate:newdeal:{game_id}"]
 
 
 def board_of(fake: FakeDiscord) -> StoredMessage:

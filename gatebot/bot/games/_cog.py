@@ -26,6 +26,9 @@ from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
 
+#: The largest game number ``/gate replay`` takes: Discord's integer options stop at 2**53.
+MAX_GAME_ID = 2**53
+
 STYLES = [
     app_commands.Choice(name="Text", value="text"),
     app_commands.Choice(name="Emoji", value="emoji"),
@@ -124,6 +127,13 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     @app_commands.command(description="Show your game's board here (once it has ended, how it ended)")
     async def board(self, interaction: discord.Interaction) -> None:
         await self.table.command(interaction, self.service.show, new_board=True)
+
+    @app_commands.command(description="Watch a finished game again, step by step, or as an animation")
+    @app_commands.describe(game="The game's number (default: your last finished game)")
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None
+    ) -> None:
+        await self.table.replay(interaction, game)
 
     @app_commands.command(description="End your game now, keeping its score")
     async def resign(self, interaction: discord.Interaction) -> None:

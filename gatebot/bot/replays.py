@@ -1,0 +1,222 @@
+"""Replays on Discord: a finished game stepped through position by position, and its animation.
+
+``/gate replay`` and the Replay button under a finished board open one message: the board at
+a step, the line "Step 12 of 119 · <the move played>", and ⏮ ◀ ▶ ⏭ and Animation under it (the
+step buttons that would go nowhere disabled). A step button edits that message in place;
+Animation posts the whole game as an animated GIF (:func:`gatebot.render.replay.animate`),
+drawn in a worker thread once the press is deferred, so the bot keeps answering others.
+
+Every press asks the service again (:meth:`gatebot.service.replays.Replays.replay`): it alone
+decides who may watch a game. Anyone who can see the message may step it if the service lets
+them watch that game; anyone else gets its one sentence, privately. The custom ids carry the
+game and the step (``gate:replay:42:12:next``), so the buttons work after a restart and nothing
+is kept in memory.
+
+A step is drawn by the drawing of a board (:func:`gatebot.bot.boards.game_message`) in the
+presser's own style — text, emoji, words or image — so each step shows exactly what the board
+showed at that point of the game: never the stock's order, never a face-down card. The image
+style uploads one PNG per press, as each move on an image board already does (a palette PNG of
+35–65 KB, drawn in a thread): a player who chose pictures gets pictures, and a step costs no
+more than a move did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord.ui import DynamicItem
+
+from gatebot.bot.actors import interaction_actor
+from gatebot.bot.boards import BoardMessage, game_message
+from gatebot.bot.errors import expired, log_failure, on_view_error, reply_privately
+from gatebot.errors import UserError
+from gatebot.render.replay import animate
+from gatebot.rules import Game, describe_move
+from gatebot.service import GameService, Preferences
+from gatebot.service.replays import GameReplay
+
+if TYPE_CHECKING:
+    from re import Match
+
+#: A step button: the game, the step it shows when pressed, and which button it is (ids differ in a message).
+STEP_ID = r"gate:replay:(?P<game>\d{1,19}):(?P<step>\d{1,9}):(?P<button>first|back|next|last)"
+#: Animation: the game's GIF.
+ANIMATION_ID = r"gate:replay:(?P<game>\d{1,19}):gif"
+#: The step buttons in their order: key, label.
+STEP_BUTTONS = (("first", "⏮"), ("back", "◀"), ("next", "▶"), ("last", "⏭"))
+ANIMATION_BUTTON = ("Animation", "🎬")
+#: A press whose answer Discord didn't take: nothing is lost, the message's buttons still work.
+REPLAY_APOLOGY = "Sorry, I couldn't show that just now: please press again."
+
+
+def step_line(replay: GameReplay, step: int) -> str:
+    """Where the replay is and what led there: ``Step 12 of 119 · 3f — 7♣ from column 3 to the foundation``.
+
+    Step 0 is the deal; a step that took a move back says which move.
+    """
+    last = len(replay.positions) - 1
+    head = f"Step {step} of {last}"
+    if step == 0:
+        return f"{head} · the deal"
+    before, after = replay.positions[step - 1], replay.positions[step]
+    if len(after.moves) < len(before.moves):
+        return f"{head} · undo: took back {before.moves[-1]}"
+    move = after.moves[-1]
+    return f"{head} · {move} — {describe_move(before, move)}"
+
+
+def title_line(replay: GameReplay) -> str:
+    """The replay's heading: whose game it is, which deal, and how it ended.
+
+    ``Replay of game #3: Alice's Little Gate deal 5 with single-moves, resigned after 12 moves.``
+    """
+    game = replay.positions[0]
+    options = " with " + " and ".join(replay.options) if replay.options else ""
+    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
+    return (f"Replay of game #{replay.game_id}: {replay.owner}'s {game.title} deal {replay.deal}{options}, "
+            f"{replay.status.value} after {moves}.")
+
+
+class StepButton(DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
+    """⏮ ◀ ▶ ⏭ under a replay: shows step ``step`` of game ``game_id`` in the pressed message."""
+
+    screen: ClassVar[ReplayScreen]
+
+    def __init__(self, game_id: int, step: int, button: str, *, disabled: bool = False) -> None:
+        label = dict(STEP_BUTTONS)[button]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary,
+                custom_id=f"gate:replay:{game_id}:{step}:{button}", disabled=disabled,
+            ),
+            row=0,
+        )
+        self.game_id, self.step, self.button = game_id, step, button
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> StepButton:
+        return cls(int(match["game"]), int(match["step"]), match["button"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.screen.step(interaction, self.game_id, self.step)
+        except Exception as error:
+            await failed(interaction, error, self)
+
+
+class AnimationButton(DynamicItem[discord.ui.Button[Any]], template=ANIMATION_ID):
+    """Animation, under a replay: posts the whole game as an animated GIF."""
+
+    screen: ClassVar[ReplayScreen]
+
+    def __init__(self, game_id: int) -> None:
+        label, emoji = ANIMATION_BUTTON
+        super().__init__(
+            discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.primary,
+                              custom_id=f"gate:replay:{game_id}:gif"),
+            row=0,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> AnimationButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.screen.animation(interaction, self.game_id)
+        except Exception as error:
+            await failed(interaction, error, self)
+
+
+async def failed(interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
+    """A replay press that went wrong: a refusal's sentence, or the failure logged and a short apology.
+
+    A replay changes nothing, so the apology only asks for the press again.
+    """
+    if isinstance(error, UserError) or expired(error):
+        await on_view_error(interaction, error, item)
+        return
+    log_failure(error, "replay component %s for user %s in channel %s",
+                getattr(item, "custom_id", item), interaction.user.id, interaction.channel_id)
+    await reply_privately(interaction, REPLAY_APOLOGY)
+
+
+class ReplayScreen:
+    """Opens replays, steps them and posts their animations, for whoever the service lets watch.
+
+    Its buttons are classes bound to it (:attr:`items`, for ``add_dynamic_items``), so a
+    press reaches this bot's service through the class, not through ``interaction.client``.
+    """
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        screen = self
+
+        class ScreenStep(StepButton, template=STEP_ID):
+            pass
+
+        class ScreenAnimation(AnimationButton, template=ANIMATION_ID):
+            pass
+
+        ScreenStep.screen = ScreenAnimation.screen = screen
+        self.step_button: type[StepButton] = ScreenStep
+        self.animation_button: type[AnimationButton] = ScreenAnimation
+
+    @property
+    def items(self) -> tuple[type[DynamicItem[Any]], ...]:
+        """The classes of the replay's buttons, to register with ``add_dynamic_items``."""
+        return (self.step_button, self.animation_button)
+
+    async def open(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """``/gate replay`` or a board's Replay button: the game at step 0 as a new message.
+
+        ``game_id`` None is the asker's last finished game. A refusal
+        (:class:`~gatebot.service.replays.ReplayRefused`) is raised for the caller's error
+        boundary, which says it privately.
+        """
+        actor = interaction_actor(interaction)
+        replay = await self.service.replays.replay(actor, game_id)
+        message = await self.message(replay, 0, await self._style(interaction))
+        await interaction.response.send_message(**message.send_kwargs())
+
+    async def step(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
+        """A step button: the pressed message shows step ``step`` (kept within the game), edited in place."""
+        replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
+        message = await self.message(replay, step, await self._style(interaction))
+        await interaction.response.edit_message(**message.edit_kwargs())
+
+    async def animation(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Animation: the press deferred at once, the GIF drawn in a worker thread, then posted here.
+
+        A refusal follows the deferred press privately; the picture is for the channel.
+        """
+        await interaction.response.defer()
+        replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
+        drawn = await asyncio.to_thread(animate, replay.positions)
+        picture = discord.File(io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}")
+        await interaction.followup.send(title_line(replay), file=picture)
+
+    async def message(self, replay: GameReplay, step: int, style: Preferences) -> BoardMessage:
+        """The replay at ``step`` (clamped to its steps), drawn in ``style`` (a player's preferences)."""
+        last = len(replay.positions) - 1
+        step = max(0, min(step, last))
+        view = discord.ui.View(timeout=None)
+        targets = {"first": 0, "back": max(0, step - 1), "next": min(last, step + 1), "last": last}
+        for button, _label in STEP_BUTTONS:
+            stays = targets[button] == step
+            view.add_item(self.step_button(replay.game_id, targets[button], button, disabled=stays))
+        view.add_item(self.animation_button(replay.game_id))
+        game: Game = replay.positions[step]
+        return await game_message(game, style, f"{title_line(replay)}\n{step_line(replay, step)}", view)
+
+    async def _style(self, interaction: discord.Interaction) -> Preferences:
+        """How the presser likes boards drawn."""
+        return await self.service.preferences(interaction_actor(interaction))
