@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="abandon the game in progress, if any, and deal a new one")
     play.add_argument("--user", metavar="NAME",
                       help="whose game to play, for several players on one machine (default: your login name)")
-    play.add_argument("--compact", action="store_true", help="a narrow board (40 columns), for phones")
+    play.add_argument("--compact", action="store_true", help="a narrow board (36 columns), for phones")
     play.add_argument("--words", action="store_true", help="the board in words, a pile a line, for screen readers")
     colour = play.add_mutually_exclusive_group()
     colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,

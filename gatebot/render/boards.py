@@ -95,8 +95,9 @@ def boards_for(variant: Game | type[Game]) -> Boards[Any]:
 def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> str:
     """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
 
-    ``compact`` keeps every line within 40 characters (for phones), otherwise 72 and the
-    cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
+    ``compact`` keeps every line within 36 characters (what a phone shows of a code block,
+    :mod:`gatebot.render.phone`), otherwise 72 and the cards sit in a grid so ranks line up
+    row under row. ``colour`` paints red cards with
     ANSI codes for terminals; widths ignore the codes. Every pile's row starts with the
     name players type for it, and nothing a player can't see is drawn.
     """

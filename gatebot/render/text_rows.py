@@ -12,6 +12,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from gatebot.render.phone import PHONE_COLUMNS
 from gatebot.rules import Card, Game, Suit, Termination
 
 _RED = "\x1b[31m"
@@ -20,9 +21,10 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 EMPTY_PILE = "·· empty"
 _RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
-#: Widest line of the normal board and of the compact (phone) board, in visible characters.
+#: Widest line of the normal board and of the compact (phone) board, in visible characters:
+#: the compact one is what a phone shows of a code block's line (:mod:`gatebot.render.phone`).
 NORMAL_WIDTH = 72
-COMPACT_WIDTH = 40
+COMPACT_WIDTH = PHONE_COLUMNS
 
 
 def visible_len(text: str) -> int:

@@ -21,17 +21,20 @@ from gatebot.render.text_rows import (
     header_lines,
     rank_word,
     title_words,
+    visible_len,
 )
 from gatebot.rules import ArchwayGame, Card
 
 SPACE_WORDS = "·· space"
+#: Where a row's continuation lines start (:meth:`Cells.row`).
+_INDENT = "  "
 EMPTY_PACKET = "none"
 
 
 def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: bool = False) -> str:
     """Draw an Archway ``game``: header, foundations, arch, columns, result.
 
-    Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
+    Widths and colour as :func:`gatebot.render.render_text` (36 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour)
@@ -41,7 +44,8 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
         *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(UP_WORDS)], width),
         *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(DOWN_WORDS)], width),
         "",
-        *cells.row("P", [_packet(cells, rank, packet) for rank, packet in enumerate(game.arch, start=1)], width),
+        *cells.row("P", [cell for rank, packet in enumerate(game.arch, start=1)
+                         for cell in _packet(cells, rank, packet, width)], width),
         "",
     ]
     for number, column in enumerate(game.columns, start=1):
@@ -51,10 +55,22 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
     return "\n".join(lines)
 
 
-def _packet(cells: Cells, rank: int, packet: tuple[Card, ...]) -> str:
-    """One packet of the arch as one cell, so a row never breaks inside it: ``2: 2♣ 2♦``."""
-    shown = " ".join(cells.paint(card.pretty, card.is_red) for card in packet) or EMPTY_PACKET
-    return f"  {packet_label(rank)} {shown}"
+def _packet(cells: Cells, rank: int, packet: tuple[Card, ...], width: int) -> list[str]:
+    """One packet of the arch as one cell, so a row never breaks inside it: ``2: 2♣ 2♦``.
+
+    A packet too long for a line of its own (eight 10s on a phone's 36 columns) is the one
+    exception: it breaks once, its second part a cell of its own indented under its cards.
+    """
+    label = f"  {packet_label(rank)} "
+    shown = [cells.paint(card.pretty, card.is_red) for card in packet] or [EMPTY_PACKET]
+    room = width - len(_INDENT)
+    if visible_len(label + " ".join(shown)) <= room:
+        return [label + " ".join(shown)]
+    first = 1
+    while visible_len(label + " ".join(shown[: first + 1])) <= room:
+        first += 1
+    under = " " * len(label)
+    return [label + " ".join(shown[:first]), under + " ".join(shown[first:])]
 
 
 # -- the words every Archway board shares (text, emoji) ----------------------------------------

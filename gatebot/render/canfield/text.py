@@ -33,7 +33,7 @@ _SPACE = "·· space"
 def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: bool = False) -> str:
     """Draw a Canfield ``game``: header, reserve, foundations, piles, waste, stock, result.
 
-    Widths and colour as :func:`gatebot.render.render_text` (40 columns compact, else 72).
+    Widths and colour as :func:`gatebot.render.render_text` (36 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour)

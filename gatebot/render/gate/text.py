@@ -30,8 +30,9 @@ _FREE = "·· free"
 def render_gate_text(game: GateGame, *, compact: bool = False, colour: bool = False) -> str:
     """Draw a Gate ``game`` as text: header, then its piles one a row, then the result once it is over.
 
-    ``compact`` keeps every line within 40 characters (for phones), otherwise 72 and the
-    cards sit in a grid so ranks line up row under row. ``colour`` paints red cards with
+    ``compact`` keeps every line within 36 characters (what a phone shows of a code block,
+    :mod:`gatebot.render.phone`), otherwise 72 and the cards sit in a grid so ranks line up
+    row under row. ``colour`` paints red cards with
     ANSI codes for terminals; widths ignore the codes. It shows reserves, foundations,
     columns, waste and stock.
     """

@@ -24,7 +24,7 @@ from tests.render.gate.test_image import check_pixels, decode
 from tests.rules.builders import archway
 
 DISCORD_MESSAGE = 2000
-TEXT_WIDTH, TEXT_COMPACT = 72, 40
+TEXT_WIDTH, TEXT_COMPACT = 72, 36  # 36: what a 380 px phone shows of a code block line
 EMOJI_WIDTH, EMOJI_COMPACT = 80, 40
 LABELS = {"A", "K", "P", "1", "2", "3", "4"}
 RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

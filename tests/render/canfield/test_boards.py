@@ -28,7 +28,7 @@ from tests.rules.builders import canfield
 DISCORD_MESSAGE = 2000
 #: Room left for the line the bot may add under a board (a move's result, a hint).
 NOTE_ROOM = 200
-TEXT_WIDTH, TEXT_COMPACT = 72, 40
+TEXT_WIDTH, TEXT_COMPACT = 72, 36  # 36: what a 380 px phone shows of a code block line
 EMOJI_WIDTH, EMOJI_COMPACT, EMOJI_COMPACT_CARDS = 80, 40, 5
 LABELS = {"R", "F", "W", "S", "1", "2", "3", "4"}
 RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
