@@ -157,7 +157,11 @@ class Player(Base):
     platform_user_id: Mapped[str] = mapped_column(String(64))
     display_name: Mapped[str] = mapped_column(String(100))
     board_style: Mapped[str] = mapped_column(String(16), default="text", server_default="text")
-    compact_board: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    #: A new player gets the compact board, which fits a phone (Preferences.compact). The
+    #: column's server default stays false: players stored before compact was the default keep
+    #: the board they had, and changing a column default on SQLite means copying ``players``,
+    #: which would cascade-delete their games. gatebot always inserts players through the ORM.
+    compact_board: Mapped[bool] = mapped_column(default=True, server_default=text("false"))
     four_colour: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

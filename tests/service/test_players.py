@@ -26,17 +26,18 @@ async def test_the_board_message_is_remembered_without_outdating_the_buttons(db:
 
 async def test_preferences_are_saved_per_player(db: Database) -> None:
     service = GameService(db)
-    assert await service.preferences(ALICE) == Preferences("text", False)
-    assert await service.set_preferences(ALICE, board_style="image") == Preferences("image", False)
-    assert await service.set_preferences(ALICE, compact=True) == Preferences("image", True)
-    assert await GameService(db).preferences(ALICE) == Preferences("image", True)
-    assert await service.preferences(BOB) == Preferences()
+    # A new player starts with the compact text board, the one that fits a phone.
+    assert await service.preferences(ALICE) == Preferences("text", True)
+    assert await service.set_preferences(ALICE, board_style="image") == Preferences("image", True)
+    assert await service.set_preferences(ALICE, compact=False) == Preferences("image", False)
+    assert await GameService(db).preferences(ALICE) == Preferences("image", False)
+    assert await service.preferences(BOB) == Preferences("text", True)
 
 
 async def test_the_words_style_and_the_four_colour_deck_are_saved_and_carried_by_every_reply(db: Database) -> None:
     service = GameService(db)
     assert (await service.preferences(ALICE)).four_colour is False
-    chosen = await service.set_preferences(ALICE, board_style="words", four_colour=True)
+    chosen = await service.set_preferences(ALICE, board_style="words", compact=False, four_colour=True)
     assert chosen == Preferences("words", False, four_colour=True)
     assert await service.set_preferences(ALICE, compact=True) == Preferences("words", True, four_colour=True)
     assert await GameService(db).preferences(ALICE) == Preferences("words", True, four_colour=True)  # from the row
@@ -49,7 +50,7 @@ async def test_the_words_style_and_the_four_colour_deck_are_saved_and_carried_by
 
 async def test_an_unknown_board_style_is_one_sentence_and_changes_nothing(db: Database) -> None:
     service = GameService(db)
-    await service.set_preferences(ALICE, board_style="emoji")
+    await service.set_preferences(ALICE, board_style="emoji", compact=False)
     with pytest.raises(PreferenceError, match=r"^Board styles are text, emoji, image, words; choose one of them\.$"):
         await service.set_preferences(ALICE, board_style="neon")
     assert await GameService(db).preferences(ALICE) == Preferences("emoji", False)

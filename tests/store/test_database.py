@@ -116,7 +116,7 @@ async def test_column_defaults_are_filled_in(db: Database) -> None:
         GameStatus.ACTIVE, "", "", 0, 0, 1,
     )  # fmt: skip
     assert read.finished_at is None and read.guild_id is None and read.problem is None
-    assert (read_player.board_style, read_player.compact_board) == ("text", False)
+    assert (read_player.board_style, read_player.compact_board) == ("text", True)  # the board that fits a phone
     assert datetime.now(UTC) - read.started_at < timedelta(minutes=1)
 
 

@@ -150,7 +150,8 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(description="How your board is drawn")
     @app_commands.describe(
-        style="Text, emoji, image, or words for a screen reader", compact="A narrow board for phones",
+        style="Text, emoji, image, or words for a screen reader",
+        compact="A narrow board that fits a phone (the default); false for the wide one",
         four_colour="Clubs green and diamonds blue on image and emoji boards",
     )
     @app_commands.choices(style=STYLES)

@@ -42,7 +42,7 @@ async def test_a_plain_archway_deal_names_the_slash_commands_that_deal_a_win(gat
     run: Running = await gatebot()
     fake = run.fake
     dealt = await (await fake.send_command("gate new", {"variant": "archway"})).response()
-    assert not dealt.ephemeral and "Archway · deal 3" in dealt.content
+    assert not dealt.ephemeral and "```\nArchway\ndeal 3 · " in dealt.content
     found = re.search(r"the solver wins about 4 in 1,000\. For a win, try (/gate new [^(]+) \(every deal winnable\) "
                       r"or (/gate new .+?)\.(?:\n|$)", dealt.content)
     assert found is not None, dealt.content

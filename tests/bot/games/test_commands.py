@@ -100,8 +100,8 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
     kept = len(WIN_DEAL_1)
 
     won = fake.message(board.id).content
-    header = won.splitlines()[1]  # under the code fence
-    assert header.startswith("Gate · deal 1 · ") and f" · {kept} moves · " in header
+    title, facts = won.splitlines()[1:3]  # under the code fence: the compact board's title over its facts
+    assert title == "Gate" and facts.startswith("deal 1 · ") and f" · {kept} moves · " in facts
     assert f"You won! Every card is home: 52/52 in 0:00 and {kept} moves. Win streak: 1." in won
     card = await (await fake.send_command("gate share")).response()
     assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
@@ -153,7 +153,7 @@ async def test_the_words_style_posts_the_board_as_plain_sentences(gatebot: Calla
     fake = run.fake
     chosen = await (await fake.send_command("gate settings", {"style": "words"})).response()
     assert chosen.ephemeral and chosen.content == (
-        "Your boards are drawn as words, normal layout, with a two-colour deck."
+        "Your boards are drawn as words, compact layout, with a two-colour deck."
     )
     await (await fake.send_command("gate new", {"deal": 1})).response()
     board = board_of(fake)
@@ -175,7 +175,7 @@ async def test_the_four_colour_deck_paints_the_emoji_and_the_image_board(gatebot
     run: Running = await gatebot()
     fake = run.fake
     chosen = await (await fake.send_command("gate settings", {"style": "emoji", "four_colour": True})).response()
-    assert chosen.content == "Your boards are drawn as emoji, normal layout, with a four-colour deck."
+    assert chosen.content == "Your boards are drawn as emoji, compact layout, with a four-colour deck."
     await (await fake.send_command("gate new", {"deal": 1})).response()
     emoji = board_of(fake).content
     assert "\u2618\ufe0f" in emoji and "\U0001f537" in emoji and "♧" not in emoji and "♦" not in emoji
