@@ -15,10 +15,11 @@ would. Run from the repository root (about a minute with the defaults):
     .venv/bin/python benchmarks/shard_load.py
     .venv/bin/python benchmarks/shard_load.py --users 200 --seconds 10 --trials 3 --model think --rate 400
 
-Measured on a 2-core machine that was busy with other work (load average 5 to 7.5), with the
+Measured on a 2-core machine that was busy with other work (load average 5 to 8), with the
 defaults: one process 232 cmds/s (p50 309 ms, p95 1066 ms), two processes 204 cmds/s (p50
-310 ms, p95 1065 ms). On two cores shared with PostgreSQL a second process has no core of its
-own to add, so it buys nothing; it pays off where each process (and the database) has its own.
+310 ms, p95 1065 ms); a second run 332 (p50 201, p95 844) against 309 (232, 807). On two
+cores shared with PostgreSQL a second process has no core of its own to add, so it buys
+nothing; it pays off where each process (and the database) has its own.
 """
 
 from __future__ import annotations
