@@ -47,6 +47,8 @@ class Settings:
     api_base: str | None = None
     #: Worker processes for hints and the solver (``GATEBOT_HINT_WORKERS``), shared fairly between players.
     hint_workers: int = HINT_WORKERS
+    #: The port serving counters at /metrics (``METRICS_PORT``); None: not served.
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -70,6 +72,7 @@ class Settings:
             move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS", low=1, high=MAX_SNOWFLAKE) or ()),
             api_base=_api_base(values),
             hint_workers=_hint_workers(values),
+            metrics_port=_optional_int(values, "METRICS_PORT", low=1, high=65535, what="a TCP port"),
         )
 
 

@@ -96,7 +96,7 @@ def test_an_unreadable_token_file_or_dotenv_is_one_sentence(content: bytes, tmp_
 
 
 NAMES = ("DISCORD_TOKEN", "DATABASE_URL", "GATEBOT_DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS",
-         "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE", "GATEBOT_HINT_WORKERS")
+         "GATEBOT_MOVE_CHANNELS", "GATEBOT_DISCORD_API_BASE", "GATEBOT_HINT_WORKERS", "METRICS_PORT")
 
 
 @settings(max_examples=40, deadline=None)
@@ -139,3 +139,20 @@ def test_any_hint_workers_text_is_a_positive_count_or_one_sentence(raw: str) -> 
     else:
         assert workers >= 1
         assert workers == (int(raw) if raw.strip() else 2)
+
+
+def test_metrics_are_served_only_when_a_port_is_set() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "t"}, dotenv=None).metrics_port is None
+    assert Settings.from_env({"DISCORD_TOKEN": "t", "METRICS_PORT": " 9464 "}, dotenv=None).metrics_port == 9464
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=7) | st.integers(-70000, 140000).map(str))
+def test_any_metrics_port_text_is_a_tcp_port_or_one_sentence(raw: str) -> None:
+    try:
+        port = Settings.from_env({"DISCORD_TOKEN": "t", "METRICS_PORT": raw}, dotenv=None).metrics_port
+    except SettingsError as error:
+        message = str(error)
+        assert message.startswith("METRICS_PORT must be a whole number from 1 to 65535") and "\n" not in message
+    else:
+        assert port is None if not raw.strip() else 1 <= port <= 65535

@@ -10,8 +10,10 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from gatebot.bot import metrics
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.table import SAFETY_DEFER, Table
@@ -73,3 +75,9 @@ class GateBot(ServedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu
+    ) -> None:
+        """Count a slash command answered (a failed one is counted by the error boundary instead)."""
+        metrics.served(metrics.command_kind(interaction))

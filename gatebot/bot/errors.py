@@ -28,6 +28,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from gatebot.bot import metrics
 from gatebot.errors import UserError
 from gatebot.service import Reply
 
@@ -60,6 +61,7 @@ def log_failure(error: BaseException, what: str, *context: object) -> None:
         log.warning("could not answer %s: %s", what % context, _describe(error))
     else:
         log.error("%s failed", what % context, exc_info=error)
+    metrics.failed(bug=not isinstance(error, DELIVERY_ERRORS))
 
 
 def _describe(error: BaseException) -> str:

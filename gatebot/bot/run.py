@@ -24,6 +24,7 @@ import aiohttp
 import discord
 import yarl
 
+from gatebot.bot import metrics
 from gatebot.bot.client import GateBot
 from gatebot.bot.games.wording import slash_deal_command
 from gatebot.service import GameService
@@ -137,8 +138,15 @@ async def serve(settings: Settings) -> None:
     """Run the bot until it is closed or the process is asked to stop."""
     if settings.api_base:
         use_api_base(settings.api_base)
-    db, service = await open_service(settings)
+    counters = _serve_metrics(settings)
+    try:
+        db, service = await open_service(settings)
+    except BaseException:
+        if counters is not None:
+            counters.stop()
+        raise
     bot = GateBot(settings, service)
+    metrics.watch_gateway(bot)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -150,7 +158,21 @@ async def serve(settings: Settings) -> None:
     finally:
         service.close()
         await db.dispose()
+        if counters is not None:
+            counters.stop()
         log.info("stopped; the database is closed")
+
+
+def _serve_metrics(settings: Settings) -> metrics.MetricsServer | None:
+    """The counters' HTTP server when ``METRICS_PORT`` is set (a port it can't have is :class:`StartError`)."""
+    if settings.metrics_port is None:
+        return None
+    try:
+        server = metrics.serve(settings.metrics_port)
+    except metrics.MetricsError as error:
+        raise StartError(str(error), EXIT_CONFIG) from None
+    log.info("serving counters at http://%s:%d/metrics", metrics.ADDRESS, server.port)
+    return server
 
 
 async def sync_commands(settings: Settings) -> int:

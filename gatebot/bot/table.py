@@ -37,6 +37,7 @@ from typing import Any
 import discord
 from discord.ui import DynamicItem
 
+from gatebot.bot import metrics
 from gatebot.bot.actors import interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
 from gatebot.bot.errors import (
@@ -138,6 +139,8 @@ class Table:
         """Run ``work`` on time, and give the person one true answer if it fails."""
         try:
             await self._on_time(interaction, work, thinking=thinking)
+            if interaction.type is discord.InteractionType.component:  # slash commands: GateBot counts them
+                metrics.served(metrics.PRESS)
         except Exception as error:
             if expired(error):
                 log.warning("interaction %s expired before it was answered", interaction.id)
@@ -310,7 +313,8 @@ class Table:
         async def work() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             async with self._turn(actor):
-                reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
+                with metrics.HINT_SECONDS.time():
+                    reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
                 await interaction.edit_original_response(content=reply.message or NO_HINT)
                 answer.answered = True
                 await self._show_board_change(actor, reply, interaction.channel_id)
@@ -398,6 +402,7 @@ class Table:
                 said.reply = await (request(actor) if request is not None else self.service.play(actor, text))
                 await self._typed_answer(said, actor, said.reply)
                 await self._offer_end(actor, said.reply, message.channel.id)
+            metrics.served("typed moves")
         except Exception as error:
             await said.failed(error, "typed moves")
 
@@ -407,10 +412,12 @@ class Table:
         said = _Said(message)
         try:
             async with self._turn(actor), _typing(message.channel):
-                reply = await self.service.hint(actor)
+                with metrics.HINT_SECONDS.time():
+                    reply = await self.service.hint(actor)
             await said.say(reply.message or NO_HINT)
             async with self._turn(actor):
                 await self._show_board_change(actor, reply, message.channel.id)
+            metrics.served("typed hint")
         except Exception as error:
             await said.failed(error, "a typed hint")
 

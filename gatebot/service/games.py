@@ -136,6 +136,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self.players = Players(db)
         self.memory = Memory()
+        self.players.follow_boards(self.memory.board_moved)
         self.attempts = Attempts(db)
         self.advice = Advice(
             db, self, self.memory, self.attempts, end_prompt=end_prompt, pick_deal=self._pick_deal,

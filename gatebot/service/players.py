@@ -1,13 +1,19 @@
 """Who the players are to the service: their rows, how they like boards drawn, where their boards are.
 
 Each answer is kept in memory for a while, in caches of a stated size, because it is asked
-for on almost every request and changes rarely; what may have changed in another process
-meanwhile says in each cache's comment why a stale answer does no harm.
+for on almost every request and changes rarely. On PostgreSQL several processes may serve
+one player (one per group of shards), so a change is told to all of them: the transaction
+that writes a preference or a board's place also sends a notice on
+:data:`~gatebot.store.notices.PLAYERS_CHANNEL`, delivered when it commits, and every
+process drops what it kept about that player or game when it hears it. While a process
+can't hear notices (its listening connection dropped, or isn't up yet) it keeps nothing, so
+a change made elsewhere is honoured on the very next request either way. SQLite is one
+process: its caches need no notices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from cachetools import LRUCache, TTLCache
@@ -18,6 +24,7 @@ from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply
 from gatebot.store import games as stored
 from gatebot.store.database import Database
 from gatebot.store.models import Player
+from gatebot.store.notices import PLAYERS_CHANNEL, Listener, notify
 
 #: Players whose row id is kept; a player's id never changes (a forgotten player's is never reused).
 PLAYER_IDS = 65_536
@@ -29,6 +36,8 @@ BOARD_MESSAGES = 4096
 BOARD_MESSAGE_SECONDS = 60.0
 
 PlayerKey = tuple[str, str]
+#: Told where a game's board message now is: (game id, channel id, message id).
+BoardMoved = Callable[[int, int, int], None]
 
 
 class PreferenceError(UserError):
@@ -40,6 +49,16 @@ def player_key(actor: Actor) -> PlayerKey:
     return actor.platform, actor.user_id
 
 
+def preferences_notice(key: PlayerKey) -> str:
+    """The notice that a player's preferences changed: ``player:<platform>:<user id>``."""
+    return f"player:{key[0]}:{key[1]}"
+
+
+def board_notice(game_id: int, channel_id: int, message_id: int) -> str:
+    """The notice that a game's board message moved: ``board:<game id>:<channel id>:<message id>``."""
+    return f"board:{game_id}:{channel_id}:{message_id}"
+
+
 class Players:
     """Players' rows, board preferences and board messages, read through small caches."""
 
@@ -48,17 +67,60 @@ class Players:
         #: Player row ids. Stale-safe: an id outlives its row only after a forget-me in another
         #: process, and a query by a gone id finds nothing (the row is made again on the next game).
         self._ids: LRUCache[PlayerKey, int] = LRUCache(maxsize=PLAYER_IDS)
-        #: Board preferences. A change made in this process is seen at once, one made in another
-        #: process within :data:`PREFERENCES_SECONDS`: a board drawn in the old style meanwhile.
+        #: Board preferences. A change made in this process is seen at once; one made in another
+        #: is heard as a notice (PostgreSQL), else within :data:`PREFERENCES_SECONDS`.
         self._preferences: TTLCache[PlayerKey, Preferences] = TTLCache(
             maxsize=PREFERENCES, ttl=PREFERENCES_SECONDS
         )
         #: (channel id, message id) of games' board messages. A board posted by another process
-        #: meanwhile is found within :data:`BOARD_MESSAGE_SECONDS`; until then the old board is
-        #: edited, or a fresh one posted when it is gone — the game itself is never at stake.
+        #: is heard as a notice (PostgreSQL), else found within :data:`BOARD_MESSAGE_SECONDS`.
         self._boards: TTLCache[int, tuple[int | None, int | None]] = TTLCache(
             maxsize=BOARD_MESSAGES, ttl=BOARD_MESSAGE_SECONDS
         )
+        #: The connection hearing other processes' changes (PostgreSQL), started on first use.
+        self._notices: Listener | None = None
+        #: Counts the notices heard and the connections lost: an answer read while it moved may be
+        #: older than the change just heard, so it is not kept.
+        self._heard = 0
+        self._board_moved: BoardMoved | None = None
+
+    # -- other processes' changes ----------------------------------------------------------
+
+    def follow_boards(self, board_moved: BoardMoved) -> None:
+        """Tell ``board_moved`` when another process says a game's board message moved."""
+        self._board_moved = board_moved
+
+    @property
+    def hears_changes(self) -> bool:
+        """Whether changes made by other processes are heard now (PostgreSQL, once listening); False on SQLite."""
+        return self._notices is not None and self._notices.listening
+
+    def _may_keep(self) -> bool:
+        """Whether an answer read now may be kept: on SQLite always; on PostgreSQL while notices are heard."""
+        if self._db.is_sqlite:
+            return True
+        if self._notices is None:
+            self._notices = self._db.listen(PLAYERS_CHANNEL, on_notice=self._heard_notice, on_lost=self._lost_notices)
+        return self._notices is not None and self._notices.listening
+
+    def _heard_notice(self, payload: str) -> None:
+        """Drop what is kept about the player or game a notice names."""
+        self._heard += 1
+        kind, _, rest = payload.partition(":")
+        if kind == "player":
+            platform, _, user_id = rest.partition(":")
+            self._preferences.pop((platform, user_id), None)
+        elif kind == "board":
+            game, channel, message = (int(part) for part in rest.split(":"))
+            self._boards.pop(game, None)
+            if self._board_moved is not None:
+                self._board_moved(game, channel, message)
+
+    def _lost_notices(self) -> None:
+        """Notices may have been missed: keep nothing from before."""
+        self._heard += 1
+        self._preferences.clear()
+        self._boards.clear()
 
     # -- rows ------------------------------------------------------------------------------
 
@@ -100,12 +162,14 @@ class Players:
         cached = self._preferences.get(key)
         if cached is not None:
             return cached
+        heard, keep = self._heard, self._may_keep()
         async with self._db.sessions() as session:
             found = await stored.player(session, actor.platform, actor.user_id)
         preferences = Preferences() if found is None else Preferences(
             found.board_style, found.compact_board, found.four_colour
         )
-        self._preferences[key] = preferences
+        if keep and heard == self._heard:
+            self._preferences[key] = preferences
         return preferences
 
     @staticmethod
@@ -126,6 +190,7 @@ class Players:
             row.compact_board = compact
         if four_colour is not None:
             row.four_colour = four_colour
+        await notify(session, PLAYERS_CHANNEL, preferences_notice(player_key(actor)))
 
     def changed(self, actor: Actor) -> None:
         """Drop the kept preferences of a player whose new ones were committed."""
@@ -141,7 +206,8 @@ class Players:
 
     def note_board(self, game_id: int, channel_id: int | None, message_id: int | None) -> None:
         """Keep where a game's board is, as a row just read or written says."""
-        self._boards[game_id] = (channel_id, message_id)
+        if self._may_keep():
+            self._boards[game_id] = (channel_id, message_id)
 
     async def set_board_message(self, game_id: int, channel_id: int, message_id: int) -> bool:
         """Remember which message shows a game's board; False for a game that is gone.
@@ -151,7 +217,9 @@ class Players:
         """
         async with self._db.writer(), self._db.sessions() as session, session.begin():
             found = await stored.set_board_message(session, game_id, channel_id, message_id)
-        if found:
+            if found:
+                await notify(session, PLAYERS_CHANNEL, board_notice(game_id, channel_id, message_id))
+        if found and self._may_keep():
             self._boards[game_id] = (channel_id, message_id)
         return found
 
@@ -164,6 +232,10 @@ class Players:
             return await stored.board_message(session, game_id)
 
     # -- forgetting ------------------------------------------------------------------------
+
+    async def tell_forgotten(self, session: AsyncSession, actor: Actor) -> None:
+        """In the deleting transaction: tell other processes to drop the player's kept preferences."""
+        await notify(session, PLAYERS_CHANNEL, preferences_notice(player_key(actor)))
 
     def forget(self, actor: Actor, game_ids: Iterable[int]) -> None:
         """Drop everything kept about a player who was deleted, and about their games."""

@@ -38,6 +38,7 @@ class Privacy:
         async with self._lock(actor):
             async with self._db.writer(), self._db.sessions() as session, session.begin():
                 player_id, game_ids = await stored.delete_player(session, actor.platform, actor.user_id)
+                await self._players.tell_forgotten(session, actor)
             self._players.forget(actor, game_ids)
             self._memory.forget(player_key(actor), game_ids)
             self._attempts.forget_games(game_ids)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from gatebot.store.notices import Listener, listener_dsn
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 _SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
@@ -77,6 +79,7 @@ class Database:
             self.engine, expire_on_commit=False
         )
         self._writer = asyncio.Lock() if self.is_sqlite else None
+        self._listeners: list[Listener] = []
 
     def writer(self) -> contextlib.AbstractAsyncContextManager[object]:
         """Hold this while writing: on SQLite, one writer at a time in this process, first come first served.
@@ -111,7 +114,26 @@ class Database:
                 f"The database {path} is not writable: set DATABASE_URL to a writable place"
             )
 
+    def listen(
+        self, channel: str, *, on_notice: Callable[[str], None], on_lost: Callable[[], None],
+        on_listening: Callable[[], None] | None = None,
+    ) -> Listener | None:
+        """Start hearing ``channel``'s notices (:mod:`gatebot.store.notices`); None on SQLite, where nobody sends any.
+
+        The listener has a connection of its own, outside the engine's pool; :meth:`dispose` closes it.
+        """
+        if self.is_sqlite:
+            return None
+        listener = Listener(listener_dsn(self.url), channel, on_notice=on_notice, on_lost=on_lost,
+                            on_listening=on_listening)
+        self._listeners.append(listener)
+        listener.start()
+        return listener
+
     async def dispose(self) -> None:
+        listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            await listener.close()
         await self.engine.dispose()
 
 

@@ -1,5 +1,8 @@
 """Players to the service: their preferences and board messages, carried by every reply, in bounded caches."""
 
+import asyncio
+
+import asyncpg
 import pytest
 from sqlalchemy import event
 
@@ -7,6 +10,7 @@ from gatebot.service import Actor, GameService, Preferences, ReplyKind
 from gatebot.service import players as players_module
 from gatebot.service.players import Players, PreferenceError
 from gatebot.store import Database, GameRecord
+from tests.conftest import create_schema
 
 ALICE = Actor("discord", "1001", "Alice")
 BOB = Actor("discord", "1002", "Bob")
@@ -102,3 +106,131 @@ async def test_the_preferences_cache_never_grows_past_its_size(db: Database, mon
     assert len(players._boards) <= 2
     first = await service.show(Actor("discord", "2000", "P0"))
     assert await players.board_message(first.game_id) == (555, 10), "a board pushed out is read again"
+
+
+# -- two processes on one PostgreSQL: a change through one is honoured by the other at once --------------
+
+ON_POSTGRES = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+
+
+async def _until(check, what: str, timeout: float = 5.0) -> None:
+    """Wait for ``await check()`` to hold (a notice travels through the server), failing after ``timeout`` s."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not await check():
+                await asyncio.sleep(0.005)
+    except TimeoutError:
+        pytest.fail(f"not within {timeout:g} s: {what}")
+
+
+async def _listening(service: GameService) -> None:
+    await service.preferences(Actor("discord", "0", "nobody"))  # the first read starts the listener
+
+    async def hears() -> bool:
+        return service.players.hears_changes
+
+    await _until(hears, "the service listens for other processes' changes")
+
+
+@ON_POSTGRES
+async def test_a_preference_changed_through_one_process_is_honoured_by_another_at_once(database_url: str) -> None:
+    first, second = Database(database_url), Database(database_url)  # one engine per process
+    a, b = GameService(first), GameService(second)
+    try:
+        await create_schema(first)
+        await _listening(b)
+        assert await b.preferences(ALICE) == Preferences()  # kept by b
+        assert await a.set_preferences(ALICE, board_style="emoji", compact=True) == Preferences("emoji", True)
+
+        async def b_sees_it() -> bool:
+            return await b.preferences(ALICE) == Preferences("emoji", True)
+
+        await _until(b_sees_it, "b draws alice's boards her new way")  # within PREFERENCES_SECONDS before
+        dealt = await b.new_game(ALICE, deal=1)
+        assert dealt.preferences == Preferences("emoji", True)
+        assert await b.preferences(BOB) == Preferences(), "only the changed player's answer was dropped"
+    finally:
+        a.close()
+        b.close()
+        await first.dispose()
+        await second.dispose()
+
+
+@ON_POSTGRES
+async def test_a_board_posted_through_one_process_is_where_the_other_edits_at_once(database_url: str) -> None:
+    first, second = Database(database_url), Database(database_url)
+    a, b = GameService(first), GameService(second)
+    try:
+        await create_schema(first)
+        await _listening(b)
+        dealt = await b.new_game(ALICE, deal=1)
+        await b.set_board_message(dealt.game_id, 555, 1180000000000000123)
+        assert await b.board_message(dealt.game_id) == (555, 1180000000000000123)
+        await a.set_board_message(dealt.game_id, 777, 1180000000000000999)  # a posted a fresh board
+
+        async def b_finds_it() -> bool:
+            return await b.board_message(dealt.game_id) == (777, 1180000000000000999)
+
+        await _until(b_finds_it, "b finds the board a posted")
+        drawn = await b.play(ALICE, "d")  # b's remembered game carries the new place too
+        assert (drawn.board_channel_id, drawn.board_message_id) == (777, 1180000000000000999)
+    finally:
+        a.close()
+        b.close()
+        await first.dispose()
+        await second.dispose()
+
+
+@ON_POSTGRES
+async def test_while_another_process_cant_be_heard_nothing_is_kept(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gatebot.store import notices
+
+    monkeypatch.setattr(notices, "RETRY_SECONDS", 60.0)  # stays deaf for the whole test once dropped
+    first, second = Database(database_url), Database(database_url)
+    a, b = GameService(first), GameService(second)
+    admin = await asyncpg.connect(notices.listener_dsn(first.url))
+    try:
+        await create_schema(first)
+        await _listening(b)
+        assert await b.preferences(ALICE) == Preferences()
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                            " AND datname = current_database()")
+
+        async def deaf() -> bool:
+            return not b.players.hears_changes
+
+        await _until(deaf, "b knows it can't hear")
+        for style in ("image", "words"):
+            await a.set_preferences(ALICE, board_style=style)  # unheard by b
+            assert (await b.preferences(ALICE)).board_style == style, "read from the database, not kept"
+    finally:
+        await admin.close()
+        a.close()
+        b.close()
+        await first.dispose()
+        await second.dispose()
+
+
+
+@ON_POSTGRES
+async def test_a_player_forgotten_through_one_process_gets_default_boards_from_the_other(database_url: str) -> None:
+    first, second = Database(database_url), Database(database_url)
+    a, b = GameService(first), GameService(second)
+    try:
+        await create_schema(first)
+        await _listening(b)
+        await a.set_preferences(ALICE, board_style="image")
+        assert await b.preferences(ALICE) == Preferences("image", False)  # kept by b
+        assert await a.forget(ALICE)
+
+        async def b_forgot() -> bool:
+            return await b.preferences(ALICE) == Preferences()
+
+        await _until(b_forgot, "b no longer draws alice's boards as images")
+    finally:
+        a.close()
+        b.close()
+        await first.dispose()
+        await second.dispose()
