@@ -28,7 +28,9 @@ def plain(text: str) -> str:
     needs them literally from the service (one between two words becomes a space rather
     than joining them); underline, strike-through, spoiler and italic pairs lose their marks.
     """
-    text = _INSIDE.sub(" ", text).replace("`", "").replace("**", "")
+    # Code marks first, then bold: dropping a backtick can join two stars into a bold mark (a*`*a).
+    text = _INSIDE.sub(" ", text).replace("`", "")
+    text = _INSIDE.sub(" ", text).replace("**", "")
     previous = None
     while previous != text:  # nested pairs: __~~word~~__
         previous = text
