@@ -17,6 +17,8 @@ from gatebot.digits import parse_whole, shown
 from gatebot.store.database import DatabaseError, database_url_from_env, parse_database_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: ``LOG_FORMAT``: lines for people (the default), or one JSON object a line for a log collector.
+LOG_FORMATS = ("text", "json")
 #: Discord's ids (snowflakes) are unsigned 64-bit numbers.
 MAX_SNOWFLAKE = 2**64 - 1
 #: More shards than any bot has (Discord asks for one per 1,000-odd servers).
@@ -47,6 +49,8 @@ class Settings:
     api_base: str | None = None
     #: Worker processes for hints and the solver (``GATEBOT_HINT_WORKERS``), shared fairly between players.
     hint_workers: int = HINT_WORKERS
+    #: ``LOG_FORMAT``: ``text`` or ``json`` (one object a line).
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -70,6 +74,7 @@ class Settings:
             move_channel_ids=frozenset(_int_list(values, "GATEBOT_MOVE_CHANNELS", low=1, high=MAX_SNOWFLAKE) or ()),
             api_base=_api_base(values),
             hint_workers=_hint_workers(values),
+            log_format=_log_format(values),
         )
 
 
@@ -209,3 +214,11 @@ def _hint_workers(values: Mapping[str, str]) -> int:
             f"GATEBOT_HINT_WORKERS must be a whole number of worker processes, 1 or more, not {shown(raw)}"
         )
     return workers
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    log_format = values.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"LOG_FORMAT must be {' or '.join(LOG_FORMATS)}, not {shown(log_format)}")
+    return log_format
+

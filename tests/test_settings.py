@@ -139,3 +139,15 @@ def test_any_hint_workers_text_is_a_positive_count_or_one_sentence(raw: str) -> 
     else:
         assert workers >= 1
         assert workers == (int(raw) if raw.strip() else 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["text", "json", "JSON", " Json ", ""]) | st.text(max_size=12))
+def test_log_format_is_text_or_json_in_any_case_or_one_sentence(raw: str) -> None:
+    try:
+        chosen = Settings.from_env({"DISCORD_TOKEN": "t", "LOG_FORMAT": raw}, dotenv=None).log_format
+    except SettingsError as error:
+        assert raw.strip().lower() not in ("", "text", "json")
+        assert str(error).startswith("LOG_FORMAT must be text or json, not ") and "\n" not in str(error)
+    else:
+        assert chosen == (raw.strip().lower() or "text")

@@ -9,6 +9,8 @@ a network failure (refused, no such host, no answer, a dropped connection) or an
 start-up request, is :data:`EXIT_CONFIG`, which only the operator can fix. Either is one
 sentence on stderr, never a traceback. Once logged in, discord.py itself reconnects the
 gateway whenever the network drops.
+
+Logs are plain lines off a terminal, or JSON with ``LOG_FORMAT=json``.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import logging
 import os
 import signal
 import sys
+from typing import Any, TextIO
 
 import aiohttp
 import discord
 import yarl
+from pythonjsonlogger.json import JsonFormatter
 
 from gatebot.bot.client import GateBot
 from gatebot.bot.games.wording import slash_deal_command
@@ -44,6 +48,8 @@ LOGIN_SECONDS = 30.0
 #: The failures of the network or of Discord's servers while logging in.
 NETWORK_ERRORS = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.GatewayNotFound,
                   discord.DiscordServerError)
+#: discord.py's own plain line (what it prints when it can't colour), for a stream that isn't a terminal.
+PLAIN_FORMAT, PLAIN_DATES = "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S"
 
 
 class StartError(Exception):
@@ -109,6 +115,28 @@ async def connect(bot: discord.Client) -> None:
         raise StartError("Discord's gateway refused the token: check DISCORD_TOKEN", EXIT_CONFIG) from None
 
 
+def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (stderr): JSON objects for ``LOG_FORMAT=json``, else discord.py's lines.
+
+    discord.py colours its lines when the stream is a terminal, and also whenever it runs in
+    a container, terminal or not (``discord.utils.stream_supports_colour``), which fills
+    ``docker logs`` with escape codes; so a stream that isn't a terminal gets its plain lines.
+    Each JSON object has ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and, for
+    a logged exception, ``exception`` (its traceback as one string).
+    """
+    stream = sys.stderr if stream is None else stream
+    options: dict[str, Any] = {}
+    if settings.log_format == "json":
+        options["formatter"] = JsonFormatter(
+            "{levelname}{name}{message}", style="{", timestamp="time", json_ensure_ascii=False,
+            rename_fields={"levelname": "level", "name": "logger", "exc_info": "exception"},
+        )
+    elif not stream.isatty():
+        options["formatter"] = logging.Formatter(PLAIN_FORMAT, PLAIN_DATES, style="{")
+    discord.utils.setup_logging(handler=logging.StreamHandler(stream), level=getattr(logging, settings.log_level),
+                                **options)
+
+
 def use_api_base(base: str) -> None:
     """Point discord.py at a Discord other than discord.com: the tests' fake, over loopback.
 
@@ -171,13 +199,14 @@ async def sync_commands(settings: Settings) -> int:
 
 def run(settings: Settings) -> int:
     """``gatebot run``: the exit code (``EXIT_*``), with one sentence on stderr for a failure to start."""
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings)
+    as_json = settings.log_format == "json"
     try:
         asyncio.run(serve(settings))
     except StartError as error:
-        return refuse(str(error), error.exit_code)
+        return refuse(str(error), error.exit_code, as_json=as_json)
     except DatabaseError as error:
-        return refuse(str(error), EXIT_CONFIG)
+        return refuse(str(error), EXIT_CONFIG, as_json=as_json)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception:
@@ -186,8 +215,14 @@ def run(settings: Settings) -> int:
     return EXIT_STOPPED
 
 
-def refuse(sentence: str, code: int) -> int:
-    """Write ``gatebot: sentence.`` on stderr, as every gatebot command says why it stopped; return ``code``."""
+def refuse(sentence: str, code: int, *, as_json: bool = False) -> int:
+    """Write ``gatebot: sentence.`` on stderr, as every gatebot command says why it stopped; return ``code``.
+
+    ``as_json`` (``LOG_FORMAT=json``): the sentence is logged as an error instead, so stderr stays all JSON.
+    """
+    if as_json:
+        log.error("%s.", sentence.rstrip("."))
+        return code
     sys.stderr.write(f"gatebot: {sentence.rstrip('.')}.\n")
     sys.stderr.flush()
     return code
