@@ -10,7 +10,8 @@ start-up request, is :data:`EXIT_CONFIG`, which only the operator can fix. Eithe
 sentence on stderr, never a traceback. Once logged in, discord.py itself reconnects the
 gateway whenever the network drops.
 
-Logs are plain lines off a terminal, or JSON with ``LOG_FORMAT=json``.
+While the gateway is live the bot keeps its heartbeat file (``HEALTH_FILE``) fresh, which is
+how ``gatebot health`` knows it is connected; logs are plain lines, or JSON with ``LOG_FORMAT=json``.
 """
 
 from __future__ import annotations
@@ -18,14 +19,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
 import sys
+import time
+from pathlib import Path
 from typing import Any, TextIO
 
 import aiohttp
 import discord
 import yarl
+from discord.ext import commands
 from pythonjsonlogger.json import JsonFormatter
 
 from gatebot.bot.client import GateBot
@@ -48,6 +53,10 @@ LOGIN_SECONDS = 30.0
 #: The failures of the network or of Discord's servers while logging in.
 NETWORK_ERRORS = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.GatewayNotFound,
                   discord.DiscordServerError)
+#: Seconds between writes of the heartbeat file while the gateway is live (``gatebot health`` allows 90).
+HEARTBEAT_SECONDS = 15.0
+#: Seconds between looks while it isn't, so the first write follows the first acknowledged heartbeat closely.
+HEARTBEAT_POLL_SECONDS = 1.0
 #: discord.py's own plain line (what it prints when it can't colour), for a stream that isn't a terminal.
 PLAIN_FORMAT, PLAIN_DATES = "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S"
 
@@ -115,6 +124,68 @@ async def connect(bot: discord.Client) -> None:
         raise StartError("Discord's gateway refused the token: check DISCORD_TOKEN", EXIT_CONFIG) from None
 
 
+class Heartbeat:
+    """Keeps ``path`` holding the time (``time.time()``, as text) of the bot's last live gateway heartbeat.
+
+    Live means every shard is connected (between discord.py's ``shard_connect`` or
+    ``shard_resumed`` and its ``shard_disconnect``) and its last heartbeat was acknowledged:
+    a shard's new connection has an infinite latency until its first acknowledgement, and
+    discord.py drops a connection whose acknowledgements stop. ``gatebot health`` reads the
+    file from another process (a container's health check), so a dead or disconnected bot
+    shows as a file that stops getting younger; a clean stop removes it.
+    """
+
+    def __init__(self, bot: commands.AutoShardedBot, path: Path) -> None:
+        self.bot, self.path = bot, path
+        self.live: set[int] = set()
+        self.failed = False
+        bot.add_listener(self._connected, "on_shard_connect")
+        bot.add_listener(self._connected, "on_shard_resumed")
+        bot.add_listener(self._disconnected, "on_shard_disconnect")
+
+    async def _connected(self, shard_id: int) -> None:
+        self.live.add(shard_id)
+
+    async def _disconnected(self, shard_id: int) -> None:
+        self.live.discard(shard_id)
+
+    def is_live(self) -> bool:
+        """Whether every shard is connected and has had its heartbeat acknowledged."""
+        latencies = self.bot.latencies
+        return bool(latencies) and not self.bot.is_closed() and all(
+            shard in self.live and math.isfinite(latency) for shard, latency in latencies
+        )
+
+    async def keep(self) -> None:
+        """Write the file at every beat while live; run until cancelled."""
+        while True:
+            if self.is_live():
+                self.write()
+                await asyncio.sleep(HEARTBEAT_SECONDS)
+            else:
+                await asyncio.sleep(HEARTBEAT_POLL_SECONDS)
+
+    def write(self) -> None:
+        """Replace the file at once (a reader never sees half a number); a failure is logged once, not fatal."""
+        part = self.path.with_name(self.path.name + ".part")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(f"{time.time():.3f}\n", encoding="ascii")
+            os.replace(part, self.path)
+        except OSError as error:
+            if not self.failed:
+                log.warning("can't write the heartbeat file %s (%s): gatebot health will say the bot is down",
+                            self.path, error.strerror or error)
+            self.failed = True
+        else:
+            self.failed = False
+
+    def remove(self) -> None:
+        """Take the file away on a clean stop, so the health check says at once that the bot is not running."""
+        with contextlib.suppress(OSError):
+            self.path.unlink(missing_ok=True)
+
+
 def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
     """Log to ``stream`` (stderr): JSON objects for ``LOG_FORMAT=json``, else discord.py's lines.
 
@@ -167,6 +238,8 @@ async def serve(settings: Settings) -> None:
         use_api_base(settings.api_base)
     db, service = await open_service(settings)
     bot = GateBot(settings, service)
+    heartbeat = Heartbeat(bot, settings.health_file)
+    beating = asyncio.create_task(heartbeat.keep(), name="heartbeat file")
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -176,6 +249,8 @@ async def serve(settings: Settings) -> None:
             await log_in(bot, settings.token)
             await connect(bot)
     finally:
+        beating.cancel()
+        heartbeat.remove()
         service.close()
         await db.dispose()
         log.info("stopped; the database is closed")
