@@ -163,3 +163,13 @@ def test_the_test_lock_pins_the_runtime_set_at_the_same_versions() -> None:
     runtime, test = _pins(ROOT / "requirements.lock"), _pins(ROOT / "requirements-test.lock")
     assert runtime.keys() <= test.keys()
     assert {name: runtime[name] for name in runtime} == {name: test[name] for name in runtime}
+
+
+def test_ci_runs_the_readme_s_install_and_test_line_verbatim_from_the_test_lock() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [line] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "pytest" in line]
+    assert "--require-hashes -r requirements-test.lock" in line and "--no-deps" in line
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert line in ci
+    [play] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "gatebot play" in line]
+    assert "--require-hashes -r requirements.lock" in play and "--no-deps" in play
