@@ -8,7 +8,7 @@ a network failure (refused, no such host, no answer, a dropped connection) or an
 :data:`EXIT_UNREACHABLE`, worth trying again later; a refused token or intents, or a refused
 start-up request, is :data:`EXIT_CONFIG`, which only the operator can fix. Either is one
 sentence on stderr, never a traceback. Once logged in, discord.py itself reconnects the
-gateway whenever the network drops.
+gateway whenever the network drops, and each attempt is one line in the log, the reason and the pause.
 
 While the gateway is live the bot keeps its heartbeat file (``HEALTH_FILE``) fresh, which is
 how ``gatebot health`` knows it is connected; logs are plain lines, or JSON with ``LOG_FORMAT=json``.
@@ -186,6 +186,29 @@ class Heartbeat:
             self.path.unlink(missing_ok=True)
 
 
+class GatewayRetries(logging.Filter):
+    """discord.py's "Attempting a reconnect" after a network failure, as one line instead of a traceback.
+
+    Once logged in, a lost gateway is retried by discord.py itself (with a growing pause), and
+    it logs each attempt with the whole traceback of a refused or dropped connection; for a
+    network failure that is noise, so the record becomes one sentence with the reason and the
+    pause. Any other failure keeps its traceback: it may be a bug.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite a retry record whose exception is a network failure; keep every record."""
+        error = record.exc_info[1] if record.exc_info else None
+        if (record.name in ("discord.client", "discord.shard") and isinstance(error, NETWORK_ERRORS)
+                and str(record.msg).startswith("Attempting a reconnect") and isinstance(record.args, tuple)):
+            shard = f" for shard {record.args[0]}" if len(record.args) == 2 else ""
+            pause = record.args[-1]
+            record.msg = "Can't reach Discord's gateway%s (%s): check the network; gatebot retries in %.1f s"
+            record.args = (shard, _network_reason(error), pause)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
     """Log to ``stream`` (stderr): JSON objects for ``LOG_FORMAT=json``, else discord.py's lines.
 
@@ -193,7 +216,8 @@ def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
     a container, terminal or not (``discord.utils.stream_supports_colour``), which fills
     ``docker logs`` with escape codes; so a stream that isn't a terminal gets its plain lines.
     Each JSON object has ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and, for
-    a logged exception, ``exception`` (its traceback as one string).
+    a logged exception, ``exception`` (its traceback as one string). A lost gateway's retries
+    are one line each (:class:`GatewayRetries`).
     """
     stream = sys.stderr if stream is None else stream
     options: dict[str, Any] = {}
@@ -204,8 +228,9 @@ def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
         )
     elif not stream.isatty():
         options["formatter"] = logging.Formatter(PLAIN_FORMAT, PLAIN_DATES, style="{")
-    discord.utils.setup_logging(handler=logging.StreamHandler(stream), level=getattr(logging, settings.log_level),
-                                **options)
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(GatewayRetries())
+    discord.utils.setup_logging(handler=handler, level=getattr(logging, settings.log_level), **options)
 
 
 def use_api_base(base: str) -> None:

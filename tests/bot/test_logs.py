@@ -8,13 +8,16 @@ start-up, then gives up in one sentence.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +26,7 @@ import pytest
 
 from gatebot.bot.run import setup_logging
 from gatebot.settings import Settings
+from tests.fake_discord import FakeDiscord
 from tests.fake_discord.base_url import API_BASE_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,3 +114,22 @@ def test_a_terminal_still_gets_discord_py_s_colours() -> None:
     setup_logging(_settings(), stream)
     logging.getLogger("gatebot.test").warning("coloured")
     assert "\x1b[" in stream.getvalue() and "coloured" in stream.getvalue()
+
+
+@pytest.mark.usefixtures("root_logging")
+async def test_a_lost_gateway_is_retried_in_one_line_each_not_a_traceback(gatebot, fake: FakeDiscord) -> None:
+    """Discord going away after login: discord.py retries, and each retry is one line with the reason."""
+    running = await gatebot()
+    stream = io.StringIO()
+    setup_logging(_settings(), stream)
+    await fake.stop()  # the gateway connection closes and nothing listens on its port any more
+    deadline = time.monotonic() + 20
+    while "Can't reach Discord's gateway" not in stream.getvalue():
+        assert time.monotonic() < deadline, stream.getvalue()
+        await asyncio.sleep(0.05)
+    logged = stream.getvalue()
+    assert "Traceback" not in logged
+    [line] = [line for line in logged.splitlines() if "Can't reach Discord's gateway" in line]
+    assert "[WARNING ] discord.shard:" in line and "for shard 0 (connection refused)" in line
+    assert re.search(r"gatebot retries in \d+\.\d s$", line)
+    assert not running.bot.is_closed()  # still trying
