@@ -151,3 +151,11 @@ def test_log_format_is_text_or_json_in_any_case_or_one_sentence(raw: str) -> Non
         assert str(error).startswith("LOG_FORMAT must be text or json, not ") and "\n" not in str(error)
     else:
         assert chosen == (raw.strip().lower() or "text")
+
+
+def test_the_heartbeat_file_is_in_the_data_directory_unless_health_file_names_one(tmp_path: Path) -> None:
+    """The bot writes it where ``gatebot health``, reading the same environment, looks for it."""
+    data = {"DISCORD_TOKEN": "t", "XDG_DATA_HOME": str(tmp_path)}
+    assert Settings.from_env(data, dotenv=None).health_file == tmp_path / "gatebot" / "gatebot.health"
+    named = Settings.from_env({**data, "HEALTH_FILE": " /data/gatebot.health "}, dotenv=None)
+    assert named.health_file == Path("/data/gatebot.health")
