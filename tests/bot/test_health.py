@@ -64,9 +64,7 @@ async def test_the_running_bot_writes_its_heartbeat_and_removes_it_when_stopped(
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
     assert process.returncode == 0, stderr.decode()
-    assert not beat.exists()
-    code, line = await _health(env, tmp_path)
-    assert code == 1 and "no heartbeat file" in line
+    assert not beat.exists()  # so gatebot health fails at once (tests/test_health.py: no file)
 
 
 

@@ -2,8 +2,8 @@
 
 discord.py colours its log lines on a terminal and also in any container, terminal or not
 (``discord.utils.stream_supports_colour`` checks for Docker), which put escape codes into
-``docker logs``; these run ``gatebot run`` against a port nothing listens on, so it logs its
-start-up, then gives up in one sentence.
+``docker logs`` (tests/bot/test_run.py checks a run off a terminal has none); the JSON test runs
+``gatebot run`` against a port nothing listens on, so it logs its start-up, then gives up in one sentence.
 """
 
 from __future__ import annotations
@@ -46,14 +46,6 @@ def _unreachable_run(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[
                           text=True, timeout=60, check=False)
     assert done.returncode == EXIT_UNREACHABLE, done.stderr
     return done
-
-
-def test_logs_off_a_terminal_have_no_colour(tmp_path: Path) -> None:
-    done = _unreachable_run(tmp_path)
-    lines = done.stderr.splitlines()
-    assert any("INFO" in line and "Upgraded the database from empty" in line for line in lines), done.stderr
-    assert "\x1b[" not in done.stderr
-    assert lines[-1].startswith("gatebot: Can't reach Discord at 127.0.0.1:")
 
 
 def test_json_logs_are_one_object_a_line_the_refusal_too(tmp_path: Path) -> None:
