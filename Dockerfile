@@ -1,25 +1,50 @@
 # gatebot on Discord: `docker build -t gatebot .` then
-# `docker run -e DISCORD_TOKEN=... -v gatebot-data:/data gatebot`
-FROM python:3.12-slim AS build
-WORKDIR /src
-COPY pyproject.toml setup.py README.md ./
-COPY gatebot ./gatebot
-COPY migrations ./migrations
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+# `docker run -d --restart unless-stopped -e DISCORD_TOKEN=... -v gatebot-data:/data gatebot`
+# (docs/running.md: the volume, the user, the health check, the logs).
 
-FROM python:3.12-slim
+# Python 3.11, the version CI tests, by tag and by digest: the multi-platform index of
+# python:3.11.16-slim-bookworm as docker-library/repo-info records it, so a rebuild starts from the
+# same bytes. To move on, `docker buildx imagetools inspect python:3.11.N-slim-bookworm` prints the
+# new tag's digest (its "Digest:" line); or pass --build-arg PYTHON_IMAGE=... for one build.
+ARG PYTHON_IMAGE=python:3.11.16-slim-bookworm@sha256:c425d915a89a6dcd3183b1797ad9bd8878caff5a417f6371c8df93c8ea8b727f
+FROM ${PYTHON_IMAGE}
+
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_URL=sqlite+aiosqlite:////data/gatebot.db
-RUN useradd --create-home --uid 10001 gatebot \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/opt/gatebot/bin:$PATH \
+    DATABASE_URL=sqlite+aiosqlite:////data/gatebot.db \
+    HEALTH_FILE=/data/gatebot.health
+
+# gatebot runs as UID and GID 10001, which owns /data (a named volume starts with its owner and
+# mode; a host folder mounted there must be writable by 10001).
+RUN groupadd --system --gid 10001 gatebot \
+    && useradd --system --uid 10001 --gid gatebot --home-dir /home/gatebot --create-home gatebot \
     && mkdir /data \
     && chown gatebot:gatebot /data
-COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
-USER gatebot
+
+# The dependencies from the lock, every file checked against its hash, in a layer of their own:
+# it is rebuilt only when requirements.lock changes, not for every change to gatebot's code.
+COPY requirements.lock /tmp/requirements.lock
+RUN python -m venv /opt/gatebot \
+    && /opt/gatebot/bin/pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock \
+    && rm /tmp/requirements.lock
+
+# Then gatebot itself, without dependencies: the lock has them all.
+WORKDIR /src
+COPY pyproject.toml setup.py README.md LICENSE ./
+COPY migrations ./migrations
+COPY gatebot ./gatebot
+RUN /opt/gatebot/bin/pip install --no-cache-dir --no-deps . \
+    && cd / && rm -rf /src/build /src/*.egg-info
+
+USER 10001:10001
 WORKDIR /home/gatebot
-# Saved games live here; migrations run at start-up (`gatebot run` upgrades the database).
+# Saved games and the heartbeat file live here; migrations run at start-up (`gatebot run` upgrades the database).
 VOLUME ["/data"]
+# Healthy while the bot's gateway heartbeat, which it writes to HEALTH_FILE, is under 90 s old and
+# the database answers SELECT 1; `gatebot health` says in one line which check failed.
+HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 CMD ["gatebot", "health"]
 # gatebot closes the gateway, then the database, on SIGTERM: `docker stop` is a clean shutdown.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["gatebot"]

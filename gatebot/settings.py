@@ -14,9 +14,11 @@ from pathlib import Path
 import yarl
 
 from gatebot.digits import parse_whole, shown
-from gatebot.store.database import DatabaseError, database_url_from_env, parse_database_url
+from gatebot.store.database import DatabaseError, database_url_from_env, default_database_path, parse_database_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: ``LOG_FORMAT``: lines for people (the default), or one JSON object a line for a log collector.
+LOG_FORMATS = ("text", "json")
 #: Discord's ids (snowflakes) are unsigned 64-bit numbers.
 MAX_SNOWFLAKE = 2**64 - 1
 #: More shards than any bot has (Discord asks for one per 1,000-odd servers).
@@ -49,6 +51,10 @@ class Settings:
     hint_workers: int = HINT_WORKERS
     #: The port serving counters at /metrics (``METRICS_PORT``); None: not served.
     metrics_port: int | None = None
+    #: ``LOG_FORMAT``: ``text`` or ``json`` (one object a line).
+    log_format: str = "text"
+    #: ``HEALTH_FILE``: where the running bot writes the time of its last gateway heartbeat (``gatebot health``).
+    health_file: Path = Path("gatebot.health")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -73,6 +79,8 @@ class Settings:
             api_base=_api_base(values),
             hint_workers=_hint_workers(values),
             metrics_port=_optional_int(values, "METRICS_PORT", low=1, high=65535, what="a TCP port"),
+            log_format=_log_format(values),
+            health_file=health_file_from_env(values),
         )
 
 
@@ -212,3 +220,19 @@ def _hint_workers(values: Mapping[str, str]) -> int:
             f"GATEBOT_HINT_WORKERS must be a whole number of worker processes, 1 or more, not {shown(raw)}"
         )
     return workers
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    log_format = values.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"LOG_FORMAT must be {' or '.join(LOG_FORMATS)}, not {shown(log_format)}")
+    return log_format
+
+
+def health_file_from_env(environ: Mapping[str, str] = os.environ) -> Path:
+    """``HEALTH_FILE``, else ``gatebot.health`` in the default database's folder (the data directory).
+
+    ``gatebot run`` writes it and ``gatebot health`` reads it, so both must find it the same way.
+    """
+    raw = environ.get("HEALTH_FILE", "").strip()
+    return Path(raw).expanduser() if raw else default_database_path(environ).parent / "gatebot.health"

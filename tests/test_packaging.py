@@ -9,6 +9,9 @@ a new SQLite file, away from the repository so nothing can be imported from the 
 
 Building and installing takes several seconds, so these tests are marked ``wheel`` and run
 under ``CI=true`` (and with ``pytest -m wheel``); elsewhere they are skipped, visibly.
+
+The lock files, read as text, run everywhere: every dependency pyproject.toml names is pinned
+to one version with its hashes, so ``pip install --require-hashes`` installs what was tested.
 """
 
 from __future__ import annotations
@@ -19,15 +22,19 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-
-pytestmark = pytest.mark.wheel
+#: A pin in a lock: ``name==version \`` then its ``--hash=sha256:...`` lines, then ``# via`` comments.
+PIN = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>\S+)")
+HASH = re.compile(r"^--hash=sha256:[0-9a-f]{64}$")
 
 
 def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -48,6 +55,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return found
 
 
+@pytest.mark.wheel
 def test_the_wheel_holds_every_module_and_every_revision(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "gatebot").rglob("*.py")}
@@ -59,6 +67,23 @@ def test_the_wheel_holds_every_module_and_every_revision(wheel: Path) -> None:
     assert not any(name.startswith("migrations/") for name in names), "the revisions install inside gatebot only"
 
 
+@pytest.mark.wheel
+def test_the_wheel_ships_its_licence_its_type_hints_marker_and_its_metadata(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
+    assert "gatebot/py.typed" in names, "PEP 561: type checkers read gatebot's hints only with py.typed"
+    [licence] = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
+    assert archive.read(licence) == (ROOT / "LICENSE").read_bytes()
+    [metadata] = [name for name in names if name.endswith(".dist-info/METADATA")]
+    headers = archive.read(metadata).decode().split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in headers
+    assert {"Classifier: Typing :: Typed", "Classifier: Programming Language :: Python :: 3.11",
+            "Classifier: Framework :: AsyncIO"} <= set(headers)
+    assert {line.split(",")[0] for line in headers if line.startswith("Project-URL:")} == {
+        "Project-URL: Homepage", "Project-URL: Documentation", "Project-URL: Issues"}
+
+
+@pytest.mark.wheel
 def test_an_installed_wheel_upgrades_a_new_database(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
@@ -79,3 +104,73 @@ def test_an_installed_wheel_upgrades_a_new_database(wheel: Path, tmp_path: Path)
     assert upgraded.returncode == 0, upgraded.stderr
     assert upgraded.stdout.strip() == f"Upgraded the database from empty to {newest}."
     assert database.stat().st_size > 0
+
+
+def _pins(lock: Path) -> dict[str, tuple[str, list[str]]]:
+    """Each pinned package of ``lock`` (by canonical name): its version and its hash options."""
+    pins: dict[str, tuple[str, list[str]]] = {}
+    current: list[str] | None = None
+    for raw in lock.read_text(encoding="utf-8").splitlines():
+        line = raw.strip().removesuffix("\\").strip()
+        if not line or line.startswith("#"):
+            continue
+        match = PIN.match(line)
+        if match:
+            name = canonicalize_name(match["name"])
+            assert name not in pins, f"{lock.name} pins {name} twice"
+            current = []
+            pins[name] = (match["version"], current)
+            assert line == match.group(0), f"{lock.name}: a pin takes no markers or options here: {raw!r}"
+        else:
+            assert current is not None, f"{lock.name}: {raw!r} comes before any pin"
+            assert HASH.match(line), f"{lock.name}: not a sha256 hash option: {raw!r}"
+            current.append(line)
+    return pins
+
+
+def _declared(*extras: str) -> set[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    requirements = [*project["dependencies"], *(r for extra in extras for r in project["optional-dependencies"][extra])]
+    names = {canonicalize_name(Requirement(requirement).name) for requirement in requirements}
+    assert names
+    return names
+
+
+@pytest.mark.parametrize(("lock", "extras"), [("requirements.lock", ()), ("requirements-test.lock", ("test",))])
+def test_every_dependency_is_pinned_in_the_lock_with_its_hashes(lock: str, extras: tuple[str, ...]) -> None:
+    pins = _pins(ROOT / lock)
+    missing = _declared(*extras) - pins.keys()
+    assert not missing, f"{lock} doesn't pin {sorted(missing)}: regenerate it (docs/running.md)"
+    unhashed = sorted(name for name, (_, hashes) in pins.items() if not hashes)
+    assert not unhashed, f"{lock} pins {unhashed} without a hash"
+    for name, (version, _) in pins.items():
+        for requirement in (Requirement(r) for r in _requirements_named(name, extras)):
+            assert requirement.specifier.contains(version, prereleases=True), f"{lock}: {name}=={version} " \
+                f"is outside pyproject.toml's {requirement}"
+    header = (ROOT / lock).read_text(encoding="utf-8").split("\n\n")[0]
+    command = next(line for line in header.splitlines() if re.search(r"pip-compile\s+--", line))  # how to remake it
+    assert "--generate-hashes" in command and re.search(rf"--output-file[= ]{re.escape(lock)}\b", command)
+    assert bool(re.search(r"--extra[= ]test\b", command)) == bool(extras)
+
+
+def _requirements_named(name: str, extras: tuple[str, ...]) -> list[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    every = [*project["dependencies"], *(r for extra in extras for r in project["optional-dependencies"][extra])]
+    return [r for r in every if canonicalize_name(Requirement(r).name) == name]
+
+
+def test_the_test_lock_pins_the_runtime_set_at_the_same_versions() -> None:
+    """Tests run on exactly what a deployment installs from requirements.lock."""
+    runtime, test = _pins(ROOT / "requirements.lock"), _pins(ROOT / "requirements-test.lock")
+    assert runtime.keys() <= test.keys()
+    assert {name: runtime[name] for name in runtime} == {name: test[name] for name in runtime}
+
+
+def test_ci_runs_the_readme_s_install_and_test_line_verbatim_from_the_test_lock() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [line] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "pytest" in line]
+    assert "--require-hashes -r requirements-test.lock" in line and "--no-deps" in line
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert line in ci
+    [play] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "gatebot play" in line]
+    assert "--require-hashes -r requirements.lock" in play and "--no-deps" in play

@@ -156,3 +156,23 @@ def test_any_metrics_port_text_is_a_tcp_port_or_one_sentence(raw: str) -> None:
         assert message.startswith("METRICS_PORT must be a whole number from 1 to 65535") and "\n" not in message
     else:
         assert port is None if not raw.strip() else 1 <= port <= 65535
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["text", "json", "JSON", " Json ", ""]) | st.text(max_size=12))
+def test_log_format_is_text_or_json_in_any_case_or_one_sentence(raw: str) -> None:
+    try:
+        chosen = Settings.from_env({"DISCORD_TOKEN": "t", "LOG_FORMAT": raw}, dotenv=None).log_format
+    except SettingsError as error:
+        assert raw.strip().lower() not in ("", "text", "json")
+        assert str(error).startswith("LOG_FORMAT must be text or json, not ") and "\n" not in str(error)
+    else:
+        assert chosen == (raw.strip().lower() or "text")
+
+
+def test_the_heartbeat_file_is_in_the_data_directory_unless_health_file_names_one(tmp_path: Path) -> None:
+    """The bot writes it where ``gatebot health``, reading the same environment, looks for it."""
+    data = {"DISCORD_TOKEN": "t", "XDG_DATA_HOME": str(tmp_path)}
+    assert Settings.from_env(data, dotenv=None).health_file == tmp_path / "gatebot" / "gatebot.health"
+    named = Settings.from_env({**data, "HEALTH_FILE": " /data/gatebot.health "}, dotenv=None)
+    assert named.health_file == Path("/data/gatebot.health")

@@ -8,7 +8,10 @@ a network failure (refused, no such host, no answer, a dropped connection) or an
 :data:`EXIT_UNREACHABLE`, worth trying again later; a refused token or intents, or a refused
 start-up request, is :data:`EXIT_CONFIG`, which only the operator can fix. Either is one
 sentence on stderr, never a traceback. Once logged in, discord.py itself reconnects the
-gateway whenever the network drops.
+gateway whenever the network drops, and each attempt is one line in the log, the reason and the pause.
+
+While the gateway is live the bot keeps its heartbeat file (``HEALTH_FILE``) fresh, which is
+how ``gatebot health`` knows it is connected; logs are plain lines, or JSON with ``LOG_FORMAT=json``.
 """
 
 from __future__ import annotations
@@ -16,13 +19,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
 import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
 
 import aiohttp
 import discord
 import yarl
+from discord.ext import commands
+from pythonjsonlogger.json import JsonFormatter
 
 from gatebot.bot import metrics
 from gatebot.bot.client import GateBot
@@ -45,6 +54,12 @@ LOGIN_SECONDS = 30.0
 #: The failures of the network or of Discord's servers while logging in.
 NETWORK_ERRORS = (OSError, aiohttp.ClientError, asyncio.TimeoutError, discord.GatewayNotFound,
                   discord.DiscordServerError)
+#: Seconds between writes of the heartbeat file while the gateway is live (``gatebot health`` allows 90).
+HEARTBEAT_SECONDS = 15.0
+#: Seconds between looks while it isn't, so the first write follows the first acknowledged heartbeat closely.
+HEARTBEAT_POLL_SECONDS = 1.0
+#: discord.py's own plain line (what it prints when it can't colour), for a stream that isn't a terminal.
+PLAIN_FORMAT, PLAIN_DATES = "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S"
 
 
 class StartError(Exception):
@@ -110,6 +125,115 @@ async def connect(bot: discord.Client) -> None:
         raise StartError("Discord's gateway refused the token: check DISCORD_TOKEN", EXIT_CONFIG) from None
 
 
+class Heartbeat:
+    """Keeps ``path`` holding the time (``time.time()``, as text) of the bot's last live gateway heartbeat.
+
+    Live means every shard is connected (between discord.py's ``shard_connect`` or
+    ``shard_resumed`` and its ``shard_disconnect``) and its last heartbeat was acknowledged:
+    a shard's new connection has an infinite latency until its first acknowledgement, and
+    discord.py drops a connection whose acknowledgements stop. ``gatebot health`` reads the
+    file from another process (a container's health check), so a dead or disconnected bot
+    shows as a file that stops getting younger; a clean stop removes it.
+    """
+
+    def __init__(self, bot: commands.AutoShardedBot, path: Path) -> None:
+        self.bot, self.path = bot, path
+        self.live: set[int] = set()
+        self.failed = False
+        bot.add_listener(self._connected, "on_shard_connect")
+        bot.add_listener(self._connected, "on_shard_resumed")
+        bot.add_listener(self._disconnected, "on_shard_disconnect")
+
+    async def _connected(self, shard_id: int) -> None:
+        self.live.add(shard_id)
+
+    async def _disconnected(self, shard_id: int) -> None:
+        self.live.discard(shard_id)
+
+    def is_live(self) -> bool:
+        """Whether every shard is connected and has had its heartbeat acknowledged."""
+        latencies = self.bot.latencies
+        return bool(latencies) and not self.bot.is_closed() and all(
+            shard in self.live and math.isfinite(latency) for shard, latency in latencies
+        )
+
+    async def keep(self) -> None:
+        """Write the file at every beat while live; run until cancelled."""
+        while True:
+            if self.is_live():
+                self.write()
+                await asyncio.sleep(HEARTBEAT_SECONDS)
+            else:
+                await asyncio.sleep(HEARTBEAT_POLL_SECONDS)
+
+    def write(self) -> None:
+        """Replace the file at once (a reader never sees half a number); a failure is logged once, not fatal."""
+        part = self.path.with_name(self.path.name + ".part")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(f"{time.time():.3f}\n", encoding="ascii")
+            os.replace(part, self.path)
+        except OSError as error:
+            if not self.failed:
+                log.warning("can't write the heartbeat file %s (%s): gatebot health will say the bot is down",
+                            self.path, error.strerror or error)
+            self.failed = True
+        else:
+            self.failed = False
+
+    def remove(self) -> None:
+        """Take the file away on a clean stop, so the health check says at once that the bot is not running."""
+        with contextlib.suppress(OSError):
+            self.path.unlink(missing_ok=True)
+
+
+class GatewayRetries(logging.Filter):
+    """discord.py's "Attempting a reconnect" after a network failure, as one line instead of a traceback.
+
+    Once logged in, a lost gateway is retried by discord.py itself (with a growing pause), and
+    it logs each attempt with the whole traceback of a refused or dropped connection; for a
+    network failure that is noise, so the record becomes one sentence with the reason and the
+    pause. Any other failure keeps its traceback: it may be a bug.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite a retry record whose exception is a network failure; keep every record."""
+        error = record.exc_info[1] if record.exc_info else None
+        if (record.name in ("discord.client", "discord.shard") and isinstance(error, NETWORK_ERRORS)
+                and str(record.msg).startswith("Attempting a reconnect") and isinstance(record.args, tuple)):
+            shard = f" for shard {record.args[0]}" if len(record.args) == 2 else ""
+            pause = record.args[-1]
+            record.msg = "Can't reach Discord's gateway%s (%s): check the network; gatebot retries in %.1f s"
+            record.args = (shard, _network_reason(error), pause)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def setup_logging(settings: Settings, stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (stderr): JSON objects for ``LOG_FORMAT=json``, else discord.py's lines.
+
+    discord.py colours its lines when the stream is a terminal, and also whenever it runs in
+    a container, terminal or not (``discord.utils.stream_supports_colour``), which fills
+    ``docker logs`` with escape codes; so a stream that isn't a terminal gets its plain lines.
+    Each JSON object has ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and, for
+    a logged exception, ``exception`` (its traceback as one string). A lost gateway's retries
+    are one line each (:class:`GatewayRetries`).
+    """
+    stream = sys.stderr if stream is None else stream
+    options: dict[str, Any] = {}
+    if settings.log_format == "json":
+        options["formatter"] = JsonFormatter(
+            "{levelname}{name}{message}", style="{", timestamp="time", json_ensure_ascii=False,
+            rename_fields={"levelname": "level", "name": "logger", "exc_info": "exception"},
+        )
+    elif not stream.isatty():
+        options["formatter"] = logging.Formatter(PLAIN_FORMAT, PLAIN_DATES, style="{")
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(GatewayRetries())
+    discord.utils.setup_logging(handler=handler, level=getattr(logging, settings.log_level), **options)
+
+
 def use_api_base(base: str) -> None:
     """Point discord.py at a Discord other than discord.com: the tests' fake, over loopback.
 
@@ -147,6 +271,8 @@ async def serve(settings: Settings) -> None:
         raise
     bot = GateBot(settings, service)
     metrics.watch_gateway(bot)
+    heartbeat = Heartbeat(bot, settings.health_file)
+    beating = asyncio.create_task(heartbeat.keep(), name="heartbeat file")
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -156,6 +282,8 @@ async def serve(settings: Settings) -> None:
             await log_in(bot, settings.token)
             await connect(bot)
     finally:
+        beating.cancel()
+        heartbeat.remove()
         service.close()
         await db.dispose()
         if counters is not None:
@@ -193,13 +321,14 @@ async def sync_commands(settings: Settings) -> int:
 
 def run(settings: Settings) -> int:
     """``gatebot run``: the exit code (``EXIT_*``), with one sentence on stderr for a failure to start."""
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    setup_logging(settings)
+    as_json = settings.log_format == "json"
     try:
         asyncio.run(serve(settings))
     except StartError as error:
-        return refuse(str(error), error.exit_code)
+        return refuse(str(error), error.exit_code, as_json=as_json)
     except DatabaseError as error:
-        return refuse(str(error), EXIT_CONFIG)
+        return refuse(str(error), EXIT_CONFIG, as_json=as_json)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception:
@@ -208,8 +337,14 @@ def run(settings: Settings) -> int:
     return EXIT_STOPPED
 
 
-def refuse(sentence: str, code: int) -> int:
-    """Write ``gatebot: sentence.`` on stderr, as every gatebot command says why it stopped; return ``code``."""
+def refuse(sentence: str, code: int, *, as_json: bool = False) -> int:
+    """Write ``gatebot: sentence.`` on stderr, as every gatebot command says why it stopped; return ``code``.
+
+    ``as_json`` (``LOG_FORMAT=json``): the sentence is logged as an error instead, so stderr stays all JSON.
+    """
+    if as_json:
+        log.error("%s.", sentence.rstrip("."))
+        return code
     sys.stderr.write(f"gatebot: {sentence.rstrip('.')}.\n")
     sys.stderr.flush()
     return code

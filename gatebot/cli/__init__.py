@@ -3,8 +3,8 @@
 ``main`` parses arguments and hands over to the part that does the work; it returns the
 exit code instead of exiting, so tests call it directly. The parts: the arguments
 (:mod:`~gatebot.cli.parser`), the commands that start a front end (:mod:`~gatebot.cli.front_ends`),
-solving (:mod:`~gatebot.cli.solving`), the database (:mod:`~gatebot.cli.database`), and how
-every command talks back (:mod:`~gatebot.cli.output`).
+solving (:mod:`~gatebot.cli.solving`), the database (:mod:`~gatebot.cli.database`), the running
+bot's health check (:mod:`~gatebot.cli.health`), and how every command talks back (:mod:`~gatebot.cli.output`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from gatebot.cli.cards import card_command
 from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
 from gatebot.cli.front_ends import play_command, run_command, sync_command
+from gatebot.cli.health import health_command
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
@@ -166,6 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
         "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID. Exit codes "
         "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.",
     ).set_defaults(handler=sync_command)
+    commands.add_parser(
+        "health", help="check that the running bot is connected and its database answers",
+        description="Check the bot that gatebot run runs with the same environment: its last gateway "
+        "heartbeat, which it writes to HEALTH_FILE (default: gatebot.health beside the default database), "
+        "is under 90 s old, and the database named by DATABASE_URL answers SELECT 1. For a container's "
+        "HEALTHCHECK. Exit codes: 0 healthy; 1 unhealthy, with one line saying which check failed.",
+    ).set_defaults(handler=health_command)
     return parser
 
 

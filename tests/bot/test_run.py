@@ -119,6 +119,10 @@ async def test_gatebot_run_with_nothing_listening_is_one_sentence_and_exit_75(tm
     line = _last_line(stderr)
     assert line.startswith("gatebot: Can't reach Discord") and f"127.0.0.1:{port}" in line
     assert "connection refused" in line
+    # Its log lines before it, off a terminal, are plain: no colour codes even in a container,
+    # where discord.py would colour them (tests/bot/test_logs.py has the JSON ones).
+    assert "[INFO    ] gatebot.bot.run: Upgraded the database from empty" in stderr
+    assert "\x1b[" not in stderr
 
 
 async def test_gatebot_run_with_a_wrong_token_is_one_sentence_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:

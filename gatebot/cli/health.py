@@ -1,0 +1,130 @@
+"""``gatebot health``: is the bot up? Its gateway heartbeat is recent and its database answers.
+
+Meant for a container's ``HEALTHCHECK`` or a supervisor, run beside ``gatebot run`` with the
+same environment (and ``.env``). The running bot keeps ``HEALTH_FILE`` holding the time of its
+last acknowledged gateway heartbeat (:class:`gatebot.bot.run.Heartbeat`); this command, another
+process, reads it and then asks the database ``SELECT 1``. Healthy is exit 0 and one line on
+stdout; anything else is exit 1 and one line on stderr naming the check that failed. Never 2:
+Docker reserves it, so a health check's settings mistake is unhealthy too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+EXIT_HEALTHY, EXIT_UNHEALTHY = 0, 1
+#: The oldest heartbeat that still counts as live: the bot rewrites it every 15 s while connected,
+#: and discord.py drops a connection whose acknowledgements stop for a minute.
+MAX_HEARTBEAT_AGE = 90.0
+#: How long the database may take to answer ``SELECT 1`` (a health check's own timeout is 30 s by default).
+DATABASE_SECONDS = 10.0
+
+
+class Unhealthy(Exception):
+    """One check failed; the message says which and why, in one sentence."""
+
+
+def health_command(args: argparse.Namespace) -> int:
+    """``gatebot health``: exit 0 with one line when both checks pass, else exit 1 with the one that failed."""
+    try:
+        values = _environment()
+        age = heartbeat_age(_health_file(values), now=time.time())
+        asyncio.run(database_answers(_database_url(values)))
+    except Unhealthy as problem:
+        sys.stderr.write(f"gatebot: unhealthy: {str(problem).rstrip('.')}.\n")
+        return EXIT_UNHEALTHY
+    sys.stdout.write(f"healthy: the last gateway heartbeat was {age:.0f} s ago and the database answers.\n")
+    return EXIT_HEALTHY
+
+
+def _environment() -> dict[str, str]:
+    """The process environment over ``.env``, as ``gatebot run`` reads them."""
+    from gatebot.settings import SettingsError, read_dotenv
+
+    try:
+        return {**read_dotenv(Path(".env")), **os.environ}
+    except SettingsError as error:
+        raise Unhealthy(str(error)) from None
+
+
+def _health_file(values: Mapping[str, str]) -> Path:
+    from gatebot.settings import health_file_from_env
+
+    return health_file_from_env(values)
+
+
+def _database_url(values: Mapping[str, str]) -> str:
+    from gatebot.store.database import database_url_from_env
+
+    return database_url_from_env(values)
+
+
+def heartbeat_age(path: Path, *, now: float) -> float:
+    """Seconds since the heartbeat ``path`` records, or :class:`Unhealthy` if there is none this recent."""
+    try:
+        text = path.read_text(encoding="ascii")
+    except FileNotFoundError:
+        raise Unhealthy(f"no heartbeat file at {path}: the bot is not running, or not connected to Discord yet"
+                        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "it is not ASCII text"
+        raise Unhealthy(f"can't read the heartbeat file {path} ({reason}): check HEALTH_FILE") from None
+    try:
+        beat = float(text.strip())
+    except ValueError:
+        beat = math.nan
+    if not math.isfinite(beat):
+        raise Unhealthy(f"the heartbeat file {path} holds no time: is HEALTH_FILE the bot's?")
+    age = now - beat
+    if age < -MAX_HEARTBEAT_AGE:
+        raise Unhealthy(f"the heartbeat file {path} holds a time {-age:.0f} s in the future: check the clock")
+    age = max(0.0, age)  # the clock stepped back a little since the bot wrote it
+    if age > MAX_HEARTBEAT_AGE:
+        raise Unhealthy(f"the bot's last gateway heartbeat was {age:.0f} s ago (more than {MAX_HEARTBEAT_AGE:.0f}): "
+                        "it is not connected to Discord, or it has stopped")
+    return age
+
+
+async def database_answers(url: str) -> None:
+    """Ask the database ``SELECT 1`` through the store's :class:`Database`; :class:`Unhealthy` if it can't answer.
+
+    A SQLite file that doesn't exist is unhealthy rather than created: the bot makes it at start.
+    """
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from gatebot.store.database import Database, DatabaseError, parse_database_url
+
+    try:
+        parsed = parse_database_url(url)
+        file = parsed.database if parsed.drivername.startswith("sqlite") else None
+        if file not in (None, "", ":memory:") and not Path(file).expanduser().is_file():
+            raise Unhealthy(f"the database doesn't answer (there is no file {file})")
+        db = Database(parsed)
+    except DatabaseError as error:
+        raise Unhealthy(f"the database can't be used ({str(error).rstrip('.')})") from None
+    try:
+        async with asyncio.timeout(DATABASE_SECONDS), db.sessions() as session:
+            await session.execute(text("SELECT 1"))
+    except TimeoutError:
+        raise Unhealthy(f"the database doesn't answer (no answer within {DATABASE_SECONDS:g} s)") from None
+    except (SQLAlchemyError, OSError) as error:
+        raise Unhealthy(f"the database doesn't answer ({_reason(error)})") from None
+    finally:
+        await db.dispose()
+
+
+def _reason(error: BaseException) -> str:
+    """The first line of what the driver said, without SQLAlchemy's wrapping."""
+    cause = getattr(error, "orig", None) or error
+    if isinstance(cause, OSError) and cause.errno:
+        return os.strerror(cause.errno).lower()
+    lines = str(cause).strip().splitlines()
+    return lines[0].rstrip(".") if lines else type(cause).__name__
