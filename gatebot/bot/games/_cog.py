@@ -12,6 +12,7 @@ from discord.ext import commands
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
 from gatebot.bot.questions import ConfirmNewGame, Question
+from gatebot.bot.reach import everywhere
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.sharing import post_card
 from gatebot.bot.variants import (
@@ -37,8 +38,12 @@ STYLES = [
 ]
 
 
+@everywhere
 class Games(commands.GroupCog, group_name="gate", group_description="Play the solitaire Gate"):
     """Slash commands for playing one's own game, and the components of its boards.
+
+    Offered through a server's install and a player's own, in servers, DMs and group DMs
+    (:mod:`gatebot.bot.reach`).
 
     The boards' buttons, menu and Share result answer presses on boards posted before a
     restart: their classes are registered while the cog is loaded.
