@@ -50,3 +50,27 @@ def bot_is_in(interaction: discord.Interaction) -> bool:
     if interaction.guild_id is None:
         return interaction.channel is None or isinstance(interaction.channel, discord.DMChannel)
     return interaction.is_guild_integration()
+
+
+#: What the bot needs in a server's channels: to read and post there, boards' embeds and pictures,
+#: the messages typed moves reply to, and the ✅/❌ on them (117824).
+SERVER_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True, add_reactions=True,
+)
+#: Discord's ``integration_type`` of an authorisation link: a server's install, or a user's own.
+GUILD_INSTALL, USER_INSTALL = 0, 1
+
+
+def invite_links(application_id: int) -> tuple[str, str]:
+    """The two install links: (add the bot to a server, add the app to one's own account).
+
+    A server's install asks for the ``bot`` and ``applications.commands`` scopes and the
+    permissions above; a user's asks for ``applications.commands`` alone (no bot joins anything).
+    discord.py's ``oauth_url`` writes the rest; it has no ``integration_type``, so that is added.
+    """
+    server = discord.utils.oauth_url(
+        application_id, permissions=SERVER_PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+    user = discord.utils.oauth_url(application_id, scopes=("applications.commands",))
+    return f"{server}&integration_type={GUILD_INSTALL}", f"{user}&integration_type={USER_INSTALL}"
