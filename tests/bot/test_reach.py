@@ -8,12 +8,14 @@ alone — and these tests assert the bot never even tried the channel.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import discord
 import pytest
 
-from gatebot.bot.reach import bot_is_in
+from gatebot.bot.reach import bot_is_in, invite_links
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import button
 from tests.fake_discord import FakeChannel, FakeDiscord, InteractionRefused, StoredMessage
@@ -192,3 +194,11 @@ async def test_the_bot_counts_itself_in_its_dm_and_its_servers_not_in_group_dms(
     for where in ({"channel": fake.group_dm(alice)}, {"dm": True}, {}):
         await (await fake.send_command("gate rules", user=alice, **where)).response()
     assert seen == [False, True, True]
+
+
+def test_the_operators_page_gives_the_same_two_install_links_as_gatebot_invite() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "running.md").read_text(encoding="utf-8")
+    documented = re.findall(r"`(https://discord\.com/oauth2/authorize\?client_id=YOUR_APP_ID[^`]*)`", page)
+    assert len(documented) == 2
+    assert tuple(link.replace("YOUR_APP_ID", "123") for link in documented) == invite_links(123)
+    assert "User Install" in page and "Guild Install" in page and "Discord Provided Link" in page
