@@ -35,6 +35,10 @@ def refused(fake: FakeDiscord) -> list[str]:
     return [str(r) for r in fake.requests if r.status == 403]
 
 
+def components(message: StoredMessage) -> list[dict]:
+    return [c for row in message.components for c in row["components"]]
+
+
 def newest_board(fake: FakeDiscord, channel: FakeChannel) -> StoredMessage:
     return next(m for m in reversed(fake.messages(channel)) if any(c.startswith("gate:draw:") for c in m.custom_ids()))
 
@@ -202,3 +206,45 @@ def test_the_operators_page_gives_the_same_two_install_links_as_gatebot_invite()
     assert len(documented) == 2
     assert tuple(link.replace("YOUR_APP_ID", "123") for link in documented) == invite_links(123)
     assert "User Install" in page and "Guild Install" in page and "Discord Provided Link" in page
+
+
+async def test_in_a_group_dm_refusals_questions_stats_share_and_replay_are_all_answers(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await user_installed(run)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    group = fake.group_dm(alice, bob)
+    await (await fake.send_command("gate new", {"deal": 1}, user=alice, channel=group)).response()
+    board = newest_board(fake, group)
+
+    mistyped = await (await fake.send_command("gate move", {"moves": "zz"}, user=alice, channel=group)).response()
+    assert mistyped.ephemeral and mistyped.content
+    fake.install_for_user(bob)
+    other = await (await fake.click(board, button(board, "draw"), user=bob)).response()
+    assert other.ephemeral and "Alice" in other.content
+    assert (await run.game_row()).log == ""
+
+    asked = await fake.send_command("gate new", {"deal": 2}, user=alice, channel=group)
+    assert (await asked.response()).ephemeral and asked.original is not None
+    [yes] = [c["custom_id"] for c in components(asked.original) if c.get("label") == "Start the new game"]
+    confirmed = await fake.click(asked.original, yes, user=alice)
+    await confirmed.response()
+    dealt = await confirmed.followup(0, timeout=10)
+    assert "deal 2" in dealt.content and not dealt.ephemeral
+
+    await (await fake.send_command("gate draw", user=alice, channel=group)).response()
+    await (await fake.send_command("gate resign", user=alice, channel=group)).response()
+    stats = await (await fake.send_command("gate stats", user=alice, channel=group)).response()
+    assert stats.ephemeral and stats.content
+    shared = await (await fake.send_command("gate share", user=alice, channel=group)).response()
+    assert not shared.ephemeral and shared.files
+    replay = await fake.send_command("gate replay", user=alice, channel=group)
+    assert (await replay.response()).components and replay.original is not None
+    [step, *_] = [c["custom_id"] for c in components(replay.original)
+                  if not c.get("disabled") and not c["custom_id"].endswith(":gif")]
+    assert (await (await fake.click(replay.original, step, user=alice)).response()).type == 7
+    [gif] = [c["custom_id"] for c in components(replay.original) if c["custom_id"].endswith(":gif")]
+    animation = await fake.click(fake.message(replay.original.id), gif, user=alice)
+    assert (await animation.followup(0, timeout=10)).files
+
+    assert channel_calls(fake, group) == [] and refused(fake) == []
