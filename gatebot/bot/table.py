@@ -21,7 +21,8 @@ Where the bot is not a member of the channel — a group DM, or a server reached
 player's own install of the app (:mod:`gatebot.bot.reach`) — it can only answer the interaction:
 a command's board is always a fresh answer there (the old one can't be edited by channel, and is
 not recorded as the game's board), a press edits the pressed board through its interaction, and
-the End-game offer edits the board that interaction just showed. No channel call is tried there.
+the End-game offer edits the board that interaction just showed (a hint, answered privately,
+leaves the board as it is). No channel call is tried there.
 
 Typed moves get one reaction, ✅ when something was saved and ❌ when nothing was, and at most
 one reply: the refusal; the board's note when that board was edited further up the channel and
@@ -197,7 +198,7 @@ class Table:
             async with self._turn(actor):
                 answer.reply = await request(actor)
                 await self.answer(interaction, answer.reply, new_board=new_board, confirm=confirm, answer=answer)
-                await self._offer_end(actor, answer.reply, interaction.channel_id, edit=answer.edit_shown)
+                await self._interaction_end_offer(interaction, actor, answer)
 
         command = interaction.command.qualified_name if interaction.command else "a command"
         await self._bounded(interaction, answer, work(), thinking=True, what=f"/{command}")
@@ -265,7 +266,7 @@ class Table:
             async with self._turn(actor):
                 answer.reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
                 await self._redraw(interaction, actor, answer, game_id)
-                await self._offer_end(actor, answer.reply, interaction.channel_id, edit=answer.edit_shown)
+                await self._interaction_end_offer(interaction, actor, answer)
 
         await self._bounded(interaction, answer, work(), thinking=False, what=f"the {action} button of game {game_id}")
 
@@ -356,6 +357,16 @@ class Table:
             await edit(**board.edit_kwargs())
         else:
             await self._edit_board(channel_id, offer, board)
+
+    async def _interaction_end_offer(self, interaction: discord.Interaction, actor: Actor, answer: Answer) -> None:
+        """The End-game offer after an interaction's answer, where the bot can show it.
+
+        By channel on the game's board; where the bot isn't in the channel, through the
+        interaction that showed the board, and not at all when that interaction showed none.
+        """
+        assert answer.reply is not None
+        if answer.edit_shown is not None or bot_is_in(interaction):
+            await self._offer_end(actor, answer.reply, interaction.channel_id, edit=answer.edit_shown)
 
     async def _redraw(self, interaction: discord.Interaction, actor: Actor, answer: Answer, game_id: int) -> None:
         """Answer a press: the pressed board redrawn, or a private sentence when nothing is to be redrawn.
