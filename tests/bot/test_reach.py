@@ -248,3 +248,26 @@ async def test_in_a_group_dm_refusals_questions_stats_share_and_replay_are_all_a
     assert (await animation.followup(0, timeout=10)).files
 
     assert channel_calls(fake, group) == [] and refused(fake) == []
+
+
+async def test_a_user_installed_bot_plays_in_a_server_that_never_added_it_through_interactions_only(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await user_installed(run)
+    alice = fake.user("alice")
+    other = fake.world.add_guild("Elsewhere", owner=alice, with_bot=False)
+    channel = other.text_channels[0]
+    new = await fake.send_command("gate new", {"deal": 1}, user=alice, channel=channel)
+    assert (await new.response()).components
+    assert new.payload["context"] == GUILD
+    assert new.payload["authorizing_integration_owners"] == {str(USER_INSTALL): str(alice.id)}
+    board = newest_board(fake, channel)
+    assert (await (await fake.click(board, button(board, "draw"), user=alice)).response()).type == 7
+    moved = await (await fake.send_command("gate move", {"moves": "3f"}, user=alice, channel=channel)).response()
+    assert not moved.ephemeral and moved.components
+    assert (await run.game_row()).log == "d 3f"
+    with pytest.raises(InteractionRefused, match="installable"):
+        await fake.send_command("challenge list", user=alice, channel=channel)
+    assert channel_calls(fake, channel) == [] and refused(fake) == []

@@ -40,6 +40,7 @@ Injecting what users do, each returning a handle to await the bot's answer::
     await fake.click(message, "gate:move:7"); await fake.select(message, "menu", ["a"])  # type 3
     await fake.send_command("ping", {"text": "x"}, user=bob, dm=True)     # DM: user, no member
     fake.install_for_user(alice); group = fake.group_dm(alice, bob)      # a user install; a group DM
+    fake.world.add_guild("Elsewhere", owner=alice, with_bot=False)     # a server that never added the bot
     await fake.send_command("ping", {"text": "x"}, user=alice, channel=group)  # context 2, owners {"1": alice}
     sent = await fake.send_message(f"{fake.bot.mention} hello")           # MESSAGE_CREATE
     reply = await sent.reply()                                  # the bot's next message there

@@ -338,11 +338,15 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser, channels: tuple[str, ...] = ("general",)) -> FakeGuild:
+    def add_guild(
+        self, name: str, *, owner: FakeUser, channels: tuple[str, ...] = ("general",), with_bot: bool = True
+    ) -> FakeGuild:
         """A new guild owned by ``owner`` with text channels, @everyone, and the bot as a member.
 
         The bot gets its managed role (named after it, with ``tags.bot_id``), as when a bot is
-        invited; ``owner`` becomes a member too.
+        invited; ``owner`` becomes a member too. ``with_bot=False`` is a server that never added
+        the bot: its members reach the app only through their own installs, and the bot is
+        told nothing of it (no GUILD_CREATE, no messages) and may call nothing there.
         """
         guild_id = self.ids()
         everyone = FakeRole(id=guild_id, name="@everyone", permissions=EVERYONE_DEFAULT)
@@ -358,7 +362,8 @@ class World:
         for position, channel_name in enumerate(channels):
             guild.channels.append(FakeChannel(id=self.ids(), name=channel_name, guild_id=guild_id, position=position))
         guild.members[owner.id] = FakeMember(user=owner)
-        guild.members[self.bot.id] = FakeMember(user=self.bot, roles=[bot_role.id])
+        if with_bot:
+            guild.members[self.bot.id] = FakeMember(user=self.bot, roles=[bot_role.id])
         self.guilds.append(guild)
         return guild
 
