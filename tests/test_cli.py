@@ -1073,3 +1073,38 @@ def test_card_without_a_finished_game_or_with_a_bad_file_name_says_so_and_writes
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("gatebot: --out names a .png file")
     assert not out.exists() and not (tmp_path / "card.gif").exists()
+
+
+# gatebot invite: the two install links.
+
+
+def test_invite_prints_a_server_link_and_a_user_link_for_the_application() -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    import discord
+
+    done = _gatebot("invite", "1234567890123456789")
+    assert done.returncode == 0 and done.stderr == ""
+    links = re.findall(r"https://\S+", done.stdout)
+    assert len(links) == 2
+    server, user = (parse_qs(urlsplit(link).query) for link in links)
+    assert all(urlsplit(link)[:3] == ("https", "discord.com", "/oauth2/authorize") for link in links)
+    assert server["client_id"] == user["client_id"] == ["1234567890123456789"]
+    assert server["integration_type"] == ["0"] and user["integration_type"] == ["1"]
+    assert server["scope"] == ["bot applications.commands"] and user["scope"] == ["applications.commands"]
+    assert "permissions" not in user  # a user install adds no bot anywhere
+    granted = {name for name, on in discord.Permissions(int(server["permissions"][0])) if on}  # View Channel
+    assert granted == {"read_messages", "send_messages", "embed_links", "attach_files", "read_message_history",
+                       "add_reactions"}
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=25))
+def test_invite_of_any_id_is_two_links_or_one_sentence(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["invite", "--", text])
+    captured = capsys.readouterr()
+    if code == 0:
+        assert int(text) > 0 and captured.out.count(f"client_id={int(text)}&") == 2
+    else:
+        assert code == 2
+        _one_sentence_on_stderr(captured)

@@ -17,6 +17,13 @@ asked in chat is a reply to the asking message. Once a change leaves nothing hid
 solver is asked, after the answer has gone, whether a win is left; when none is, the board
 is redrawn with the offer and an End game button.
 
+Where the bot is not a member of the channel — a group DM, or a server reached only through a
+player's own install of the app (:mod:`gatebot.bot.reach`) — it can only answer the interaction:
+a command's board is always a fresh answer there (the old one can't be edited by channel, and is
+not recorded as the game's board), a press edits the pressed board through its interaction, and
+the End-game offer edits the board that interaction just showed (a hint, answered privately,
+leaves the board as it is). No channel call is tried there.
+
 Typed moves get one reaction, ✅ when something was saved and ❌ when nothing was, and at most
 one reply: the refusal; the board's note when that board was edited further up the channel and
 the game goes on (why the rest of a line wasn't played; the end of a game is said once, on the
@@ -50,6 +57,7 @@ from gatebot.bot.errors import (
     reply_privately,
 )
 from gatebot.bot.questions import ConfirmNewGame
+from gatebot.bot.reach import bot_is_in
 from gatebot.bot.replays import ReplayScreen
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
@@ -74,6 +82,8 @@ class Answer:
     board_shown: bool = False
     #: The person has had their answer; a later failure (the End-game offer, say) is only logged.
     answered: bool = False
+    #: Where the bot is not in the channel: edits the board this interaction showed, through the interaction.
+    edit_shown: Callable[..., Awaitable[Any]] | None = None
 
     def failure_text(self) -> str:
         """The one sentence for a person whose answer failed, true to what was saved and shown."""
@@ -191,7 +201,7 @@ class Table:
             async with self._turn(actor):
                 answer.reply = await request(actor)
                 await self.answer(interaction, answer.reply, new_board=new_board, confirm=confirm, answer=answer)
-                await self._offer_end(actor, answer.reply, interaction.channel_id)
+                await self._interaction_end_offer(interaction, actor, answer)
 
         command = interaction.command.qualified_name if interaction.command else "a command"
         await self._bounded(interaction, answer, work(), thinking=True, what=f"/{command}")
@@ -212,7 +222,8 @@ class Table:
         command gets a short ephemeral line); otherwise, or with ``new_board``, the answer is
         a fresh board, which becomes the game's board. A board the bot may no longer edit
         (deleted, or a channel it lost access to) is replaced by a fresh one: the interaction's
-        answer needs no channel permission.
+        answer needs no channel permission. Where the bot is not in the channel the answer is
+        always a fresh board, and it is not recorded: the bot could not edit it there by channel.
         """
         answer = answer or Answer(reply)
         if reply.kind is ReplyKind.CONFIRM and confirm is not None:
@@ -225,7 +236,8 @@ class Table:
             return
         actor = interaction_actor(interaction)
         message = await self._draw(actor, reply)
-        if not new_board and await self._edit_board(interaction.channel_id, reply, message):
+        present = bot_is_in(interaction)
+        if not new_board and present and await self._edit_board(interaction.channel_id, reply, message):
             answer.board_shown = True
             await self._ephemeral(interaction, _ack(reply))
             answer.answered = True
@@ -238,6 +250,9 @@ class Table:
                 await interaction.response.send_message(**message.send_kwargs())
                 answer.board_shown = answer.answered = True
                 sent = await interaction.original_response()
+        if not present:
+            answer.edit_shown = sent.edit
+            return
         if reply.game_id is not None and interaction.channel_id is not None:
             await self.service.set_board_message(reply.game_id, interaction.channel_id, sent.id)
             answer.reply = replace(reply, board_channel_id=interaction.channel_id, board_message_id=sent.id)
@@ -254,7 +269,7 @@ class Table:
             async with self._turn(actor):
                 answer.reply = await self.service.act(actor, action, expected_version=version, game_id=game_id)
                 await self._redraw(interaction, actor, answer, game_id)
-                await self._offer_end(actor, answer.reply, interaction.channel_id)
+                await self._interaction_end_offer(interaction, actor, answer)
 
         await self._bounded(interaction, answer, work(), thinking=False, what=f"the {action} button of game {game_id}")
 
@@ -317,7 +332,8 @@ class Table:
                     reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
                 await interaction.edit_original_response(content=reply.message or NO_HINT)
                 answer.answered = True
-                await self._show_board_change(actor, reply, interaction.channel_id)
+                if bot_is_in(interaction):  # elsewhere the board can't be edited from a hint's private answer
+                    await self._show_board_change(actor, reply, interaction.channel_id)
 
         await self._bounded(interaction, answer, work(), thinking=True, what="a hint")
 
@@ -328,13 +344,33 @@ class Table:
         board = await self._draw(actor, reply, note="")  # the hint itself is the asker's alone
         await self._edit_board(channel_id, reply, board)
 
-    async def _offer_end(self, actor: Actor, reply: Reply, channel_id: int | None) -> None:
-        """After a change has been answered: if the solver proves no win is left, redraw the board with the offer."""
+    async def _offer_end(
+        self, actor: Actor, reply: Reply, channel_id: int | None, *, edit: Callable[..., Awaitable[Any]] | None = None
+    ) -> None:
+        """After a change has been answered: if the solver proves no win is left, redraw the board with the offer.
+
+        ``edit`` edits the board through the interaction that showed it, where the bot is not in the channel.
+        """
         if reply.game is None or reply.game.stock_count or not reply.ok:
             return
         offer = await self.service.end_offer(reply)
-        if offer is not None:
-            await self._edit_board(channel_id, offer, await self._draw(actor, offer))
+        if offer is None:
+            return
+        board = await self._draw(actor, offer)
+        if edit is not None:
+            await edit(**board.edit_kwargs())
+        else:
+            await self._edit_board(channel_id, offer, board)
+
+    async def _interaction_end_offer(self, interaction: discord.Interaction, actor: Actor, answer: Answer) -> None:
+        """The End-game offer after an interaction's answer, where the bot can show it.
+
+        By channel on the game's board; where the bot isn't in the channel, through the
+        interaction that showed the board, and not at all when that interaction showed none.
+        """
+        assert answer.reply is not None
+        if answer.edit_shown is not None or bot_is_in(interaction):
+            await self._offer_end(actor, answer.reply, interaction.channel_id, edit=answer.edit_shown)
 
     async def _redraw(self, interaction: discord.Interaction, actor: Actor, answer: Answer, game_id: int) -> None:
         """Answer a press: the pressed board redrawn, or a private sentence when nothing is to be redrawn.
@@ -357,6 +393,8 @@ class Table:
             else:
                 await interaction.response.edit_message(**message.edit_kwargs())
         answer.board_shown = True
+        if not bot_is_in(interaction):
+            answer.edit_shown = interaction.edit_original_response
         answer.answered = not stale
         if stale:
             await interaction.followup.send(reply.message or "That board was out of date.", ephemeral=True)

@@ -13,6 +13,7 @@ from gatebot.cli.cards import card_command
 from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
 from gatebot.cli.front_ends import play_command, run_command, sync_command
 from gatebot.cli.health import health_command
+from gatebot.cli.invite import invite_command
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
@@ -174,6 +175,17 @@ def build_parser() -> argparse.ArgumentParser:
         "is under 90 s old, and the database named by DATABASE_URL answers SELECT 1. For a container's "
         "HEALTHCHECK. Exit codes: 0 healthy; 1 unhealthy, with one line saying which check failed.",
     ).set_defaults(handler=health_command)
+    invite = commands.add_parser(
+        "invite", help="print the links that add gatebot to a server and to a user's account",
+        description="Print the two install links of your gatebot application: one adds the bot to a "
+        "server (scopes bot and applications.commands, with the permissions it needs), one adds the "
+        "app to a user's account (applications.commands), for playing in DMs and group DMs. "
+        "docs/running.md says how to switch both installs on in the developer portal. Exit codes: 0 "
+        "printed; 2 for an id that is no application id.",
+    )
+    invite.add_argument("application_id", metavar="APPLICATION_ID",
+                        help="the application's id (the developer portal's General Information page)")
+    invite.set_defaults(handler=invite_command)
     return parser
 
 

@@ -321,3 +321,42 @@ async def test_auto_sharded_bot_finds_the_gateway_by_asking(fake: FakeDiscord) -
     assert fake.requests_to("GET /gateway/bot")
     [session] = fake.gateway.sessions.values()
     assert session.shard == (0, 1)
+
+
+async def test_a_group_dm_reaches_a_user_installed_bot_only_through_interactions(
+    fake: FakeDiscord, bot: SampleBot
+) -> None:
+    alice, bob = fake.user("alice"), fake.user("bob")
+    group = fake.group_dm(alice, bob)
+    seen: list[discord.Interaction] = []
+
+    @app_commands.command(description="Wave")
+    @app_commands.allowed_installs(guilds=False, users=True)
+    @app_commands.allowed_contexts(guilds=False, dms=True, private_channels=True)
+    async def wave(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+        await interaction.response.send_message("👋")
+
+    bot.tree.add_command(wave)
+    await bot.tree.sync()
+    with pytest.raises(InteractionRefused, match=r"has only \[\]"):  # nobody has added the app to their account
+        await fake.send_command("wave", user=alice, channel=group)
+    fake.install_for_user(alice)
+    with pytest.raises(InteractionRefused, match="installable"):  # /ping is for servers' installs only
+        await fake.send_command("ping", {"text": "hi"}, user=alice, channel=group)
+    with pytest.raises(InteractionRefused, match="context"):
+        await fake.send_command("wave", user=alice)  # not offered in servers
+
+    handle = await fake.send_command("wave", user=alice, channel=group)
+    assert (await handle.response()).content == "👋"
+    [interaction] = seen
+    assert isinstance(interaction.channel, discord.GroupChannel)
+    assert interaction.context.private_channel and interaction.is_user_integration()
+    assert not interaction.is_guild_integration()
+    assert handle.original is not None and handle.original.channel_id == group.id
+
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_partial_messageable(group.id).send("hello?")
+    assert refused.value.code == 50001  # Missing Access: the bot is not in the group DM
+    typed = await fake.send_message(f"{fake.bot.mention} hi", author=bob, channel=group)
+    assert not typed.delivered

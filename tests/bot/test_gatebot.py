@@ -288,7 +288,9 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     run: Running = await gatebot(safety_defer=0.05)
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
-    board = board_of(fake)
+    # Even dealing may outlast so short a deferral: then the board is a follow-up, after the response.
+    board = await fake.wait_for(lambda: next((m for m in fake.messages(fake.channel) if m.custom_ids()), None),
+                                what="the new board")
     service = run.bot.services.games
     act, play = service.act, service.play
     release = asyncio.Event()

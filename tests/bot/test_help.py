@@ -1,8 +1,10 @@
-"""The help text and the README name only slash commands the bot really has, and name them all."""
+"""Help: the text and the README name only real slash commands, and every one; every command and
+parameter says what it is; ``/gate help`` is an overview with a menu of sections within Discord's limits."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from discord import app_commands
@@ -12,6 +14,7 @@ from gatebot.bot.help import HELP
 from gatebot.service import GameService
 from gatebot.settings import Settings
 from gatebot.store import Database
+from tests.bot.gatebots import Running
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: "/gate new", "/challenge-admin daily on", "/gate forget-me": a group and one or two words.
@@ -56,3 +59,72 @@ async def test_the_readme_names_only_real_commands_and_every_one_of_them(tmp_pat
     named = mentioned(README.read_text(encoding="utf-8"), known)
     assert named <= known, f"the README names commands the bot lacks: {sorted(named - known)}"
     assert known <= named, f"the README never names: {sorted(known - named)}"
+
+
+async def test_every_command_group_and_parameter_says_what_it_is_in_at_most_100_characters(tmp_path: Path) -> None:
+    db = Database(f"sqlite+aiosqlite:///{tmp_path}/help.db")
+    service = GameService(db)
+    bot = GateBot(Settings(token="x", database_url="sqlite://"), service)
+    try:
+        await bot.setup_hook()
+        described: dict[str, str] = {}
+        for command in bot.tree.walk_commands():
+            described[f"/{command.qualified_name}"] = str(command.description)
+            if isinstance(command, app_commands.Command):
+                for parameter in command.parameters:
+                    described[f"/{command.qualified_name} {parameter.name}:"] = str(parameter.description)
+    finally:
+        service.close()
+        await db.dispose()
+    assert "/gate new deal:" in described and "/challenge-admin daily" in described
+    # discord.py's placeholder for a missing description is an ellipsis.
+    missing = [name for name, text in described.items() if not text.strip(" .…")]
+    assert missing == [], f"no description: {missing}"
+    long = {name: len(text) for name, text in described.items() if len(text) > 100}
+    assert long == {}, f"longer than Discord's 100 characters: {long}"
+
+
+SECTION_LABELS = ["Playing", "Moves", "Hints", "Challenges", "Settings"]
+
+
+def menu_of(components: list[dict]) -> dict:
+    [menu] = [c for row in components for c in row["components"] if c["type"] == 3]
+    return menu
+
+
+async def test_help_is_a_short_overview_with_a_menu_of_sections_each_within_a_message(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    asked = await fake.send_command("gate help")
+    overview = await asked.response()
+    assert overview.ephemeral and "/gate new" in overview.content
+    assert len(overview.content) < 600
+    menu = menu_of(overview.components)
+    assert [option["label"] for option in menu["options"]] == SECTION_LABELS
+    assert all(0 < len(option.get("description", "")) <= 100 for option in menu["options"])
+    assert asked.original is not None
+    seen: dict[str, str] = {}
+    for option in menu["options"]:
+        chosen = await fake.select(fake.message(asked.original.id), menu["custom_id"], [option["value"]])
+        page = await chosen.response()
+        assert page.type == 7, "the section replaces the overview in the same private message"
+        shown = fake.message(asked.original.id)
+        assert 0 < len(shown.content) <= 2000 and shown.content != overview.content
+        assert [o["value"] for o in menu_of(shown.components)["options"] if o.get("default")] == [option["value"]]
+        seen[option["label"]] = shown.content
+    assert len(set(seen.values())) == len(SECTION_LABELS)
+    assert "`3f`" in seen["Moves"] and "/challenge play" in seen["Challenges"]
+    assert "/gate settings" in seen["Settings"] and "/gate hint" in seen["Hints"]
+
+
+async def test_the_help_menu_still_answers_after_a_restart(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    asked = await fake.send_command("gate help")
+    menu = menu_of((await asked.response()).components)
+    await run.bot.close()
+    await gatebot()
+    assert asked.original is not None
+    chosen = await fake.select(fake.message(asked.original.id), menu["custom_id"], ["hints"])
+    assert (await chosen.response()).type == 7
+    assert "/gate hint" in fake.message(asked.original.id).content

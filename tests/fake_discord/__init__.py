@@ -39,6 +39,9 @@ Injecting what users do, each returning a handle to await the bot's answer::
     await fake.send_autocomplete("ping", {"text": "he"}, focused="text")  # type 4 -> callback 8
     await fake.click(message, "gate:move:7"); await fake.select(message, "menu", ["a"])  # type 3
     await fake.send_command("ping", {"text": "x"}, user=bob, dm=True)     # DM: user, no member
+    fake.install_for_user(alice); group = fake.group_dm(alice, bob)      # a user install; a group DM
+    fake.world.add_guild("Elsewhere", owner=alice, with_bot=False)     # a server that never added the bot
+    await fake.send_command("ping", {"text": "x"}, user=alice, channel=group)  # context 2, owners {"1": alice}
     sent = await fake.send_message(f"{fake.bot.mention} hello")           # MESSAGE_CREATE
     reply = await sent.reply()                                  # the bot's next message there
 
@@ -82,8 +85,14 @@ them); full member lists only with GUILD_MEMBERS; the 3-second deadline to answe
 interaction (40060) of a type valid for it; follow-ups only after the callback; message limits
 (2000 characters, 10 embeds of 4096-character descriptions, 5 rows of 5 components, 25
 select options, labels of 80/100 characters: 50035) and empty messages (50006); and the bot's channel
-permissions from roles and overwrites (403, 50013). The bot also receives MESSAGE_CREATE/UPDATE/
-DELETE for its own non-ephemeral messages, as on Discord.
+permissions from roles and overwrites (403, 50013); where the
+app is reached: a global command only in its ``contexts`` (0 server, 1 the bot's DM, 2 a private
+channel) and through its ``integration_types`` (0 a server's install, 1 the user's own), with
+``context`` and ``authorizing_integration_owners`` in every interaction; and a group DM, which
+the bot is never in: no message there reaches it, and every channel call there is 403 Missing
+Access (50001), so only the interaction's answers, follow-ups and their edits work.
+The bot also receives MESSAGE_CREATE/UPDATE/DELETE for its own non-ephemeral messages, as on
+Discord.
 
 What the bot's own code must do with its test-only setting
 ----------------------------------------------------------

@@ -136,6 +136,11 @@ class Gateway:
                 return session
             if guild_id is not None and guild_id in session.guild_ids:
                 return session
+        if guild_id is not None and all(guild_id not in s.guild_ids for s in candidates):
+            # A server without the bot (a user install's interaction): the shard its id falls to.
+            for session in candidates:
+                if session.shard is None or (guild_id >> 22) % session.shard[1] == session.shard[0]:
+                    return session
         return None
 
     async def drop_connections(self, code: int = 4000) -> None:
@@ -260,6 +265,7 @@ class Gateway:
             return
         world = self.state.world
         guilds = [g for g in world.guilds if shard is None or (g.id >> 22) % shard[1] == shard[0]]
+        guilds = [g for g in guilds if world.bot.id in g.members]  # a server reached by user installs only: unseen
         session = Session(
             id=secrets.token_hex(16),
             intents=intents,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tests.fake_discord import commands
-from tests.fake_discord.model import DM_APP_PERMISSIONS, FakeChannel, FakeRole, FakeUser
+from tests.fake_discord.model import DM_APP_PERMISSIONS, USER_APP_PERMISSIONS, FakeChannel, FakeRole, FakeUser
 from tests.fake_discord.payloads import channel_payload, member_payload, role_payload, user_payload
 from tests.fake_discord.records import StoredMessage, iter_components
 from tests.fake_discord.state import FakeState
@@ -24,6 +24,10 @@ JSON = dict[str, Any]
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 SUBCOMMANDS = (commands.SUBCOMMAND, commands.SUBCOMMAND_GROUP)
+#: Interaction contexts: a server, the bot's DM, a private channel (a group DM, or a DM between people).
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+#: Integration types: the app added to a server, or to a user's account.
+GUILD_INSTALL, USER_INSTALL = 0, 1
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # an unboosted server's upload limit
 
 
@@ -31,9 +35,42 @@ class InteractionRefused(ValueError):
     """A Discord client would not let a user send this interaction (see ``strict=False``)."""
 
 
+def context_of(channel: FakeChannel) -> int:
+    """The interaction context of a channel: ``GUILD``, ``BOT_DM`` or ``PRIVATE_CHANNEL``."""
+    if channel.guild_id is not None:
+        return GUILD
+    return BOT_DM if channel.is_dm else PRIVATE_CHANNEL
+
+
+def installs_for(state: FakeState, user: FakeUser, channel: FakeChannel) -> dict[int, int]:
+    """The installs that authorise ``user``'s interaction in ``channel``: integration type -> owner id.
+
+    Discord sends these as ``authorizing_integration_owners``: the guild's id for the app added to
+    that server (``"0"`` in the bot's DM), the user's id for the app added to their account.
+    """
+    owners: dict[int, int] = {}
+    if channel.guild_id is not None and state.world.bot_is_in(channel):
+        owners[GUILD_INSTALL] = channel.guild_id
+    if channel.is_dm:
+        owners[GUILD_INSTALL] = 0
+    if user.id in state.world.user_installs:
+        owners[USER_INSTALL] = user.id
+    return owners
+
+
 def envelope(state: FakeState, *, kind: int, data: JSON, user: FakeUser, channel: FakeChannel) -> JSON:
-    """The fields every interaction has: ids, token, channel, member or user, permissions, context."""
+    """The fields every interaction has: ids, token, channel, member or user, permissions, context.
+
+    Raises :class:`InteractionRefused` where no install of the app reaches the user: a group DM
+    (the bot is never in one) or a server without the bot, unless the user installed the app.
+    """
     world = state.world
+    owners = installs_for(state, user, channel)
+    if not owners:
+        raise InteractionRefused(
+            f"{user.username} can't use the app in channel {channel.id}: the bot isn't there and they haven't "
+            "installed it (world.install_for_user)"
+        )
     payload: JSON = {
         "id": str(world.ids()),
         "application_id": str(world.application.id),
@@ -47,13 +84,14 @@ def envelope(state: FakeState, *, kind: int, data: JSON, user: FakeUser, channel
         "entitlement_sku_ids": [],
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
+    authorizing = {str(kind): str(owner) for kind, owner in owners.items()}
     if channel.guild_id is None:
         payload.update(
             user=user_payload(user),
             channel=channel_payload(channel),
-            app_permissions=str(DM_APP_PERMISSIONS),
-            authorizing_integration_owners={"0": "0"},
-            context=1,  # BOT_DM
+            app_permissions=str(DM_APP_PERMISSIONS if channel.is_dm else USER_APP_PERMISSIONS),
+            authorizing_integration_owners=authorizing,
+            context=context_of(channel),
         )
         return payload
     guild = world.guild(channel.guild_id)
@@ -68,9 +106,10 @@ def envelope(state: FakeState, *, kind: int, data: JSON, user: FakeUser, channel
         guild_locale=guild.preferred_locale,
         member=member_payload(member, permissions=permissions),
         channel={**channel_payload(channel), "permissions": str(permissions)},
-        app_permissions=str(guild.permissions(world.bot.id, channel)),
-        authorizing_integration_owners={"0": str(guild.id)},
-        context=0,  # GUILD
+        app_permissions=str(guild.permissions(world.bot.id, channel) if world.bot_is_in(channel)
+                            else USER_APP_PERMISSIONS),
+        authorizing_integration_owners=authorizing,
+        context=GUILD,
     )
     return payload
 
@@ -83,13 +122,20 @@ def command_data(
     guild_id: int | None,
     focused: str | None = None,
     strict: bool = True,
+    where: tuple[int, dict[int, int]] | None = None,
 ) -> JSON:
-    """``data`` of a chat-input command: ``path`` is what the user types, e.g. ``"gate move"``."""
+    """``data`` of a chat-input command: ``path`` is what the user types, e.g. ``"gate move"``.
+
+    ``where`` is the interaction's context and its installs (:func:`context_of`, :func:`installs_for`):
+    a Discord client offers a global command only in the contexts and through the installs it declares.
+    """
     name, *subpath = path.split()
     command = commands.find(state, name, guild_id=guild_id)
     if command is None and strict:
         synced = sorted(c["name"] for scope in (guild_id, None) for c in state.commands.get(scope, []))
         raise InteractionRefused(f"/{name} is not synced where the user is (synced: {synced}); sync the tree first")
+    if command is not None and strict and where is not None:
+        _check_reach(command, *where)
     data: JSON = {"id": command["id"] if command else str(state.world.ids()), "name": name, "type": 1}
     if command is not None and "guild_id" in command:
         data["guild_id"] = command["guild_id"]
@@ -117,6 +163,20 @@ def command_data(
     if resolved:
         data["resolved"] = resolved
     return data
+
+
+def _check_reach(command: JSON, context: int, owners: dict[int, int]) -> None:
+    """Refuse a global command its declared ``contexts`` or ``integration_types`` keep from here."""
+    if "guild_id" in command:
+        return  # a guild's own command: only its guild sees it, as a guild install
+    contexts = command.get("contexts")
+    if contexts is not None and context not in contexts:
+        raise InteractionRefused(f"/{command['name']} is not offered in context {context} (contexts {contexts})")
+    types = command.get("integration_types") or [GUILD_INSTALL]
+    if not set(types) & set(owners):
+        raise InteractionRefused(
+            f"/{command['name']} is installable as {types}, and the user has only {sorted(owners)} here"
+        )
 
 
 def _option(

@@ -78,6 +78,15 @@ EVERYONE_DEFAULT = (
     | Permission.USE_EXTERNAL_APPS
 )
 
+#: What a user-installed app may do where it is not a member (a group DM, a server without the bot), as
+#: such an interaction's ``app_permissions`` says: only what an answer to the interaction can carry.
+USER_APP_PERMISSIONS = (
+    Permission.EMBED_LINKS
+    | Permission.ATTACH_FILES
+    | Permission.MENTION_EVERYONE
+    | Permission.USE_EXTERNAL_EMOJIS
+)
+
 #: What an app may do in a DM with a user, as sent in a DM interaction's ``app_permissions``.
 DM_APP_PERMISSIONS = (
     Permission.ADD_REACTIONS
@@ -99,6 +108,7 @@ class ChannelType:
     GUILD_TEXT = 0
     DM = 1
     GUILD_VOICE = 2
+    GROUP_DM = 3
     GUILD_CATEGORY = 4
 
 
@@ -143,7 +153,11 @@ class Overwrite:
 
 @dataclass
 class FakeChannel:
-    """A guild channel (text, voice, category) or a DM channel (``recipients`` set, no guild)."""
+    """A guild channel (text, voice, category), a DM channel or a group DM (``recipients`` set, no guild).
+
+    A group DM's ``recipients`` are its people; the bot is never one of them (bots cannot join group
+    DMs), so it reaches one only through interactions of a user who installed the app.
+    """
 
     id: int
     name: str | None
@@ -157,10 +171,17 @@ class FakeChannel:
     recipients: list[FakeUser] = field(default_factory=list)
     last_message_id: int | None = None
 
+    owner_id: int | None = None  # a group DM's owner
+
     @property
     def is_dm(self) -> bool:
         """Whether this is a DM channel (no guild)."""
         return self.type == ChannelType.DM
+
+    @property
+    def is_group_dm(self) -> bool:
+        """Whether this is a group DM (people only, no guild, no bot)."""
+        return self.type == ChannelType.GROUP_DM
 
 
 @dataclass
@@ -266,15 +287,38 @@ class World:
     users: dict[int, FakeUser] = field(default_factory=dict)
     guilds: list[FakeGuild] = field(default_factory=list)
     dm_channels: dict[int, FakeChannel] = field(default_factory=dict)  # by the other user's id
+    group_dms: list[FakeChannel] = field(default_factory=list)
+    #: Users who added the app to their account (a user install, integration type 1).
+    user_installs: set[int] = field(default_factory=set)
     ids: Snowflakes = field(default_factory=Snowflakes)
 
     def channel(self, channel_id: int) -> FakeChannel | None:
-        """A guild or DM channel by id, or None."""
+        """A guild channel, DM or group DM by id, or None."""
         for guild in self.guilds:
             for channel in guild.channels:
                 if channel.id == channel_id:
                     return channel
-        return next((channel for channel in self.dm_channels.values() if channel.id == channel_id), None)
+        private = [*self.dm_channels.values(), *self.group_dms]
+        return next((channel for channel in private if channel.id == channel_id), None)
+
+    def bot_is_in(self, channel: FakeChannel) -> bool:
+        """Whether the bot is a member where ``channel`` is: its guild, or a DM with it (never a group DM)."""
+        if channel.guild_id is None:
+            return channel.is_dm
+        guild = self.guild(channel.guild_id)
+        return guild is not None and self.bot.id in guild.members
+
+    def install_for_user(self, user: FakeUser) -> None:
+        """``user`` adds the app to their account, so its user-installable commands follow them everywhere."""
+        self.user_installs.add(user.id)
+
+    def add_group_dm(self, owner: FakeUser, *others: FakeUser, name: str | None = None) -> FakeChannel:
+        """A group DM of ``owner`` and ``others`` (people; the bot cannot be added to one)."""
+        channel = FakeChannel(
+            id=self.ids(), name=name, type=ChannelType.GROUP_DM, recipients=[owner, *others], owner_id=owner.id
+        )
+        self.group_dms.append(channel)
+        return channel
 
     def guild(self, guild_id: int) -> FakeGuild | None:
         """A guild by id, or None."""
@@ -294,11 +338,15 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser, channels: tuple[str, ...] = ("general",)) -> FakeGuild:
+    def add_guild(
+        self, name: str, *, owner: FakeUser, channels: tuple[str, ...] = ("general",), with_bot: bool = True
+    ) -> FakeGuild:
         """A new guild owned by ``owner`` with text channels, @everyone, and the bot as a member.
 
         The bot gets its managed role (named after it, with ``tags.bot_id``), as when a bot is
-        invited; ``owner`` becomes a member too.
+        invited; ``owner`` becomes a member too. ``with_bot=False`` is a server that never added
+        the bot: its members reach the app only through their own installs, and the bot is
+        told nothing of it (no GUILD_CREATE, no messages) and may call nothing there.
         """
         guild_id = self.ids()
         everyone = FakeRole(id=guild_id, name="@everyone", permissions=EVERYONE_DEFAULT)
@@ -314,7 +362,8 @@ class World:
         for position, channel_name in enumerate(channels):
             guild.channels.append(FakeChannel(id=self.ids(), name=channel_name, guild_id=guild_id, position=position))
         guild.members[owner.id] = FakeMember(user=owner)
-        guild.members[self.bot.id] = FakeMember(user=self.bot, roles=[bot_role.id])
+        if with_bot:
+            guild.members[self.bot.id] = FakeMember(user=self.bot, roles=[bot_role.id])
         self.guilds.append(guild)
         return guild
 

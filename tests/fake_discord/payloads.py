@@ -94,14 +94,17 @@ def role_payload(role: FakeRole) -> JSON:
 
 def channel_payload(channel: FakeChannel, *, with_guild_id: bool = True) -> JSON:
     """A Channel object; GUILD_CREATE leaves ``guild_id`` out of the channels it lists."""
-    if channel.is_dm:
-        return {
+    if channel.is_dm or channel.is_group_dm:
+        private: JSON = {
             "id": str(channel.id),
             "type": channel.type,
             "last_message_id": None if channel.last_message_id is None else str(channel.last_message_id),
             "flags": 0,
             "recipients": [user_payload(user) for user in channel.recipients],
         }
+        if channel.is_group_dm:
+            private.update(name=channel.name, icon=None, owner_id=str(channel.owner_id))
+        return private
     payload: JSON = {
         "id": str(channel.id),
         "type": channel.type,

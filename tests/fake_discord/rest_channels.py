@@ -2,7 +2,9 @@
 
 Guild channel calls are checked against the bot's permissions in that channel (roles and
 overwrites), so a test can take SEND_MESSAGES away and see the bot cope with 403 Missing
-Permissions (50013), as it would on a real server.
+Permissions (50013), as it would on a real server. Where the bot is not a member — a group DM,
+or a server it was never added to, reached through a user install — every channel call is 403
+Missing Access (50001): there it can only answer interactions.
 """
 
 from __future__ import annotations
@@ -35,9 +37,9 @@ OWN_REACTION = MESSAGE + "/reactions/{emoji}/@me"
 
 
 def _bot_can(state: FakeState, channel: FakeChannel, needed: int) -> bool:
-    """Whether the bot has every permission in ``needed`` in ``channel`` (always in DMs)."""
+    """Whether the bot has every permission in ``needed`` in ``channel``: always in its DMs, never in a group DM."""
     if channel.guild_id is None:
-        return True
+        return state.world.bot_is_in(channel)
     guild = state.world.guild(channel.guild_id)
     if guild is None:
         return False

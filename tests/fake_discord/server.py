@@ -166,6 +166,14 @@ class FakeDiscord:
         """The bot's DM channel with ``user`` (created on first use)."""
         return self.world.dm_channel(user)
 
+    def group_dm(self, owner: FakeUser, *others: FakeUser) -> FakeChannel:
+        """A new group DM of people (the bot is never in one: it answers there only through interactions)."""
+        return self.world.add_group_dm(owner, *others)
+
+    def install_for_user(self, user: FakeUser) -> None:
+        """``user`` adds the app to their account (a user install): its commands follow them to any chat."""
+        self.world.install_for_user(user)
+
     # -- what the bot did ------------------------------------------------------------------
 
     @property
@@ -221,6 +229,9 @@ class FakeDiscord:
         return await self.wait_for(resumed, timeout=timeout, what="the bot to RESUME")
 
     # -- user actions ----------------------------------------------------------------------
+
+    def _reach(self, user: FakeUser, channel: FakeChannel) -> tuple[int, dict[int, int]]:
+        return interactions.context_of(channel), interactions.installs_for(self.state, user, channel)
 
     def _where(self, user: FakeUser | None, channel: FakeChannel | None, dm: bool) -> tuple[FakeUser, FakeChannel]:
         user = user or self.user("alice")
@@ -279,7 +290,9 @@ class FakeDiscord:
     ) -> InteractionHandle:
         """A user runs ``/path`` (``"ping"``, ``"gate move"``) with ``options`` (typed as the bot declared)."""
         user, channel = self._where(user, channel, dm)
-        data = interactions.command_data(self.state, path, options or {}, guild_id=channel.guild_id, strict=strict)
+        data = interactions.command_data(
+            self.state, path, options or {}, guild_id=channel.guild_id, strict=strict, where=self._reach(user, channel)
+        )
         return await self.send_interaction(2, data, user=user, channel=channel)
 
     async def send_autocomplete(
@@ -296,7 +309,8 @@ class FakeDiscord:
         """A user is typing option ``focused`` of ``/path``; the bot should answer with choices (type 8)."""
         user, channel = self._where(user, channel, dm)
         data = interactions.command_data(
-            self.state, path, options, guild_id=channel.guild_id, focused=focused, strict=strict
+            self.state, path, options, guild_id=channel.guild_id, focused=focused, strict=strict,
+            where=self._reach(user, channel),
         )
         return await self.send_interaction(4, data, user=user, channel=channel)
 
@@ -323,7 +337,7 @@ class FakeDiscord:
     async def _on_message(self, message: StoredMessage, data: JSON, user: FakeUser | None) -> InteractionHandle:
         channel = self.world.channel(message.channel_id)
         assert channel is not None
-        user = user or (channel.recipients[0] if channel.is_dm else self.user("alice"))
+        user = user or (channel.recipients[0] if channel.recipients else self.user("alice"))
         return await self.send_interaction(3, data, user=user, channel=channel, message=message)
 
     async def send_message(
@@ -353,5 +367,8 @@ class FakeDiscord:
             if replied is not None and all(m["id"] != str(replied.id) for m in message.payload["mentions"]):
                 message.payload["mentions"].append(user_payload(replied))
         sent_at = time.perf_counter()
-        delivered = await self.gateway.dispatch("MESSAGE_CREATE", self.state.message_event(message), channel.guild_id)
+        # Where the bot is not a member (a group DM, a server it wasn't added to) no message reaches it.
+        delivered = self.world.bot_is_in(channel) and await self.gateway.dispatch(
+            "MESSAGE_CREATE", self.state.message_event(message), channel.guild_id
+        )
         return MessageHandle(message=message, sent_at=sent_at, delivered=delivered, state=self.state)

@@ -194,8 +194,9 @@ class FakeState:
         return data
 
     async def announce(self, event: str, message: StoredMessage) -> None:
-        """Tell the bot about a message it made, as Discord does (never for ephemeral ones)."""
-        if message.ephemeral:
+        """Tell the bot about a message it made, as Discord does (never for ephemeral ones, nor where it isn't)."""
+        channel = self.world.channel(message.channel_id)
+        if message.ephemeral or (channel is not None and not self.world.bot_is_in(channel)):
             return
         if event == "MESSAGE_DELETE":
             data: JSON = {"id": str(message.id), "channel_id": str(message.channel_id)}

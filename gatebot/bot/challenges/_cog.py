@@ -36,6 +36,7 @@ from gatebot.bot.challenges._herald import Herald
 from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.challenges._views import CHALLENGE
 from gatebot.bot.questions import Question
+from gatebot.bot.reach import servers_only
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.variants import (
     OPTIONS_HELP,
@@ -77,6 +78,7 @@ def _message(content: str, view: discord.ui.View | None, **extra: Any) -> dict[s
     return {"content": content, **extra, **({} if view is None else {"view": view})}
 
 
+@servers_only
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class ChallengeAdmin(
@@ -233,6 +235,7 @@ class ChallengeAdmin(
         return await challenge_choices(self.challenges, interaction, current, open_only=True)
 
 
+@servers_only
 @app_commands.guild_only()
 class Challenges(
     commands.GroupCog, group_name="challenge", group_description="Server challenges: one deal, everyone once"

@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
-from gatebot.bot.help import HELP, rules_for
+from gatebot.bot.help import OVERVIEW, HelpMenu, help_view, rules_for
 from gatebot.bot.questions import ConfirmNewGame, Question
+from gatebot.bot.reach import everywhere
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.sharing import post_card
 from gatebot.bot.variants import (
@@ -37,8 +38,12 @@ STYLES = [
 ]
 
 
+@everywhere
 class Games(commands.GroupCog, group_name="gate", group_description="Play the solitaire Gate"):
     """Slash commands for playing one's own game, and the components of its boards.
+
+    Offered through a server's install and a player's own, in servers, DMs and group DMs
+    (:mod:`gatebot.bot.reach`).
 
     The boards' buttons, menu and Share result answer presses on boards posted before a
     restart: their classes are registered while the cog is loaded.
@@ -53,10 +58,10 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*self.table.dynamic_items())
+        self.bot.add_dynamic_items(*self.table.dynamic_items(), HelpMenu)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*self.table.dynamic_items())
+        self.bot.remove_dynamic_items(*self.table.dynamic_items(), HelpMenu)
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
     @app_commands.describe(variant=variant_help(), deal="Deal number (default: random)",
@@ -144,9 +149,9 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         reply = await self.service.show(interaction_actor(interaction))
         await interaction.response.send_message(rules_for(reply.game), ephemeral=True)
 
-    @app_commands.command(name="help", description="How to play with gatebot")
+    @app_commands.command(name="help", description="How to play with gatebot: an overview, and a menu of sections")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+        await interaction.response.send_message(OVERVIEW, view=help_view(), ephemeral=True)
 
     @app_commands.command(description="How your board is drawn")
     @app_commands.describe(
