@@ -222,7 +222,7 @@ async def test_a_player_forgotten_through_one_process_gets_default_boards_from_t
         await create_schema(first)
         await _listening(b)
         await a.set_preferences(ALICE, board_style="image")
-        assert await b.preferences(ALICE) == Preferences("image", False)  # kept by b
+        assert await b.preferences(ALICE) == Preferences("image", True)  # kept by b (compact, a new player's default)
         assert await a.forget(ALICE)
 
         async def b_forgot() -> bool:
