@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from gatebot.messages import _, message_of
 from gatebot.rules import Game, Move, RulesError
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import join, sentence
@@ -35,7 +36,7 @@ def play_line(text: str) -> Apply:
     def apply(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         result = game.play_line(text)
         played = [str(move) for move in result.played]
-        error = None if result.error is None else sentence(str(result.error))
+        error = None if result.error is None else sentence(message_of(result.error))
         if len(played) > MAX_MOVES:
             for _ in range(len(played) - MAX_MOVES):
                 game.undo()
@@ -137,7 +138,7 @@ def replay(record: GameRecord) -> Game:
 def outcome_message(status: GameStatus, message: str | None, move_count: int, score: int) -> str | None:
     """The reply's line after a change: the error that stopped a line of moves, or how the game ended."""
     if status is GameStatus.WON:
-        return f"You won! Every card is home: score {score}/{score} in {move_count} moves."
+        return _("You won! Every card is home: score {score}/{score} in {moves} moves.", score=score, moves=move_count)
     if status is GameStatus.LOST:
-        return join(message, f"No legal move is left: the game ends with a score of {score}.")
+        return join(message, _("No legal move is left: the game ends with a score of {score}.", score=score))
     return message

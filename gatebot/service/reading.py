@@ -15,6 +15,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gatebot.messages import _, joined
 from gatebot.rules import Game, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.advice import join, no_win_message
@@ -338,7 +339,8 @@ def dealt(first: str, abandoned: GameRecord | None) -> str:
     """The line under a new board: what was dealt, and which game was abandoned for it."""
     if abandoned is None:
         return first
-    return f"{first} Your previous game (deal {abandoned.deal}) was abandoned with a score of {abandoned.score}."
+    return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
+                           deal=abandoned.deal, score=abandoned.score))
 
 
 def _title(record: GameRecord) -> str:
