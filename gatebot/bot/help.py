@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from gatebot.messages import N_
 from gatebot.render import rules_text
 from gatebot.rules import DEFAULT_VARIANT, Game
 
-HELP = """\
+#: Said in the asker's language (its German names the commands as a German client shows them).
+HELP = N_("""\
 **Playing Gate with gatebot**
 `/gate new` deals a game (a random deal, `deal:` a number everyone can replay, or `winnable:` one I proved \
 can be won). `variant:` Gate, Little Gate, Canfield or Archway, and `options:` its rules \
@@ -28,7 +30,7 @@ four_colour for green clubs and blue diamonds).
 switch on a daily one (`/challenge-admin daily on`).
 **You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
-`/gate forget-me` (deletes everything stored about you)."""
+`/gate forget-me` (deletes everything stored about you).""")
 
 
 def rules_for(game: Game | None) -> str:

@@ -52,6 +52,12 @@ async def test_a_german_and_an_english_player_each_get_their_own_language(gatebo
     said = (await (await fake.send_command("gate hint", user=alice)).original_edited()).content
     assert said.startswith("Hint: ") and not GERMAN_CARD.search(said), said
 
+    shown = await (await fake.send_command("gate help", user=bob)).response()
+    assert shown.ephemeral and shown.content.startswith("**Gate mit gatebot spielen**")
+    assert (await (await fake.send_command("gate help", user=alice)).response()).content.startswith(
+        "**Playing Gate with gatebot**"
+    )
+
 
 async def test_typed_moves_are_answered_in_the_servers_language(fake: FakeDiscord, gatebot: Callable) -> None:
     fake.guild.preferred_locale = "de"  # a message carries no language of its own: the server's is used

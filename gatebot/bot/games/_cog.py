@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import HELP, rules_for
+from gatebot.bot.language import speaker
 from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.sharing import post_card
@@ -146,7 +147,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(name="help", description="How to play with gatebot")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+        await interaction.response.send_message(speaker(interaction).say(HELP), ephemeral=True)
 
     @app_commands.command(description="How your board is drawn")
     @app_commands.describe(
