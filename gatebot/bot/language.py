@@ -32,11 +32,6 @@ def speaker(interaction: discord.Interaction) -> Translator:
     return translator(str(interaction.locale))
 
 
-def guild_speaker(guild: discord.Guild | None) -> Translator:
-    """The translator for a server's public messages: its preferred language (English outside one)."""
-    return translator(None if guild is None else str(guild.preferred_locale))
-
-
 class CatalogueTranslator(app_commands.Translator):
     """The slash commands' names and descriptions from gatebot's catalogues; English is the code's own."""
 

@@ -125,7 +125,7 @@ def use_api_base(base: str) -> None:
 async def open_service(settings: Settings) -> tuple[Database, GameService]:
     """The database (migrated to this version, saying so in the log) and the service over it."""
     db, service, message = await open_games(
-        settings.database_url, new_command="/gate new", end_prompt=_("Press End game to finish"),
+        settings.database_url, new_command=_("/gate new"), end_prompt=_("Press End game to finish"),
         deal_command=slash_deal_command,
         hint_workers=settings.hint_workers,
     )

@@ -154,7 +154,7 @@ class Advice:
             except Superseded:
                 continue  # the player asked about a newer position meanwhile: look again
             if found is None:
-                return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
+                return Reply(ReplyKind.ERROR, _("I couldn't work out a hint just now: please try again."))
             self._hints[known] = found
             if not await self._count_hint(seen.game_id, seen.version, visible):
                 self._memory.drop(player_key(actor))
@@ -169,7 +169,7 @@ class Advice:
                 if "end" not in reply.actions and await self.prove_lost(reply):
                     reply = replace(reply, actions=(*reply.actions, "end"))
             return reply
-        return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
+        return Reply(ReplyKind.ERROR, _("Your game changed while I was thinking: ask again for a hint."))
 
     async def charge_hint(self, game_id: int) -> None:
         """Count one hint on a game whatever its state (the solver finished it for the player)."""
@@ -222,7 +222,7 @@ class Advice:
             return None
         verdict, line = found
         if verdict is Verdict.LOST:
-            return Hint(None, "No win is left from here", Outlook.LOST)
+            return Hint(None, _("No win is left from here"), Outlook.LOST)
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
@@ -342,7 +342,7 @@ class Advice:
 
 def no_hints(game: Game) -> str:
     """The sentence refusing a hint for a variant the hint engine doesn't play yet."""
-    return f"Hints don't exist for {game.title} yet."
+    return _("Hints don't exist for {game} yet.", game=game.title)
 
 
 def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
@@ -354,7 +354,7 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
     game = Game.new(variant, deal=1, options=options)
     if registry.thinks_about(game):
         return None
-    return f"Winnable deals don't exist for {game.title} yet."
+    return _("Winnable deals don't exist for {game} yet.", game=game.title)
 
 
 def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:

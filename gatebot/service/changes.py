@@ -51,7 +51,7 @@ def undo(count: int) -> Apply:
 
     def apply(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         if not game.moves:
-            return [], "There is no move to take back."
+            return [], _("There is no move to take back.")
         if attempt is not None and not attempt.undo_allowed:
             return [], attempt.no_undo()
         taken: list[str] = []
@@ -67,14 +67,19 @@ def undo(count: int) -> Apply:
 
 def took_back(taken: list[str], *, every: bool = False) -> str:
     """``Took back 3f and d.``: the moves an undo took back, last first (``every``: that was all of them)."""
-    named = taken[0] if len(taken) == 1 else f"{', '.join(taken[:-1])} and {taken[-1]}"
-    return f"Took back {named}{' (that was every move)' if every else ''}."
+    if len(taken) == 1:
+        named: str = taken[0]
+    else:
+        named = _("{moves} and {last}", moves=", ".join(taken[:-1]), last=taken[-1])
+    if every:
+        return _("Took back {moves} (that was every move).", moves=named)
+    return _("Took back {moves}.", moves=named)
 
 
 def auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
     """Play every card that can safely go to the foundations."""
     played = [str(move) for move in autoplay(game)]
-    return played, None if played else "No card can go to the foundations safely right now."
+    return played, None if played else _("No card can go to the foundations safely right now.")
 
 
 def move_count(game: Game) -> int:

@@ -355,7 +355,7 @@ class GameService:
 
         def finish_line(current: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
-                return [], "Your game changed while I was working out the rest, so nothing more was played."
+                return [], _("Your game changed while I was working out the rest, so nothing more was played.")
             for token in line:
                 current.play(Move.from_text(token))
             return list(line), None
@@ -649,5 +649,5 @@ class GameService:
                     await asyncio.sleep(0.005 * attempt * random.random())
         return Reply(
             ReplyKind.ERROR,
-            "Your game changed several times while I was saving, so nothing was changed: please try again.",
+            _("Your game changed several times while I was saving, so nothing was changed: please try again."),
         )

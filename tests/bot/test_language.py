@@ -43,6 +43,11 @@ async def test_a_german_and_an_english_player_each_get_their_own_language(gatebo
     assert refused.content == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q."
     refused = await (await fake.send_command("gate move", {"moves": "12"}, user=alice)).response()
     assert refused.content == "9♣ can't go on K♥: it takes a black Q."
+    nothing = await (await fake.send_command("gate undo", user=bob)).response()
+    assert nothing.ephemeral and nothing.content == "Es gibt keinen Zug zum Zurücknehmen."
+    await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
+    took = await (await fake.send_command("gate undo", user=bob)).response()
+    assert took.ephemeral and took.content == "Zurückgenommen: d."
 
     said = (await (await fake.send_command("gate hint", user=bob)).original_edited()).content
     lead, _, reason = said.partition("): ")
@@ -93,7 +98,9 @@ async def test_the_gate_commands_are_named_and_described_in_german(gatebot: Call
         if "description" in part and not (part.get("description_localizations") or {}).get("de")
     ]
     assert undescribed == []
-    for path, part in _walk(gate):
+    for path, part in _walk(gate):  # within Discord's limits, or it refuses the whole sync
         german = (part.get("name_localizations") or {}).get("de")
         if german is not None and "=" not in path:
             assert re.fullmatch(r"[-_\w]{1,32}", german) and german == german.lower(), (path, german)
+        described = (part.get("description_localizations") or {}).get("de")
+        assert described is None or 1 <= len(described) <= 100, (path, described)
