@@ -190,3 +190,11 @@ def test_a_message_keeps_its_english_exactly_as_before() -> None:
     assert re.fullmatch(r"Column 3 holds only 1 card", text)
     assert message_of(ValueError(text)) is text
     assert message_of(ValueError("plain")) == "plain"
+
+
+def test_canfields_refusals_are_german_too() -> None:
+    game = Game.new("canfield", deal=1)
+    with pytest.raises(IllegalMove) as caught:
+        game.validate(Move.from_text("91"))
+    assert str(caught.value) == "Pile 9 doesn't exist: Canfield has tableau piles 1–4"
+    assert translator("de").say(message_of(caught.value)) == "Stapel 9 gibt es nicht: Canfield hat die Stapel 1–4"
