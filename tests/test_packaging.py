@@ -84,6 +84,13 @@ def test_the_wheel_ships_its_licence_its_type_hints_marker_and_its_metadata(whee
 
 
 @pytest.mark.wheel
+def test_the_wheel_carries_every_message_catalogue(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    catalogues = {path.relative_to(ROOT).as_posix() for path in (ROOT / "gatebot" / "locale").rglob("gatebot.[mp]o")}
+    assert "gatebot/locale/de/LC_MESSAGES/gatebot.mo" in catalogues
+    assert catalogues <= names, f"missing from the wheel: {sorted(catalogues - names)}"
+
+
 def test_an_installed_wheel_upgrades_a_new_database(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)

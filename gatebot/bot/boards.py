@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from gatebot.bot.views import BoardComponents
+from gatebot.locale import Translator, translator
 from gatebot.render import render_spoken, render_text
 from gatebot.rules import Game
 from gatebot.service import Preferences, Reply
@@ -56,21 +57,35 @@ class BoardMessage:
 
 
 async def board_message(
-    reply: Reply, preferences: Preferences, components: BoardComponents, *, note: str | None = None
+    reply: Reply,
+    preferences: Preferences,
+    components: BoardComponents,
+    *,
+    note: str | None = None,
+    language: Translator | None = None,
 ) -> BoardMessage:
     """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it, and ``components``."""
     assert reply.game is not None
     line = note if note is not None else reply.message
-    return await game_message(reply.game, preferences, line, components.view(reply))
+    return await game_message(reply.game, preferences, line, components.view(reply), language=language)
 
 
 async def game_message(
-    game: Game, preferences: Preferences, line: str | None, view: discord.ui.View | None
+    game: Game,
+    preferences: Preferences,
+    line: str | None,
+    view: discord.ui.View | None,
+    *,
+    language: Translator | None = None,
 ) -> BoardMessage:
     """Draw ``game`` as ``preferences`` ask, with ``line`` under it and ``view``'s components.
 
     The one drawing of a position for Discord: a board message, and each step of a replay.
+    The line and the text and words boards are in ``language`` (English by default); the
+    emoji and image boards' few words are English yet.
     """
+    language = language or translator()
+    line = language.say(line) if line else line
     if preferences.board_style == "image":
         from gatebot.render.image import render_png
 
@@ -83,9 +98,9 @@ async def game_message(
 
         board = render_emoji(game, compact=preferences.compact, four_colour=preferences.four_colour)
     elif preferences.board_style == "words":
-        board = render_spoken(game)
+        board = render_spoken(game, language)
     else:
-        board = f"```\n{render_text(game, compact=preferences.compact)}\n```"
+        board = f"```\n{render_text(game, compact=preferences.compact, language=language)}\n```"
     return BoardMessage(_with_line(board, line), None, None, view)
 
 

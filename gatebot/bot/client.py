@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from gatebot.bot import metrics
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
+from gatebot.bot.language import CatalogueTranslator
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.table import SAFETY_DEFER, Table
 from gatebot.bot.views import unclaimed_sentence
@@ -61,6 +62,8 @@ class GateBot(ServedBot):
         watch_unclaimed(self, unclaimed_sentence)
 
     async def setup_hook(self) -> None:
+        # The commands' names and descriptions in every language gatebot has (gatebot.bot.language).
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(on_app_command_error)

@@ -29,16 +29,18 @@ import discord
 from discord import app_commands
 
 from gatebot.bot import metrics
+from gatebot.bot.language import speaker
 from gatebot.errors import UserError
+from gatebot.messages import N_, _, message_of
 from gatebot.service import Reply
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. Your game is unchanged: please try again."
+APOLOGY = N_("Sorry, something went wrong on my side. Your game is unchanged: please try again.")
 #: A component whose custom id nothing here claims: another app's, a removed feature's, a question
 #: from before a restart, or a malformed one.
-UNKNOWN_COMPONENT = "That button no longer works here: /gate board shows your game with fresh buttons."
-OUTDATED_COMMAND = "That command has changed since Discord last showed it: type / to pick it again."
+UNKNOWN_COMPONENT = N_("That button no longer works here: /gate board shows your game with fresh buttons.")
+OUTDATED_COMMAND = N_("That command has changed since Discord last showed it: type / to pick it again.")
 #: Discord's "Interaction has already been acknowledged": the first answer did arrive.
 ALREADY_ANSWERED = 40060
 #: Failures of talking to Discord, as opposed to bugs of gatebot's.
@@ -51,8 +53,9 @@ def apology(reply: Reply | None) -> str:
     """What to tell a player whose answer failed: the truth about whether their change was kept."""
     if reply is None or not reply.saved:
         return APOLOGY
-    what = "Your move was saved" if reply.played else "Your change was saved"
-    return f"{what}, but I couldn't update the board: /gate board shows it."
+    if reply.played:
+        return _("Your move was saved, but I couldn't update the board: /gate board shows it.")
+    return _("Your change was saved, but I couldn't update the board: /gate board shows it.")
 
 
 def log_failure(error: BaseException, what: str, *context: object) -> None:
@@ -82,7 +85,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         log.warning("outdated command %r used by %s", getattr(error, "name", "?"), interaction.user.id)
         text = OUTDATED_COMMAND
     elif isinstance(original, UserError) and str(original):
-        text = str(original)
+        text = message_of(original)
     else:
         command = interaction.command.qualified_name if interaction.command else "?"
         log_failure(original, "command %s for user %s in guild %s channel %s",
@@ -97,7 +100,7 @@ async def on_view_error(interaction: discord.Interaction, error: Exception, item
         log.warning("interaction %s expired before it was answered", interaction.id)
         return
     if isinstance(error, UserError) and str(error):
-        await reply_privately(interaction, str(error))
+        await reply_privately(interaction, message_of(error))
         return
     log_failure(error, "component %s for user %s in guild %s channel %s",
                 getattr(item, "custom_id", item), interaction.user.id, interaction.guild_id, interaction.channel_id)
@@ -110,12 +113,13 @@ def expired(error: BaseException) -> bool:
 
 
 async def reply_privately(interaction: discord.Interaction, text: str) -> bool:
-    """Send ``text`` to the user only, whether or not the interaction was answered already.
+    """Send ``text`` to the user only, in their language, whether or not the interaction was answered already.
 
     When the first answer failed in a way that still reached Discord (it reports the
     interaction acknowledged), the sentence goes as a follow-up instead. False if Discord
     took neither.
     """
+    text = speaker(interaction).say(text)
     try:
         if not interaction.response.is_done():
             try:

@@ -36,6 +36,7 @@ from pythonjsonlogger.json import JsonFormatter
 from gatebot.bot import metrics
 from gatebot.bot.client import GateBot
 from gatebot.bot.games.wording import slash_deal_command
+from gatebot.messages import _
 from gatebot.service import GameService
 from gatebot.service.opening import Database, DatabaseError
 from gatebot.service.opening import open_service as open_games
@@ -249,7 +250,7 @@ def use_api_base(base: str) -> None:
 async def open_service(settings: Settings) -> tuple[Database, GameService]:
     """The database (migrated to this version, saying so in the log) and the service over it."""
     db, service, message = await open_games(
-        settings.database_url, new_command="/gate new", end_prompt="Press End game to finish",
+        settings.database_url, new_command=_("/gate new"), end_prompt=_("Press End game to finish"),
         deal_command=slash_deal_command,
         hint_workers=settings.hint_workers,
     )

@@ -56,11 +56,14 @@ from gatebot.bot.errors import (
     log_failure,
     reply_privately,
 )
+from gatebot.bot.language import speaker
 from gatebot.bot.questions import ConfirmNewGame
 from gatebot.bot.reach import bot_is_in
 from gatebot.bot.replays import ReplayScreen
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
+from gatebot.locale import Translator, translator
+from gatebot.messages import N_, _, joined, message_of
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics
 
@@ -68,7 +71,7 @@ log = logging.getLogger(__name__)
 
 #: Seconds after which an interaction still being worked on is acknowledged (Discord allows 3).
 SAFETY_DEFER = 2.0
-NO_HINT = "I have no hint for you right now."
+NO_HINT = N_("I have no hint for you right now.")
 #: Moves an acknowledgement names one by one; a longer line is counted instead.
 ACK_MOVES = 8
 
@@ -160,7 +163,7 @@ class Table:
                 log.warning("interaction %s: an answer reported failed had arrived", interaction.id)
                 return
             if isinstance(error, UserError) and str(error) and not answer.answered:
-                await reply_privately(interaction, str(error))
+                await reply_privately(interaction, message_of(error))
                 return
             log_failure(error, "%s for user %s in guild %s channel %s",
                         what, interaction.user.id, interaction.guild_id, interaction.channel_id)
@@ -227,11 +230,11 @@ class Table:
         """
         answer = answer or Answer(reply)
         if reply.kind is ReplyKind.CONFIRM and confirm is not None:
-            await self._ephemeral(interaction, reply.message or "Are you sure?", view=confirm())
+            await self._ephemeral(interaction, reply.message or N_("Are you sure?"), view=confirm())
             answer.answered = True
             return
         if reply.private or reply.game is None:
-            await self._ephemeral(interaction, reply.message or "That can't be done.")
+            await self._ephemeral(interaction, reply.message or N_("That can't be done."))
             answer.answered = True
             return
         actor = interaction_actor(interaction)
@@ -330,7 +333,7 @@ class Table:
             async with self._turn(actor):
                 with metrics.HINT_SECONDS.time():
                     reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
-                await interaction.edit_original_response(content=reply.message or NO_HINT)
+                await interaction.edit_original_response(content=speaker(interaction).say(reply.message or NO_HINT))
                 answer.answered = True
                 if bot_is_in(interaction):  # elsewhere the board can't be edited from a hint's private answer
                     await self._show_board_change(actor, reply, interaction.channel_id)
@@ -382,7 +385,7 @@ class Table:
         reply = answer.reply
         assert reply is not None
         if reply.kind is ReplyKind.ERROR or reply.game is None or reply.game_id != game_id:
-            await self._ephemeral(interaction, reply.message or "That can't be done.")
+            await self._ephemeral(interaction, reply.message or N_("That can't be done."))
             answer.answered = True
             return
         stale = reply.kind is ReplyKind.STALE
@@ -397,13 +400,15 @@ class Table:
             answer.edit_shown = interaction.edit_original_response
         answer.answered = not stale
         if stale:
-            await interaction.followup.send(reply.message or "That board was out of date.", ephemeral=True)
+            out_of_date = speaker(interaction).say(reply.message or N_("That board was out of date."))
+            await interaction.followup.send(out_of_date, ephemeral=True)
             answer.answered = True
 
     async def _ephemeral(
         self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
     ) -> None:
         shown = view if view is not None else discord.utils.MISSING
+        text = speaker(interaction).say(text)
         async with self._guard(interaction):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, view=shown)
@@ -429,12 +434,12 @@ class Table:
         (``@Gate undo``).
         """
         actor = message_actor(message)
-        said = _Said(message)
+        said = _Said(message, translator(actor.locale))
         try:
             owner = await self._replied_board_owner(message)
             if owner is not None and owner.user_id != actor.user_id:
-                await said.refuse(f"That's {owner.display_name}'s board: reply to your own board, "
-                                  "or start a game of your own with /gate new.")
+                await said.refuse(_("That's {name}'s board: reply to your own board, "
+                                    "or start a game of your own with /gate new.", name=owner.display_name))
                 return
             async with self._turn(actor):
                 said.reply = await (request(actor) if request is not None else self.service.play(actor, text))
@@ -447,7 +452,7 @@ class Table:
     async def typed_hint(self, message: discord.Message) -> None:
         """A hint asked for in chat: answered as a reply to the asking message (in a DM, privately)."""
         actor = message_actor(message)
-        said = _Said(message)
+        said = _Said(message, translator(actor.locale))
         try:
             async with self._turn(actor), _typing(message.channel):
                 with metrics.HINT_SECONDS.time():
@@ -462,7 +467,7 @@ class Table:
     async def _typed_answer(self, said: _Said, actor: Actor, reply: Reply) -> None:
         """✅ and the board updated when something was saved; otherwise ❌ and the refusal, and no board edit."""
         if not reply.saved:
-            await said.refuse(reply.message or "That can't be played.")
+            await said.refuse(reply.message or N_("That can't be played."))
             return
         await said.react("✅")
         if reply.game is None:
@@ -501,7 +506,7 @@ class Table:
     async def _draw(self, actor: Actor, reply: Reply, *, note: str | None = None) -> BoardMessage:
         """The reply's board in its player's style (the reply carries it; a reply made by hand is asked about)."""
         preferences = reply.preferences or await self.service.preferences(actor)
-        return await board_message(reply, preferences, self.components, note=note)
+        return await board_message(reply, preferences, self.components, note=note, language=translator(actor.locale))
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
         """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.
@@ -528,8 +533,10 @@ class Table:
 class _Said:
     """What the bot has said about one typed message: one reaction and at most one reply."""
 
-    def __init__(self, message: discord.Message) -> None:
+    def __init__(self, message: discord.Message, language: Translator) -> None:
         self.message = message
+        #: Everything said about the message is said in this language (its server's).
+        self.language = language
         self.reply: Reply | None = None
         self.reacted: str | None = None
         self.replied = False
@@ -550,7 +557,7 @@ class _Said:
             return
         self.replied = True
         try:
-            await self.message.reply(text, mention_author=False)
+            await self.message.reply(self.language.say(text), mention_author=False)
         except DELIVERY_ERRORS as error:
             log.warning("could not reply to message %s: %s", self.message.id, error)
 
@@ -561,7 +568,7 @@ class _Said:
     async def failed(self, error: Exception, what: str) -> None:
         """The boundary for a typed message: the user's mistake, or the truth about a failure."""
         if isinstance(error, UserError) and str(error):
-            await self.refuse(str(error))
+            await self.refuse(message_of(error))
             return
         log_failure(error, "%s from user %s in channel %s", what, self.message.author.id, self.message.channel.id)
         saved = self.reply is not None and self.reply.saved
@@ -596,13 +603,16 @@ def _ack(reply: Reply) -> str:
     It carries the reply's sentence while the game goes on ("Took back 3f and d."); the end of a
     game is said once, on the board, so then it only points there.
     """
-    if len(reply.played) > ACK_MOVES:
-        head = f"Played {len(reply.played)} moves."
-    elif reply.played:
-        head = "Played " + ", ".join(reply.played) + "."
-    else:
-        head = ""
     over = reply.status is not None and reply.status.finished
+    head: str
+    if len(reply.played) > ACK_MOVES:
+        head = _("Played {count} moves.", count=len(reply.played))
+        shown = _("Played {count} moves: the board shows it.", count=len(reply.played))
+    elif reply.played:
+        head = _("Played {moves}.", moves=", ".join(reply.played))
+        shown = _("Played {moves}: the board shows it.", moves=", ".join(reply.played))
+    else:
+        head, shown = "", _("Done: the board shows it.")
     if reply.message and not over:
-        return f"{head} {reply.message}".strip()
-    return f"{head[:-1]}: the board shows it." if head else "Done: the board shows it."
+        return joined(head, reply.message)
+    return shown

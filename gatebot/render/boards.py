@@ -18,6 +18,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.emoji_rows import four_colour_suits
 from gatebot.rules import Game
 
@@ -35,7 +36,9 @@ class MissingBoard(TypeError):
 class TextBoard(Protocol[G_contra]):
     """Draws a game as monospace text (see :func:`render_text`)."""
 
-    def __call__(self, game: G_contra, *, compact: bool = False, colour: bool = False) -> str: ...
+    def __call__(
+        self, game: G_contra, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+    ) -> str: ...
 
 
 class EmojiBoard(Protocol[G_contra]):
@@ -47,7 +50,7 @@ class EmojiBoard(Protocol[G_contra]):
 class SpokenBoard(Protocol[G_contra]):
     """Draws a game as sentences for a screen reader (see :func:`render_spoken`)."""
 
-    def __call__(self, game: G_contra) -> str: ...
+    def __call__(self, game: G_contra, language: Language = ENGLISH) -> str: ...
 
 
 class ImageLayout(Protocol[G_contra]):
@@ -92,19 +95,20 @@ def boards_for(variant: Game | type[Game]) -> Boards[Any]:
     return boards
 
 
-def render_text(game: Game, *, compact: bool = False, colour: bool = False) -> str:
+def render_text(game: Game, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH) -> str:
     """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
 
     ``compact`` keeps every line within 36 characters (what a phone shows of a code block,
     :mod:`gatebot.render.phone`), otherwise 72 and the cards sit in a grid so ranks line up
     row under row. ``colour`` paints red cards with
     ANSI codes for terminals; widths ignore the codes. Every pile's row starts with the
-    name players type for it, and nothing a player can't see is drawn.
+    name players type for it, and nothing a player can't see is drawn. Its words (the
+    header's, ``free``, the stock's) are in ``language``; the card symbols are the same in all.
     """
     draw = boards_for(game).text
     if draw is None:
         raise MissingBoard(f"There is no text board for {game.title} yet")
-    return draw(game, compact=compact, colour=colour)
+    return draw(game, compact=compact, colour=colour, language=language)
 
 
 def render_emoji(game: Game, *, compact: bool = False, four_colour: bool = False) -> str:
@@ -123,16 +127,17 @@ def render_emoji(game: Game, *, compact: bool = False, four_colour: bool = False
     return four_colour_suits(board) if four_colour else board
 
 
-def render_spoken(game: Game) -> str:
+def render_spoken(game: Game, language: Language = ENGLISH) -> str:
     """Draw ``game`` in words for a screen reader: a sentence a pile, every visible card named in full.
 
     No card symbols or emoji, nothing a player can't see (see :mod:`gatebot.render.spoken`);
-    within Discord's 2000 characters for every position of every variant.
+    within Discord's 2000 characters for every position of every variant; in ``language``
+    (German names cards "Karo-Dame").
     """
     speak = boards_for(game).spoken
     if speak is None:
         raise MissingBoard(f"There is no spoken board for {game.title} yet")
-    return speak(game)
+    return speak(game, language)
 
 
 def layout_board(game: Game, scale: float = 1.0) -> Layout:

@@ -12,13 +12,14 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from gatebot.messages import ENGLISH, N_, Language
 from gatebot.render.phone import PHONE_COLUMNS
 from gatebot.rules import Card, Game, Suit, Termination
 
 _RED = "\x1b[31m"
 _RESET = "\x1b[0m"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-EMPTY_PILE = "·· empty"
+EMPTY_PILE = N_("·· empty")
 _RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 #: Widest line of the normal board and of the compact (phone) board, in visible characters:
@@ -41,8 +42,10 @@ class Cells:
     by every two-character rank.
     """
 
-    def __init__(self, *, colour: bool) -> None:
+    def __init__(self, *, colour: bool, language: Language = ENGLISH) -> None:
         self.colour = colour
+        #: The words on the board (``·· empty``, ``+3 under it``) are in its reader's language.
+        self.language = language
 
     def paint(self, text: str, red: bool) -> str:
         return f"{_RED}{text}{_RESET}" if self.colour and red else text
@@ -68,7 +71,7 @@ class Cells:
     def reserve(self, cards: Sequence[Card]) -> list[str]:
         """A reserve bottom to top, its top card (the only one that can move) in brackets."""
         if not cards:
-            return self.note(EMPTY_PILE)
+            return self.note(self.language.gettext(EMPTY_PILE))
         return [self.card(card, top=i == len(cards) - 1) for i, card in enumerate(cards)]
 
     def foundation(self, top: Card | None, suit: int) -> str:
@@ -80,11 +83,11 @@ class Cells:
     def waste(self, cards: Sequence[Card]) -> list[str]:
         """Only the waste's top card shows; the cards under it are counted, not listed."""
         if not cards:
-            return self.note(EMPTY_PILE)
+            return self.note(self.language.gettext(EMPTY_PILE))
         under = len(cards) - 1
         if not under:
             return [self.card(cards[-1], top=True)]
-        return [self.card(cards[-1], top=True), self.words(f"+{under} under it")]
+        return [self.card(cards[-1], top=True), self.words(self.language.gettext("+{n} under it").format(n=under))]
 
     def row(self, label: str, cells: list[str], width: int) -> list[str]:
         """One pile: its label, then its cells, wrapped onto indented lines within ``width``."""
@@ -101,13 +104,14 @@ def title_words(game: Game) -> str:
     return game.title + (f" ({', '.join(game.options)})" if game.options else "")
 
 
-def header_facts(game: Game) -> list[str]:
+def header_facts(game: Game, language: Language = ENGLISH, *, total: int = 52) -> list[str]:
     """What the board's header says besides the title: the deal, the moves played, the score."""
     count = len(game.moves)
     return [
-        "custom position" if game.deal is None else f"deal {game.deal}",
-        f"{count} move{'s' if count != 1 else ''}",
-        f"score {game.score}/52",
+        language.gettext("custom position") if game.deal is None
+        else language.gettext("deal {deal}").format(deal=game.deal),
+        language.ngettext("{n} move", "{n} moves", count).format(n=count),
+        language.gettext("score {score}/{total}").format(score=game.score, total=total),
     ]
 
 
@@ -123,15 +127,16 @@ def header_lines(title: str, facts: list[str], width: int, *, compact: bool) -> 
     return one_line
 
 
-def ending_lines(game: Game, width: int, *, total: int = 52) -> list[str]:
+def ending_lines(game: Game, width: int, *, total: int = 52, language: Language = ENGLISH) -> list[str]:
     """The result once the game is over, after a blank line: won, or no move left (score out of ``total``)."""
     outcome = game.outcome()
     if outcome is None:
         return []
     if outcome.termination is Termination.WON:
-        text = f"Won! Every card is home. Score {outcome.score}/{total}."
+        text = language.gettext("Won! Every card is home. Score {score}/{total}.")
     else:
-        text = f"Game over: no move left. Score {outcome.score}/{total}."
+        text = language.gettext("Game over: no move left. Score {score}/{total}.")
+    text = text.format(score=outcome.score, total=total)
     return ["", *textwrap.wrap(text, width, subsequent_indent="  ")]
 
 

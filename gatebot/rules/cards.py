@@ -93,6 +93,28 @@ CARDS: tuple[Card, ...] = tuple(Card(i // 4 + 1, Suit(i % 4)) for i in range(52)
 CARD_TEXT: tuple[str, ...] = tuple(_text(i) for i in range(52))
 #: Player-facing form of each card index (``"10♦"``).
 CARD_PRETTY: tuple[str, ...] = tuple(_pretty(i) for i in range(52))
+
+
+class CardWord(str):
+    """A card named in a sentence: it reads as its symbol (``10♦``) and remembers which card it is.
+
+    A refusal passes one as a :class:`~gatebot.messages.Text` parameter, so a front end can
+    name the card in its reader's language (German: "Karo-10") while English keeps the symbol.
+    """
+
+    code: int
+
+    def __new__(cls, code: int) -> CardWord:
+        word = super().__new__(cls, CARD_PRETTY[code])
+        word.code = code
+        return word
+
+    def __reduce__(self) -> tuple[type[CardWord], tuple[int]]:
+        return CardWord, (self.code,)
+
+
+#: Each card index as a sentence names it (:class:`CardWord`).
+CARD_WORDS: tuple[CardWord, ...] = tuple(CardWord(i) for i in range(52))
 #: Whether each card index is red.
 RED: tuple[bool, ...] = tuple((i & 3) in (1, 2) for i in range(52))
 

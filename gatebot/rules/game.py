@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Self
 
+from gatebot.messages import _
 from gatebot.rules.errors import PositionError, RulesError, UnknownVariant, quoted
 from gatebot.rules.move import FOUNDATION, Move
 from gatebot.rules.notation import parse_move, resolve, split_phrases
@@ -89,7 +90,7 @@ class Game(ABC):
     #: The option under which every deal can be won (Archway's ``kit``), if the variant has one.
     always_winnable_option: ClassVar[str | None] = None
     #: What a hint imagines when it can't see every card ("shuffles of the stock").
-    unseen_words: ClassVar[str] = "deals of the cards you can't see"
+    unseen_words: ClassVar[str] = _("deals of the cards you can't see")
     #: Words this variant adds to the move language, each naming a pile (``"arch": "p"``).
     pile_words: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: Whether cards under a column's top card can ever move with it (False: one card at a time).
@@ -310,7 +311,7 @@ class Game(ABC):
 
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a column has no move, when a player names it alone."""
-        return f"{self.whereabouts(card)}, and they aren't a run that moves with it"
+        return _("{where}, and they aren't a run that moves with it", where=self.whereabouts(card))
 
     def fill_note(self, before: Game, move: Move) -> str | None:
         """What filled the column ``move`` just emptied, in words, or None (the default).

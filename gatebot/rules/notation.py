@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, parse_card
+from gatebot.messages import _
+from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, CARD_WORDS, parse_card
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError, quoted
 from gatebot.rules.move import DRAW, FOUNDATION, Move, read_number
 
@@ -33,7 +34,7 @@ _PILE_WORDS = {
 _PAIR = re.compile(r"([0-9]|[lrwf])([0-9]|[lrwf])(?::([0-9]+))?")
 _SINGLE = re.compile(r"([0-9]+|[lrw])(?::([0-9]+))?")
 _COUNT = re.compile(r":([0-9]+)")
-_EXAMPLES = "write moves like d, 3f, w5, 3>7, 35:2 or a card like 7h"  # Game.move_examples
+_EXAMPLES = _("write moves like {examples} or a card like {card}", examples="d, 3f, w5, 3>7, 35:2", card="7h")
 #: The longest line of moves read, in characters: far more than a whole game's moves take, and
 #: short enough that reading (and playing) a line stays quick whatever is pasted.
 MAX_LINE_LENGTH = 10_000
@@ -93,13 +94,14 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
     """
     if len(text) > MAX_LINE_LENGTH:
         raise NotationError(
-            f"That line is {len(text):,} characters long: send moves at most {MAX_LINE_LENGTH:,} characters at a time"
+            _("That line is {length} characters long: send moves at most {limit} characters at a time",
+              length=format(len(text), ","), limit=format(MAX_LINE_LENGTH, ","))
         )
     pile_words = {**_PILE_WORDS, **variant.pile_words} if variant is not None else _PILE_WORDS
-    examples = f"write moves like {variant.move_examples}" if variant is not None else _EXAMPLES
+    examples = _("write moves like {examples}", examples=variant.move_examples) if variant is not None else _EXAMPLES
     words = _normalise(text)
     if not words:
-        raise NotationError(f"There is no move in that: {examples}")
+        raise NotationError(_("There is no move in that: {examples}", examples=examples))
     i = 0
     while i < len(words):
         word = words[i]
@@ -110,7 +112,9 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
             yield Phrase(word, draw=True)
             continue
         if word in _ARROW_WORDS:
-            raise NotationError(f"{quoted(word)} needs a card or a pile before it: {examples}")
+            raise NotationError(
+                _("{word} needs a card or a pile before it: {examples}", word=quoted(word), examples=examples)
+            )
         if variant is not None and (token := variant.read_token(word)) is not None:
             yield Phrase(word, source=Ref(pile=token.source), target=Ref(pile=token.target), count=token.count)
             continue
@@ -122,7 +126,7 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
             continue
         read = _ref(word, pile_words)
         if read is None:
-            raise NotationError(f"{quoted(word)} isn't a move I know: {examples}")
+            raise NotationError(_("{word} isn't a move I know: {examples}", word=quoted(word), examples=examples))
         source, count = read
         phrase_words = [word]
         target = None
@@ -136,7 +140,10 @@ def split_phrases(text: str, variant: type[Game] | None = None) -> Iterator[Phra
             phrase_words.append(words[i])
             i += 1
         elif arrow:
-            raise NotationError(f"{quoted(' '.join(phrase_words))} needs a place to go after it: {examples}")
+            raise NotationError(
+                _("{word} needs a place to go after it: {examples}", word=quoted(" ".join(phrase_words)),
+                  examples=examples)
+            )
         if i < len(words) and (counted := _COUNT.fullmatch(words[i])):
             count = read_number(counted.group(1))
             phrase_words.append(words[i])
@@ -151,9 +158,10 @@ def parse_move(game: Game, text: str) -> Move:
     """
     phrases = list(islice(split_phrases(text, type(game)), 2))
     if not phrases:
-        raise NotationError(f"There is no move in that: write moves like {type(game).move_examples}")
+        raise NotationError(_("There is no move in that: {examples}",
+                               examples=_("write moves like {examples}", examples=type(game).move_examples)))
     if len(phrases) > 1:
-        raise NotationError(f"{quoted(text.strip())} holds more than one move: play them one at a time")
+        raise NotationError(_("{text} holds more than one move: play them one at a time", text=quoted(text.strip())))
     return resolve(game, phrases[0])
 
 
@@ -238,20 +246,20 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
     if target is not None and target.card is not None:
         place = game.locate(target.card)
         if place is None:
-            return f"{game.whereabouts(target.card)}, so nothing can go on it"
+            return _("{where}, so nothing can go on it", where=game.whereabouts(target.card))
         if place[1] > 0 or not place[0].isdigit():
-            return f"{game.whereabouts(target.card)}: cards go only onto the top card of a column"
+            return _("{where}: cards go only onto the top card of a column", where=game.whereabouts(target.card))
     if source.card is not None:
         place = game.locate(source.card)
         if place is None:
-            return f"{game.whereabouts(source.card)}, so it can't move"
+            return _("{where}, so it can't move", where=game.whereabouts(source.card))
         pile, above = place
         if target is None:
             if above and pile.isdigit():
                 return game.why_buried_card_stays(source.card)
             if above:
-                return f"{game.whereabouts(source.card)}, so it can't move yet"
-            return f"{CARD_PRETTY[source.card]} has nowhere to go right now"
+                return _("{where}, so it can't move yet", where=game.whereabouts(source.card))
+            return _("{card} has nowhere to go right now", card=CARD_WORDS[source.card])
         target_pile = target.pile
         if target_pile is None:
             # A target without a pile names a card, and it is on the board (else the reason was given above).
@@ -261,20 +269,20 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
             target_pile = found[0]
         count = above + 1 if pile.isdigit() and not game.is_foundation(target_pile) else None
         if above and not pile.isdigit():
-            return f"{game.whereabouts(source.card)}, so it can't move yet"
+            return _("{where}, so it can't move yet", where=game.whereabouts(source.card))
         if above and not game.moves_runs:
             return game.why_buried_card_stays(source.card)
         game.validate(Move(pile, target_pile, count))
-        return f"{CARD_PRETTY[source.card]} can't move there"
+        return _("{card} can't move there", card=CARD_WORDS[source.card])
     assert source.pile is not None
     if target is None:
         if game.top_card(source.pile) is None:
             game.validate(Move(source.pile, FOUNDATION))
-        return f"Nothing from {game.pile_label(source.pile)} can move right now"
+        return _("Nothing from {pile} can move right now", pile=game.pile_label(source.pile))
     assert target.card is not None
     target_pile = game.locate(target.card)[0]  # type: ignore[index]
     game.validate(Move(source.pile, target_pile, phrase.count))
-    return f"That can't move onto {CARD_PRETTY[target.card]}"
+    return _("That can't move onto {card}", card=CARD_WORDS[target.card])
 
 
 def describe_move(game: Game, move: Move) -> str:

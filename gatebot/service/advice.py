@@ -19,6 +19,7 @@ from typing import Protocol
 
 from cachetools import LRUCache
 
+from gatebot.messages import Text, _, joined, n_
 from gatebot.rules import Game, Move, describe_move
 from gatebot.service.attempts import Attempts
 from gatebot.service.memory import Memory
@@ -153,7 +154,7 @@ class Advice:
             except Superseded:
                 continue  # the player asked about a newer position meanwhile: look again
             if found is None:
-                return Reply(ReplyKind.ERROR, "I couldn't work out a hint just now: please try again.")
+                return Reply(ReplyKind.ERROR, _("I couldn't work out a hint just now: please try again."))
             self._hints[known] = found
             if not await self._count_hint(seen.game_id, seen.version, visible):
                 self._memory.drop(player_key(actor))
@@ -168,7 +169,7 @@ class Advice:
                 if "end" not in reply.actions and await self.prove_lost(reply):
                     reply = replace(reply, actions=(*reply.actions, "end"))
             return reply
-        return Reply(ReplyKind.ERROR, "Your game changed while I was thinking: ask again for a hint.")
+        return Reply(ReplyKind.ERROR, _("Your game changed while I was thinking: ask again for a hint."))
 
     async def charge_hint(self, game_id: int) -> None:
         """Count one hint on a game whatever its state (the solver finished it for the player)."""
@@ -221,7 +222,7 @@ class Advice:
             return None
         verdict, line = found
         if verdict is Verdict.LOST:
-            return Hint(None, "No win is left from here", Outlook.LOST)
+            return Hint(None, _("No win is left from here"), Outlook.LOST)
         move = Move.from_text(line[0])
         return Hint(move, describe_move(game, move), Outlook.WINNABLE)
 
@@ -317,7 +318,7 @@ class Advice:
         From the list, ``actor`` gets a deal they haven't been dealt yet, or the one dealt them
         longest ago (:func:`~gatebot.solver.deals.pick_winnable`).
         """
-        for _ in range(self._winnable_tries):
+        for _try in range(self._winnable_tries):
             number = self._pick_deal()
             game = Game.new(variant, deal=number, options=options)
             found = await self.solution(game.to_text(), max_nodes=WINNABLE_NODES, max_seconds=WINNABLE_SECONDS)
@@ -341,7 +342,7 @@ class Advice:
 
 def no_hints(game: Game) -> str:
     """The sentence refusing a hint for a variant the hint engine doesn't play yet."""
-    return f"Hints don't exist for {game.title} yet."
+    return _("Hints don't exist for {game} yet.", game=game.title)
 
 
 def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
@@ -353,7 +354,7 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
     game = Game.new(variant, deal=1, options=options)
     if registry.thinks_about(game):
         return None
-    return f"Winnable deals don't exist for {game.title} yet."
+    return _("Winnable deals don't exist for {game} yet.", game=game.title)
 
 
 def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:
@@ -382,7 +383,7 @@ def lost_from_the_deal_note(game: Game, deal_command: DealCommand) -> str | None
 
 def join(first: str | None, second: str) -> str:
     """Two sentences as one line; the second alone when there is no first."""
-    return second if first is None else f"{first} {second}"
+    return second if first is None else joined(first, second)
 
 
 def hint_message(game: Game, found: Hint, end_prompt: str) -> str:
@@ -398,9 +399,11 @@ def hint_message(game: Game, found: Hint, end_prompt: str) -> str:
         return sentence(found.reason)
     move = found.move
     lead, why = _lead_and_why(found.reason, describe_move(game, move), draw=move.is_draw)
-    first = f"Hint: {lead} (`{move}`)" + (f": {why}" if why else "") + "."
-    outlook = _outlook(game, found, end_prompt)
-    return f"{first} {outlook}" if outlook else first
+    if why:
+        first = _("Hint: {lead} (`{move}`): {why}.", lead=lead, move=str(move), why=why)
+    else:
+        first = _("Hint: {lead} (`{move}`).", lead=lead, move=str(move))
+    return joined(first, _outlook(game, found, end_prompt))
 
 
 def no_win_message(score: int, end_prompt: str) -> str:
@@ -408,28 +411,28 @@ def no_win_message(score: int, end_prompt: str) -> str:
 
     ``No win is left from here — 31 cards are home. Press End game to finish, or play on.``
     """
-    return f"No win is left from here — {cards_home(score)}. {end_prompt}, or play on."
+    return _("No win is left from here — {home}. {prompt}, or play on.", home=cards_home(score), prompt=end_prompt)
 
 
 def cards_home(score: int) -> str:
     """``31 cards are home``, ``1 card is home``, ``no card is home``."""
     if score == 0:
-        return "no card is home"
-    return "1 card is home" if score == 1 else f"{score} cards are home"
+        return _("no card is home")
+    return n_("{n} card is home", "{n} cards are home", score)
 
 
 def _outlook(game: Game, found: Hint, end_prompt: str) -> str:
     if found.outlook is Outlook.WINNABLE:
-        return "Still winnable."
+        return _("Still winnable.")
     if found.outlook is Outlook.LOST:
         return no_win_message(game.score, end_prompt)
     if found.outlook is Outlook.UNKNOWN:
-        return "Every card is known, but I couldn't settle in time whether a win is left."
+        return _("Every card is known, but I couldn't settle in time whether a win is left.")
     if found.win_chance is None or found.samples <= 0:
         return ""
     won = round(found.win_chance * found.samples)
     unseen = game.unseen_words
-    return f"It won {won} of {found.samples} imagined {unseen}."
+    return _("It won {won} of {samples} imagined {unseen}.", won=won, samples=found.samples, unseen=unseen)
 
 
 def _lead_and_why(reason: str, described: str, *, draw: bool) -> tuple[str, str]:
@@ -438,29 +441,41 @@ def _lead_and_why(reason: str, described: str, *, draw: bool) -> tuple[str, str]
     The move part defaults to the move's plain description when the reason doesn't start
     with one of its own.
     """
-    plain = "draw from the stock" if draw else f"play {described}"
-    text = reason.strip().rstrip(".")
-    head, colon, why = text.partition(": ")
-    if not colon:
-        head, why = text, ""
+    plain: str = _("draw from the stock") if draw else _("play {move}", move=described)
+    head: str
+    why: str
+    if isinstance(reason, Text) and reason.parts is not None and len(reason.parts) == 2 and reason.sep == ": ":
+        # A solver's reason in two translatable parts: the move in words, and why it helps.
+        head, why = reason.parts
+        colon = ": "
+    else:
+        text = reason.strip().rstrip(".")
+        head, colon, why = text.partition(": ")
+        if not colon:
+            head, why = text, ""
     if head.lower() in (described.lower(), plain.lower()) or not colon:
         lead = plain
         if head.lower() not in (described.lower(), plain.lower()):
             why = _lower_first(head)
     else:
         lead = _lower_first(head)
-    return lead, why.strip()
+    return lead, why if isinstance(why, Text) else why.strip()
 
 
 def _lower_first(text: str) -> str:
     """``Put A♦ up`` → ``put A♦ up``; a card name (``A♦ from …``) keeps its capital."""
     if len(text) > 1 and text[0].isupper() and text[1].islower():
+        if isinstance(text, Text):
+            return text.recast(text[0].lower() + text[1:])
         return text[0].lower() + text[1:]
     return text
 
 
 def sentence(text: str) -> str:
     """``text`` with a capital first letter and a full stop."""
+    if isinstance(text, Text):
+        # Its msgid starts as a sentence does; the stop is added as a part of its own, so every language gets it.
+        return text if text.endswith((".", "!", "?")) else joined(text, ".", sep="")
     text = text.strip()
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."

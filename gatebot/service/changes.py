@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from gatebot.messages import _, message_of
 from gatebot.rules import Game, Move, RulesError
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import join, sentence
@@ -35,7 +36,7 @@ def play_line(text: str) -> Apply:
     def apply(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         result = game.play_line(text)
         played = [str(move) for move in result.played]
-        error = None if result.error is None else sentence(str(result.error))
+        error = None if result.error is None else sentence(message_of(result.error))
         if len(played) > MAX_MOVES:
             for _ in range(len(played) - MAX_MOVES):
                 game.undo()
@@ -50,7 +51,7 @@ def undo(count: int) -> Apply:
 
     def apply(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
         if not game.moves:
-            return [], "There is no move to take back."
+            return [], _("There is no move to take back.")
         if attempt is not None and not attempt.undo_allowed:
             return [], attempt.no_undo()
         taken: list[str] = []
@@ -66,14 +67,19 @@ def undo(count: int) -> Apply:
 
 def took_back(taken: list[str], *, every: bool = False) -> str:
     """``Took back 3f and d.``: the moves an undo took back, last first (``every``: that was all of them)."""
-    named = taken[0] if len(taken) == 1 else f"{', '.join(taken[:-1])} and {taken[-1]}"
-    return f"Took back {named}{' (that was every move)' if every else ''}."
+    if len(taken) == 1:
+        named: str = taken[0]
+    else:
+        named = _("{moves} and {last}", moves=", ".join(taken[:-1]), last=taken[-1])
+    if every:
+        return _("Took back {moves} (that was every move).", moves=named)
+    return _("Took back {moves}.", moves=named)
 
 
 def auto(game: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
     """Play every card that can safely go to the foundations."""
     played = [str(move) for move in autoplay(game)]
-    return played, None if played else "No card can go to the foundations safely right now."
+    return played, None if played else _("No card can go to the foundations safely right now.")
 
 
 def move_count(game: Game) -> int:
@@ -137,7 +143,7 @@ def replay(record: GameRecord) -> Game:
 def outcome_message(status: GameStatus, message: str | None, move_count: int, score: int) -> str | None:
     """The reply's line after a change: the error that stopped a line of moves, or how the game ended."""
     if status is GameStatus.WON:
-        return f"You won! Every card is home: score {score}/{score} in {move_count} moves."
+        return _("You won! Every card is home: score {score}/{score} in {moves} moves.", score=score, moves=move_count)
     if status is GameStatus.LOST:
-        return join(message, f"No legal move is left: the game ends with a score of {score}.")
+        return join(message, _("No legal move is left: the game ends with a score of {score}.", score=score))
     return message

@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from gatebot.errors import UserError
+from gatebot.messages import _, joined, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, Move, find_variant
 from gatebot.service.advice import (
     WINNABLE_TRIES,
@@ -105,7 +106,7 @@ class GameService:
         *,
         deal_picker: Callable[[], int] | None = None,
         new_command: str = "new",
-        end_prompt: str = "Type end to finish",
+        end_prompt: str = _("Type end to finish"),
         deal_command: DealCommand = typed_deal_command,
         solver: Executor | None = None,
         rng: random.Random | None = None,
@@ -209,7 +210,7 @@ class GameService:
             cls = find_variant(variant)
             chosen_options = cls.check_options(options)
             if winnable and deal is not None:
-                raise UserError("Choose a deal number or a winnable deal, not both.")
+                raise UserError(_("Choose a deal number or a winnable deal, not both."))
             if deal is not None:
                 cls.new(deal=deal, options=chosen_options)  # checks the number before any work
             if winnable:
@@ -217,7 +218,7 @@ class GameService:
                 if refusal is not None:
                     raise UserError(refusal)
         except UserError as error:
-            return Reply(ReplyKind.ERROR, sentence(str(error)))
+            return Reply(ReplyKind.ERROR, sentence(message_of(error)))
         if winnable:
             if not confirm:
                 running = await self._reader.running_game(actor)
@@ -236,7 +237,7 @@ class GameService:
         try:
             game = cls.new(deal=number, options=chosen_options)
         except UserError as error:
-            return Reply(ReplyKind.ERROR, sentence(str(error)))
+            return Reply(ReplyKind.ERROR, sentence(message_of(error)))
 
         async def work(session: AsyncSession) -> Reply:
             player = await self.players.row(session, actor)
@@ -278,14 +279,18 @@ class GameService:
             self.attempts.note(record.id, attempt)
             self.memory.remember(record, game)
             self._note_current(actor, record, game)
-            first = f"Dealt {game.title} deal {game.deal}." if attempt is None else attempt.began(self._clock())
+            first: str
+            if attempt is None:
+                first = _("Dealt {game} deal {deal}.", game=game.title, deal=game.deal)
+            else:
+                first = attempt.began(self._clock())
             message = dealt(first, abandoned=current)
             lost_likely = attempt is None and not winnable  # a proven deal or a challenge's deal needs no advice
             note = lost_from_the_deal_note(game, self._deal_command) if lost_likely else None
             if note is not None:
-                message = f"{message} {note}"
+                message = joined(message, note)
             if set_aside is not None:
-                message = f"{message} {set_aside_note(set_aside)}"
+                message = joined(message, set_aside_note(set_aside))
             return self._reader.board(record, game.copy(), message=message, saved=True)
 
         return await self._serve(actor, work)
@@ -351,7 +356,7 @@ class GameService:
 
         def finish_line(current: Game, _attempt: AttemptRules | None) -> tuple[list[str], str | None]:
             if current.to_text() != text:
-                return [], "Your game changed while I was working out the rest, so nothing more was played."
+                return [], _("Your game changed while I was working out the rest, so nothing more was played.")
             for token in line:
                 current.play(Move.from_text(token))
             return list(line), None
@@ -411,8 +416,11 @@ class GameService:
             finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()
             self._note_current(actor, record, game)
-            said = "You ended the game" if ending else "You resigned"
-            return self._reader.board(record, game, message=f"{said} with a score of {record.score}.", saved=True)
+            if ending:
+                said = _("You ended the game with a score of {score}.", score=record.score)
+            else:
+                said = _("You resigned with a score of {score}.", score=record.score)
+            return self._reader.board(record, game, message=said, saved=True)
 
         return await self._serve(actor, work)
 
@@ -642,5 +650,5 @@ class GameService:
                     await asyncio.sleep(0.005 * attempt * random.random())
         return Reply(
             ReplyKind.ERROR,
-            "Your game changed several times while I was saving, so nothing was changed: please try again.",
+            _("Your game changed several times while I was saving, so nothing was changed: please try again."),
         )

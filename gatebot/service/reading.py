@@ -15,6 +15,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gatebot.messages import _, joined
 from gatebot.rules import Game, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.advice import join, no_win_message
@@ -136,9 +137,9 @@ class Reader:
                 "your attempt? It keeps its score, and there is no second attempt."
             )
         else:
-            question = (
-                f"You have a game of {_title(current)} in progress (deal {current.deal}, "
-                f"score {current.score}): start a new one and abandon it?"
+            question = _(
+                "You have a game of {game} in progress (deal {deal}, score {score}): start a new one and abandon it?",
+                game=_title(current), deal=current.deal, score=current.score,
             )
         return Reply(
             ReplyKind.CONFIRM, question, game_id=current.id, version=current.version, status=GameStatus.ACTIVE
@@ -160,7 +161,7 @@ class Reader:
         rules = await self._attempts.of_record(session, latest) if latest.status == GameStatus.EXPIRED else None
         message = (
             rules.has_closed(latest.score) if rules is not None
-            else f"That game is over: start a new one with {self._new_command}."
+            else _("That game is over: start a new one with {command}.", command=self._new_command)
         )
         return self.board(latest, game, message=message)
 
@@ -180,16 +181,17 @@ class Reader:
 
     def no_game(self) -> Reply:
         """The refusal of a request by a player with no game in progress."""
-        return Reply(ReplyKind.ERROR, f"You have no game in progress: start one with {self._new_command}.")
+        return Reply(ReplyKind.ERROR, _("You have no game in progress: start one with {command}.",
+                                        command=self._new_command))
 
     def damaged(self, record: GameRecord) -> Reply:
         """The answer about a game that can't be loaded: another gatebot version saved it, or its log is damaged."""
         if saved.problem(record.status, record.variant, record.options) is not None:
             message = saved.set_aside(record.id, new_command=self._new_command)
         else:
-            message = (
-                f"Your saved game (deal {record.deal}) couldn't be read back, so it has been set aside "
-                f"unchanged: start a new one with {self._new_command}."
+            message = _(
+                "Your saved game (deal {deal}) couldn't be read back, so it has been set aside "
+                "unchanged: start a new one with {command}.", deal=record.deal, command=self._new_command,
             )
         return Reply(ReplyKind.ERROR, message, game_id=record.id, status=GameStatus.QUARANTINED)
 
@@ -201,13 +203,15 @@ class Reader:
             return None if record is not None else await self._nothing_to_play(session, actor)
         target = await session.get(GameRecord, game_id)
         if target is None:
-            return Reply(ReplyKind.ERROR, f"That game no longer exists: start one with {self._new_command}.")
+            return Reply(ReplyKind.ERROR, _("That game no longer exists: start one with {command}.",
+                                            command=self._new_command))
         owner = await session.get(Player, target.player_id)
         assert owner is not None
         if (owner.platform, owner.platform_user_id) != (actor.platform, actor.user_id):
             return Reply(
                 ReplyKind.ERROR,
-                f"This is {owner.display_name}'s game: start your own with {self._new_command}.",
+                _("This is {name}'s game: start your own with {command}.", name=owner.display_name,
+                  command=self._new_command),
                 game_id=target.id,
             )
         if saved.problem(target.status, target.variant, target.options) is not None:
@@ -221,7 +225,7 @@ class Reader:
         return Reply(
             ReplyKind.STALE,
             rules.has_closed(target.score) if rules is not None
-            else "That board belongs to a game that is over: here is where it ended.",
+            else _("That board belongs to a game that is over: here is where it ended."),
             game=game,
             game_id=target.id,
             version=target.version,
@@ -235,7 +239,7 @@ class Reader:
         if game is None:
             return self.damaged(record)
         return self.board(record, game, kind=ReplyKind.STALE,
-                          message="That board was out of date, so nothing was played: here is your game now.")
+                          message=_("That board was out of date, so nothing was played: here is your game now."))
 
     async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
         """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
@@ -331,14 +335,15 @@ def set_aside_note(record: GameRecord) -> str:
     """The line under a new board about the running game that couldn't be loaded, and was set aside."""
     if saved.problem(record.status, record.variant, record.options) is not None:
         return f"Your game #{record.id} was saved by a different version of gatebot, so it is set aside unchanged."
-    return f"Your previous game (deal {record.deal}) couldn't be read back, so it is set aside unchanged."
+    return _("Your previous game (deal {deal}) couldn't be read back, so it is set aside unchanged.", deal=record.deal)
 
 
 def dealt(first: str, abandoned: GameRecord | None) -> str:
     """The line under a new board: what was dealt, and which game was abandoned for it."""
     if abandoned is None:
         return first
-    return f"{first} Your previous game (deal {abandoned.deal}) was abandoned with a score of {abandoned.score}."
+    return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
+                           deal=abandoned.deal, score=abandoned.score))
 
 
 def _title(record: GameRecord) -> str:

@@ -23,6 +23,9 @@ class Actor:
     display_name: str
     guild_id: int | None = None
     channel_id: int | None = None
+    #: The language they read, as their front end names it (``de``, ``en-US``); the service
+    #: never reads it, front ends say its replies in it.
+    locale: str | None = None
 
 
 #: How a board can be drawn: monospace text, emoji cards, a PNG, or in words for a screen reader.

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
+from gatebot.messages import _, joined, n_
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import Game, Move, RulesError, find_variant
 from gatebot.service import saved
@@ -132,21 +133,30 @@ def win_message(win: Win) -> str:
     ``You won! Every card is home: 52/52 in 6:12 and 113 moves. Win streak: 3. A personal best:
     your fastest win and fewest moves of Gate.`` The moves are :func:`~gatebot.service.changes.move_count`'s.
     """
-    took = f"{duration(win.seconds)} and " if win.seconds is not None else ""
-    lines = [
-        f"You won! Every card is home: {win.total}/{win.total} in {took}{win.moves} move{_s(win.moves)}.",
-        f"Win streak: {win.streak}.",
-    ]
-    bests = [what for what, beaten in (("fastest win", win.fastest), ("fewest moves", win.fewest)) if beaten]
-    if win.first:
-        lines.append(f"Your first win of {win.title}.")
-    elif bests:
-        lines.append(f"A personal best: your {' and '.join(bests)} of {win.title}.")
+    if win.seconds is not None:
+        result = n_("You won! Every card is home: {total}/{total} in {time} and {n} move.",
+                    "You won! Every card is home: {total}/{total} in {time} and {n} moves.", win.moves,
+                    total=win.total, time=duration(win.seconds))
     else:
-        earlier = [duration(win.best_seconds)] if win.best_seconds is not None else []
-        earlier.append(f"{win.best_moves} move{_s(win.best_moves or 0)}")
-        lines.append(f"Your bests of {win.title}: {' and '.join(earlier)}.")
-    return " ".join(lines)
+        result = n_("You won! Every card is home: {total}/{total} in {n} move.",
+                    "You won! Every card is home: {total}/{total} in {n} moves.", win.moves, total=win.total)
+    lines = [result, _("Win streak: {streak}.", streak=win.streak)]
+    if win.first:
+        lines.append(_("Your first win of {game}.", game=win.title))
+    elif win.fastest and win.fewest:
+        lines.append(_("A personal best: your fastest win and fewest moves of {game}.", game=win.title))
+    elif win.fastest:
+        lines.append(_("A personal best: your fastest win of {game}.", game=win.title))
+    elif win.fewest:
+        lines.append(_("A personal best: your fewest moves of {game}.", game=win.title))
+    else:
+        moves = n_("{n} move", "{n} moves", win.best_moves or 0)
+        if win.best_seconds is not None:
+            lines.append(_("Your bests of {game}: {time} and {moves}.", game=win.title,
+                           time=duration(win.best_seconds), moves=moves))
+        else:
+            lines.append(_("Your bests of {game}: {moves}.", game=win.title, moves=moves))
+    return joined(*lines)
 
 
 async def won_game(db: Database, game_id: int) -> Win | None:

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
+from gatebot.messages import _
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
@@ -250,7 +251,7 @@ class TerminalGame:
             self.say(note)
         if reply.message:
             after_moves = reply.played and reply.status is GameStatus.ACTIVE
-            self.say(f"Then: {reply.message}" if after_moves else reply.message)
+            self.say(_("Then: {message}", message=reply.message) if after_moves else reply.message)
         offer = await self.service.end_offer(reply)
         if offer is not None and offer.message:
             self.say(offer.message)
@@ -273,15 +274,16 @@ class TerminalGame:
     def draw(self, game: Game) -> None:
         """The board, as drawn for this screen (compact on a narrow one; in words for a screen reader)."""
         if self.screen.words:
-            self.say("\n" + render_spoken(game))
+            self.say("\n" + render_spoken(game, self.screen.language))
             return
-        board = render_text(game, compact=self.screen.compact, colour=self.screen.colour)
+        board = render_text(game, compact=self.screen.compact, colour=self.screen.colour,
+                            language=self.screen.language)
         self.stdout.write("\n" + board + "\n")
         self.stdout.flush()
 
     def say(self, text: str) -> None:
-        """Write a message for the terminal: Discord's markup taken out, wrapped to the screen's width."""
-        self.stdout.write(wrap(plain(text), self.screen.width) + "\n")
+        """Write a message for the terminal in its language: Discord's markup taken out, wrapped to its width."""
+        self.stdout.write(wrap(plain(self.screen.language.say(text)), self.screen.width) + "\n")
         self.stdout.flush()
 
     def _is_move(self, line: str) -> bool:

@@ -7,10 +7,12 @@ the terminal front end reads settings of its own.
 from __future__ import annotations
 
 import getpass
+import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gatebot.digits import parse_whole
+from gatebot.locale import Translator, terminal_locale, translator
 from gatebot.render.text_rows import NORMAL_WIDTH
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, UnknownVariant, find_variant, variant_names
 
@@ -60,6 +62,8 @@ class Screen:
     #: Boards in words, a pile a sentence, for a screen reader (see :func:`gatebot.render.render_spoken`).
     words: bool = False
     width: int | None = None
+    #: The language messages and boards are written in: the environment's (``LANG`` and the like).
+    language: Translator = field(default_factory=translator)
 
     @classmethod
     def measured(cls, *, interactive: bool, colour: bool, compact: bool, words: bool = False) -> Screen:
@@ -67,11 +71,13 @@ class Screen:
 
         ``COLUMNS`` in the environment wins (as for every program that reads it), then the
         terminal's own size; output that goes to no terminal has no width. A screen
-        narrower than the normal board gets the compact one without being asked.
+        narrower than the normal board gets the compact one without being asked. Its language
+        is the one ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` asks for (gettext's order).
         """
         width = shutil.get_terminal_size((0, 0)).columns or None
         narrow = width is not None and width < NORMAL_WIDTH
-        return cls(interactive=interactive, colour=colour, compact=compact or narrow, words=words, width=width)
+        return cls(interactive=interactive, colour=colour, compact=compact or narrow, words=words, width=width,
+                   language=translator(terminal_locale(os.environ)))
 
 
 def parse_deal(text: str) -> int | None:

@@ -34,7 +34,7 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     """
 
     def say(text: str) -> None:
-        stdout.write(wrap(plain(text), screen.width) + "\n")
+        stdout.write(wrap(plain(screen.language.say(text)), screen.width) + "\n")
         stdout.flush()
 
     db = Database(request.database_url)

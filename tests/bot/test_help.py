@@ -10,7 +10,8 @@ from pathlib import Path
 from discord import app_commands
 
 from gatebot.bot.client import GateBot
-from gatebot.bot.help import HELP
+from gatebot.bot.help import HELP, OVERVIEW, SECTIONS
+from gatebot.locale import translator
 from gatebot.service import GameService
 from gatebot.settings import Settings
 from gatebot.store import Database
@@ -19,6 +20,8 @@ from tests.bot.gatebots import Running
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: "/gate new", "/challenge-admin daily on", "/gate forget-me": a group and one or two words.
 MENTION = re.compile(r"(?<![\w/])/(gate|challenge-admin|challenge)((?: [a-z][a-z-]*){1,2})")
+#: The same in any language: a German command name may hold "ü" ("/gate zurück").
+ANY_MENTION = re.compile(r"(?<![\w/])/(gate|challenge-admin|challenge)((?: [^\W\d_][\w-]*){1,2})")
 
 
 async def registered_commands(tmp_path: Path) -> set[str]:
@@ -38,10 +41,10 @@ async def registered_commands(tmp_path: Path) -> set[str]:
         await db.dispose()
 
 
-def mentioned(text: str, known: set[str]) -> set[str]:
+def mentioned(text: str, known: set[str], pattern: re.Pattern[str] = MENTION) -> set[str]:
     """The commands a text mentions: the longest known name at each mention, else the mention itself."""
     found = set()
-    for group, words in MENTION.findall(text):
+    for group, words in pattern.findall(text):
         parts = [group, *words.split()]
         names = [" ".join(parts[:n]) for n in range(len(parts), 1, -1)]
         found.add(next((name for name in names if name in known), names[-1]))
@@ -128,3 +131,32 @@ async def test_the_help_menu_still_answers_after_a_restart(gatebot: Callable) ->
     chosen = await fake.select(fake.message(asked.original.id), menu["custom_id"], ["hints"])
     assert (await chosen.response()).type == 7
     assert "/gate hint" in fake.message(asked.original.id).content
+
+
+async def test_the_german_help_names_real_commands_as_a_german_client_shows_them(tmp_path: Path) -> None:
+    known = await registered_commands(tmp_path)
+    de = translator("de")
+    german = {" ".join(de.pgettext("command", part) for part in name.split()) for name in known}
+    pages = [de.say(OVERVIEW), *(de.say(text) for *_, text in SECTIONS)]
+    assert pages[0].startswith("**Gate mit gatebot spielen**") and len(pages[0]) < 600
+    assert all(0 < len(page) <= 2000 for page in pages)  # each one Discord message
+    assert [de.say(label) for _, label, _, _ in SECTIONS] == ["Spielen", "Züge", "Tipps", "Challenges", "Einstellungen"]
+    named = set().union(*(mentioned(page, german, ANY_MENTION) for page in pages))
+    assert {"gate neu", "gate zurück", "gate tipp", "challenge play"} <= named
+    assert named <= german, f"the German help names commands the bot lacks: {sorted(named - german)}"
+
+
+async def test_a_german_player_gets_the_help_and_its_menu_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    asked = await fake.send_command("gate help", user=bob)
+    overview = await asked.response()
+    assert overview.content.startswith("**Gate mit gatebot spielen**")
+    menu = menu_of(overview.components)
+    assert [option["label"] for option in menu["options"]][:2] == ["Spielen", "Züge"]
+    assert asked.original is not None
+    chosen = await fake.select(fake.message(asked.original.id), menu["custom_id"], ["hints"], user=bob)
+    await chosen.response()
+    assert "/gate tipp" in fake.message(asked.original.id).content

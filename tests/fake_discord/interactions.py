@@ -79,7 +79,7 @@ def envelope(state: FakeState, *, kind: int, data: JSON, user: FakeUser, channel
         "token": "fake-" + secrets.token_urlsafe(48),
         "version": 1,
         "channel_id": str(channel.id),
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,

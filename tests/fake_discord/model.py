@@ -121,6 +121,8 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     avatar: str | None = None
+    #: The language their Discord client is set to, sent with each of their interactions.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:

@@ -21,12 +21,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def gatebot_play(
-    database: Path, *args: str, stdin: str, columns: int | None = None
+    database: Path, *args: str, stdin: str, columns: int | None = None, lang: str = "C.UTF-8"
 ) -> subprocess.CompletedProcess[str]:
-    """One run of gatebot play on ``stdin``, which must end well (exit 0, nothing on stderr)."""
+    """One run of gatebot play on ``stdin``, which must end well (exit 0, nothing on stderr).
+
+    The terminal speaks ``lang`` (as ``LANG``; the variables that would win over it are unset).
+    """
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "PYTHONIOENCODING": "utf-8",
-           "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(database.parent / "data")}
-    env.pop("COLUMNS", None)
+           "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(database.parent / "data"), "LANG": lang}
+    for variable in ("COLUMNS", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(variable, None)
     if columns is not None:
         env["COLUMNS"] = str(columns)
     result = subprocess.run([sys.executable, "-m", "gatebot", "play", *args], input=stdin, capture_output=True,
@@ -97,3 +101,16 @@ def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path) -> None:
     [lost] = stored(tmp_path / "games.db")
     assert lost[3] == "lost"
     assert out.rstrip().endswith("Play again? [y/N]")  # nothing more happened
+
+
+def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--deal", "5", stdin="12\nhint\n", lang="de_DE.UTF-8").stdout
+    assert "Gate, Spiel 5, ist ausgeteilt." in out
+    assert "Gate · Spiel 5 · 0 Züge · Punkte 0/52" in out
+    assert "W   ·· leer" in out and "S   34 Karten · d zieht eine" in out
+    # Column 1 holds 9♣, column 2 K♥: the refusal names the cards in German.
+    assert "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q." in out
+    hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
+    assert re.search(r"\b(Kreuz|Karo|Herz|Pik)-[A-ZÄÖÜ]", hint) and " the " not in hint, hint
+    english = gatebot_play(tmp_path / "other.db", "--deal", "5", stdin="12\n", lang="en_GB.UTF-8").stdout
+    assert "Dealt Gate deal 5." in english and "9♣ can't go on K♥: it takes a black Q." in english

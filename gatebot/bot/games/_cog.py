@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import OVERVIEW, HelpMenu, help_view, rules_for
+from gatebot.bot.language import speaker
 from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.reach import everywhere
 from gatebot.bot.services import ServedBot, Services
@@ -151,7 +152,8 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(name="help", description="How to play with gatebot: an overview, and a menu of sections")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(OVERVIEW, view=help_view(), ephemeral=True)
+        say = speaker(interaction)
+        await interaction.response.send_message(say.say(OVERVIEW), view=help_view(say), ephemeral=True)
 
     @app_commands.command(description="How your board is drawn")
     @app_commands.describe(

@@ -13,11 +13,13 @@ The deal, the longest position (96 cards off the foundations), takes under 700 c
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     NORMAL_WIDTH,
     Cells,
     ending_lines,
+    header_facts,
     header_lines,
     rank_word,
     title_words,
@@ -31,15 +33,17 @@ _INDENT = "  "
 EMPTY_PACKET = "none"
 
 
-def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: bool = False) -> str:
+def render_archway_text(
+    game: ArchwayGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+) -> str:
     """Draw an Archway ``game``: header, foundations, arch, columns, result.
 
     Widths and colour as :func:`gatebot.render.render_text` (36 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour)
+    cells = Cells(colour=colour, language=language)
     lines = [
-        *header_lines(title_words(game), archway_facts(game), width, compact=compact),
+        *header_lines(title_words(game), archway_facts(game, language), width, compact=compact),
         "",
         *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(UP_WORDS)], width),
         *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(DOWN_WORDS)], width),
@@ -51,7 +55,7 @@ def render_archway_text(game: ArchwayGame, *, compact: bool = False, colour: boo
     for number, column in enumerate(game.columns, start=1):
         row = [cells.card(card, top=i == len(column) - 1) for i, card in enumerate(column)]
         lines.extend(cells.row(str(number), row or cells.note(SPACE_WORDS), width))
-    lines.extend(ending_lines(game, width, total=game.card_count))
+    lines.extend(ending_lines(game, width, total=game.card_count, language=language))
     return "\n".join(lines)
 
 
@@ -85,11 +89,6 @@ def packet_label(rank: int) -> str:
     return f"{rank_word(rank)}:"
 
 
-def archway_facts(game: ArchwayGame) -> list[str]:
-    """The header's facts: the deal, the moves played and the score out of 104."""
-    count = len(game.moves)
-    return [
-        "custom position" if game.deal is None else f"deal {game.deal}",
-        f"{count} move{'s' if count != 1 else ''}",
-        f"score {game.score}/{game.card_count}",
-    ]
+def archway_facts(game: ArchwayGame, language: Language = ENGLISH) -> list[str]:
+    """The header's facts: the deal, the moves played and the score out of 104 (words in ``language``)."""
+    return header_facts(game, language, total=game.card_count)

@@ -7,6 +7,7 @@ turning one) and the stock's size and pass; the rest is counted, never named.
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.canfield.text import shown_waste, stock_parts
 from gatebot.render.spoken import (
     RANK_NAMES,
@@ -22,7 +23,7 @@ from gatebot.render.spoken import (
 from gatebot.rules import CanfieldGame
 
 
-def spoken_canfield(game: CanfieldGame) -> str:
+def spoken_canfield(game: CanfieldGame, language: Language = ENGLISH) -> str:
     """A Canfield ``game`` as sentences, one pile a line; the face-down reserve and the stock only counted."""
     base = RANK_NAMES[game.base_rank - 1]
     reserve = game.reserve
@@ -32,7 +33,7 @@ def spoken_canfield(game: CanfieldGame) -> str:
     else:
         reserve_parts = ["empty"]
     lines = [
-        header(game, f"base {base}"),
+        header(game, f"base {base}", language=language),
         line("Reserve, R", *reserve_parts),
         line(
             f"Foundations, each from {base}",
@@ -49,4 +50,4 @@ def spoken_canfield(game: CanfieldGame) -> str:
     if game.stock_count:
         parts[0] += ", face down"
     lines.append(line("Stock, S", *parts))
-    return board([*lines, *ending(game)])
+    return board([*lines, *ending(game, language=language)])

@@ -14,6 +14,7 @@ starts from.
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     EMPTY_PILE,
@@ -30,19 +31,21 @@ from gatebot.rules import CanfieldGame, Card
 _SPACE = "·· space"
 
 
-def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: bool = False) -> str:
+def render_canfield_text(
+    game: CanfieldGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+) -> str:
     """Draw a Canfield ``game``: header, reserve, foundations, piles, waste, stock, result.
 
     Widths and colour as :func:`gatebot.render.render_text` (36 columns compact, else 72).
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour)
+    cells = Cells(colour=colour, language=language)
     reserve = game.reserve
     foundations = [cells.foundation(top, suit) for suit, top in enumerate(game.foundations)]
     if None in game.foundations:
         foundations.append(cells.words(foundation_note(game, compact=compact)))
     lines = [
-        *header_lines(title_words(game), canfield_facts(game), width, compact=compact),
+        *header_lines(title_words(game), canfield_facts(game, language), width, compact=compact),
         "",
         *cells.row("R", _reserve(cells, reserve), width),
         *cells.row("F", foundations, width),
@@ -54,7 +57,7 @@ def render_canfield_text(game: CanfieldGame, *, compact: bool = False, colour: b
     lines.extend(cells.row("W", _waste(cells, game), width))
     first, *rest = stock_parts(game)
     lines.extend(cells.row("S", [*cells.note(first), *(cells.words(f"· {part}") for part in rest)], width))
-    lines.extend(ending_lines(game, width))
+    lines.extend(ending_lines(game, width, language=language))
     return "\n".join(lines)
 
 
@@ -77,9 +80,9 @@ def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
 # -- the words and choices every Canfield board shares (text, emoji, image) -------------------
 
 
-def canfield_facts(game: CanfieldGame) -> list[str]:
-    """The header's facts: the deal, the base rank, the moves played and the score."""
-    deal, *rest = header_facts(game)
+def canfield_facts(game: CanfieldGame, language: Language = ENGLISH) -> list[str]:
+    """The header's facts: the deal, the base rank, the moves played and the score (words in ``language``)."""
+    deal, *rest = header_facts(game, language)
     return [deal, f"base {rank_word(game.base_rank)}", *rest]
 
 

@@ -8,33 +8,43 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.spoken import board, card_words, count_words, ending, foundation_words, header, line, pile_words
 from gatebot.rules import Card, GateGame
 
 
-def spoken_gate(game: GateGame) -> str:
+def spoken_gate(game: GateGame, language: Language = ENGLISH) -> str:
     """A Gate ``game`` as sentences, one pile a line, each card named in full and none hidden named."""
     left, right = game.reserves
+    foundations = (foundation_words(suit, top, language=language) for suit, top in enumerate(game.foundations))
     lines = [
-        header(game),
-        line("Left reserve, L", *_reserve(left)),
-        line("Right reserve, R", *_reserve(right)),
-        line("Foundations", ", ".join(foundation_words(suit, top) for suit, top in enumerate(game.foundations))),
+        header(game, language=language),
+        line(language.gettext("Left reserve, L"), *_reserve(left, language)),
+        line(language.gettext("Right reserve, R"), *_reserve(right, language)),
+        line(language.gettext("Foundations"), ", ".join(foundations)),
     ]
     for number, column in enumerate(game.columns, start=1):
-        lines.append(line(f"Column {number}", pile_words(column) if column else "free"))
-    lines.append(line("Waste, W", *_waste(game.waste)))
+        lines.append(line(language.gettext("Column {number}").format(number=number),
+                          pile_words(column, language) if column else language.gettext("free")))
+    lines.append(line(language.gettext("Waste, W"), *_waste(game.waste, language)))
     count = game.stock_count
-    lines.append(line("Stock, S", f"{count_words(count)}, face down" if count else "empty, no redeal"))
-    return board([*lines, *ending(game)])
+    if count:
+        stock = language.gettext("{cards}, face down").format(cards=count_words(count, language=language))
+    else:
+        stock = language.gettext("empty, no redeal")
+    lines.append(line(language.gettext("Stock, S"), stock))
+    return board([*lines, *ending(game, language=language)])
 
 
-def _reserve(cards: Sequence[Card]) -> list[str]:
-    return [count_words(len(cards)), pile_words(cards)] if cards else ["empty"]
-
-
-def _waste(cards: Sequence[Card]) -> list[str]:
+def _reserve(cards: Sequence[Card], language: Language) -> list[str]:
     if not cards:
-        return ["empty"]
+        return [language.gettext("empty")]
+    return [count_words(len(cards), language=language), pile_words(cards, language)]
+
+
+def _waste(cards: Sequence[Card], language: Language) -> list[str]:
+    if not cards:
+        return [language.gettext("empty")]
     under = len(cards) - 1
-    return [card_words(cards[-1]), f"{count_words(under)} under it" if under else ""]
+    shown = language.gettext("{cards} under it").format(cards=count_words(under, language=language))
+    return [card_words(cards[-1], language), shown if under else ""]

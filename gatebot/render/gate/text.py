@@ -13,6 +13,7 @@ pieces in :mod:`gatebot.render.text_rows`, which every family's text board share
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, N_, Language
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     NORMAL_WIDTH,
@@ -24,23 +25,25 @@ from gatebot.render.text_rows import (
 )
 from gatebot.rules import GateGame
 
-_FREE = "·· free"
+_FREE = N_("·· free")
 
 
-def render_gate_text(game: GateGame, *, compact: bool = False, colour: bool = False) -> str:
+def render_gate_text(
+    game: GateGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+) -> str:
     """Draw a Gate ``game`` as text: header, then its piles one a row, then the result once it is over.
 
     ``compact`` keeps every line within 36 characters (what a phone shows of a code block,
     :mod:`gatebot.render.phone`), otherwise 72 and the cards sit in a grid so ranks line up
     row under row. ``colour`` paints red cards with
     ANSI codes for terminals; widths ignore the codes. It shows reserves, foundations,
-    columns, waste and stock.
+    columns, waste and stock, its words in ``language``.
     """
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
-    cells = Cells(colour=colour)
+    cells = Cells(colour=colour, language=language)
     left, right = game.reserves
     lines = [
-        *_header(game, width, compact=compact),
+        *header_lines(title_words(game), header_facts(game, language), width, compact=compact),
         "",
         *cells.row("L", cells.reserve(left), width),
         *cells.row("R", cells.reserve(right), width),
@@ -48,24 +51,24 @@ def render_gate_text(game: GateGame, *, compact: bool = False, colour: bool = Fa
         "",
     ]
     for number, column in enumerate(game.columns, start=1):
-        cards = [cells.card(card) for card in column] or cells.note(_FREE)
+        cards = [cells.card(card) for card in column] or cells.note(language.gettext(_FREE))
         lines.extend(cells.row(str(number), cards, width))
     lines.append("")
     lines.extend(cells.row("W", cells.waste(game.waste), width))
-    lines.extend(cells.row("S", cells.note(stock_words(game)), width))
-    lines.extend(ending_lines(game, width))
+    lines.extend(cells.row("S", cells.note(stock_words(game, language=language)), width))
+    lines.extend(ending_lines(game, width, language=language))
     return "\n".join(lines)
 
 
-def stock_words(game: GateGame, *, italic: str = "", bold: str = "", code: str = "") -> str:
+def stock_words(
+    game: GateGame, *, italic: str = "", bold: str = "", code: str = "", language: Language = ENGLISH
+) -> str:
     """How many cards are left to draw, never which (the stock is face down), with optional markup."""
     count = game.stock_count
     if count == 0:
-        return f"{italic}empty{italic} (one pass, no redeal)"
-    cards = f"{bold}{count}{bold} card{'s' if count != 1 else ''}"
-    return f"{cards} · {code}d{code} draws one" if game.stock_known else f"{cards}, order unknown"
+        return language.gettext("{italic}empty{italic} (one pass, no redeal)").format(italic=italic)
+    cards = language.ngettext("{bold}{n}{bold} card", "{bold}{n}{bold} cards", count).format(bold=bold, n=count)
+    if game.stock_known:
+        return language.gettext("{cards} · {code}d{code} draws one").format(cards=cards, code=code)
+    return language.gettext("{cards}, order unknown").format(cards=cards)
 
-
-def _header(game: GateGame, width: int, *, compact: bool) -> list[str]:
-    """Variant and options, deal, moves played and score: one line, or in compact the title over the rest."""
-    return header_lines(title_words(game), header_facts(game), width, compact=compact)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
+from gatebot.messages import _
 from gatebot.rules.canfield import checks as canfield_checks
 from gatebot.rules.canfield.checks import (
     HIDDEN_RESERVE,
@@ -517,10 +518,10 @@ class CanfieldGame(Game):
 
     def pile_label(self, name: str) -> str:
         if name == "r":
-            return "the reserve"
+            return _("the reserve")
         if name == "w":
-            return "the waste"
-        return f"pile {name}"
+            return _("the waste")
+        return _("pile {number}", number=name)
 
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for a message that explains why it can't move."""

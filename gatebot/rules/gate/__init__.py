@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar, Self
 
+from gatebot.messages import Text, _, n_
 from gatebot.rules.autoplay import is_safe_up
-from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
+from gatebot.rules.cards import CARD_WORDS, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import IllegalMove
 from gatebot.rules.game import Game, RuleOption
@@ -108,7 +109,7 @@ class GateGame(Game):
         RuleOption(SINGLE_MOVES, "only top cards move, no runs"),
         RuleOption(STOCK_FILL, "an emptied column takes the next stock card once the waste is empty"),
     )
-    unseen_words = "shuffles of the stock"
+    unseen_words = _("shuffles of the stock")
     column_count: ClassVar[int] = 8
 
     __slots__ = (
@@ -324,11 +325,14 @@ class GateGame(Game):
             return self._columns[source]
         return (self._reserves[0], self._reserves[1], self._waste)[source - n]
 
-    def _pile_label(self, source: int) -> str:
+    def _pile_label(self, source: int, *, capital: bool = False) -> Text:
+        """A pile as a sentence names it: ``column 3``, ``the waste`` (``capital``: to begin one)."""
         n = self.column_count
         if source < n:
-            return f"column {source + 1}"
-        return ("the left reserve", "the right reserve", "the waste")[source - n]
+            return _("Column {number}", number=source + 1) if capital else _("column {number}", number=source + 1)
+        if capital:
+            return (_("The left reserve"), _("The right reserve"), _("The waste"))[source - n]
+        return (_("the left reserve"), _("the right reserve"), _("the waste"))[source - n]
 
     def validate(self, move: Move) -> Move:
         return gate_checks.validate(self, move)
@@ -478,18 +482,19 @@ class GateGame(Game):
         if now and now == was[: len(now)]:
             return None
         if not now:
-            return f"Column {move.source} is a free space now: any card or run may go there."
+            return _("Column {column} is a free space now: any card or run may go there.", column=move.source)
         card = now[0]
         left, right = before.reserves
         if left and card == left[-1]:
-            origin = "the left reserve"
+            origin = _("the left reserve")
         elif right and card == right[-1]:
-            origin = "the right reserve"
+            origin = _("the right reserve")
         elif before.waste and card == before.waste[-1]:
-            origin = "the waste"
+            origin = _("the waste")
         else:
-            origin = "the stock"
-        return f"{card.pretty} from {origin} fills column {move.source}."
+            origin = _("the stock")
+        return _("{card} from {origin} fills column {column}.", card=CARD_WORDS[card.index], origin=origin,
+                 column=move.source)
 
     def is_safe_up(self, move: Move) -> bool:
         """Whether a legal foundation move can never cost a win (:func:`gatebot.rules.autoplay.is_safe_up`)."""
@@ -497,18 +502,18 @@ class GateGame(Game):
 
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for a message that explains why it can't move."""
-        pretty = CARD_PRETTY[card]
+        word = CARD_WORDS[card]
         if self._foundations[card & 3] > card >> 2:
-            return f"{pretty} is already on its foundation"
+            return _("{card} is already on its foundation", card=word)
         place = self.locate(card)
         if place is None:
-            return f"{pretty} hasn't been drawn from the stock yet"
+            return _("{card} hasn't been drawn from the stock yet", card=word)
         pile, above = place
         label = self._pile_label(self._sources[pile])
         if above == 0:
-            return f"{pretty} is on top of {label}"
-        cards = "card" if above == 1 else "cards"
-        return f"{pretty} is in {label} under {above} {cards}"
+            return _("{card} is on top of {pile}", card=word, pile=label)
+        return n_("{card} is in {pile} under {n} card", "{card} is in {pile} under {n} cards", above, card=word,
+                  pile=label)
 
 
 class LittleGateGame(GateGame):

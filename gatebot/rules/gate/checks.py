@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gatebot.rules.cards import CARD_PRETTY, RED
+from gatebot.messages import Text, _, n_
+from gatebot.rules.cards import CARD_WORDS, RED
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, quoted
 from gatebot.rules.move import DRAW, Move
 
@@ -20,8 +21,8 @@ if TYPE_CHECKING:
 KEY: tuple[int, ...] = tuple((c >> 2) * 2 + RED[c] for c in range(52))
 #: ``ACCEPTS[t]`` is the ``KEY`` of the cards that may go on ``t`` (-1: nothing, for an Ace).
 ACCEPTS: tuple[int, ...] = tuple(((c >> 2) - 1) * 2 + (not RED[c]) if c >= 4 else -1 for c in range(52))
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-HIDDEN_STOCK = "The stock's order is unknown in this position, so no card can come from it"
+SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
+HIDDEN_STOCK = _("The stock's order is unknown in this position, so no card can come from it")
 
 
 def validate(game: GateGame, move: Move) -> Move:
@@ -30,22 +31,24 @@ def validate(game: GateGame, move: Move) -> Move:
         if game._stock_hidden and game._stock:
             raise IllegalMove(HIDDEN_STOCK)
         if not game._stock:
-            raise IllegalMove(f"The stock is empty: {game.title} has one pass and no redeal")
+            raise IllegalMove(_("The stock is empty: {game} has one pass and no redeal", game=game.title))
         return DRAW
     source = _source_code(game, move.source)
     target = _target_code(game, move.target)
     n = game.column_count
     if source == target and source < n:
-        raise IllegalMove(f"Cards can't move from column {source + 1} onto itself")
+        raise IllegalMove(_("Cards can't move from column {column} onto itself", column=source + 1))
     pile = game._pile(source)
     if not pile:
         if source < n:
-            raise IllegalMove(f"Column {source + 1} is empty: it is a free space, with nothing to move")
-        raise IllegalMove(f"{game._pile_label(source).capitalize()} is empty")
+            raise IllegalMove(
+                _("Column {column} is empty: it is a free space, with nothing to move", column=source + 1)
+            )
+        raise IllegalMove(_("{pile} is empty", pile=game._pile_label(source, capital=True)))
     run = game._run_length(pile) if source < n else 1
     if move.count is not None:
         if move.count < 1:
-            raise IllegalMove("A move takes at least one card")
+            raise IllegalMove(_("A move takes at least one card"))
         if move.count > run:
             raise IllegalMove(_run_too_long(game, source, pile, move.count, run))
     if target == n:
@@ -55,8 +58,10 @@ def validate(game: GateGame, move: Move) -> Move:
         if move.count is None and run > 1:
             choices = tuple(str(game._counted[source][target][k]) for k in range(1, run + 1))
             raise AmbiguousMove(
-                f"Move how many cards from column {source + 1} to the free space? "
-                f"Choose {', '.join(choices[:-1])} or {choices[-1]}",
+                _(
+                    "Move how many cards from column {column} to the free space? Choose {choices} or {last}",
+                    column=source + 1, choices=", ".join(choices[:-1]), last=choices[-1],
+                ),
                 choices,
             )
         if move.count is None or run == 1:
@@ -75,7 +80,7 @@ def validate(game: GateGame, move: Move) -> Move:
 
 def _validate_up(game: GateGame, move: Move, source: int, pile: list[int]) -> Move:
     if move.count not in (None, 1):
-        raise IllegalMove("Cards go to a foundation one at a time")
+        raise IllegalMove(_("Cards go to a foundation one at a time"))
     card = pile[-1]
     suit = card & 3
     have = game._foundations[suit]
@@ -83,37 +88,42 @@ def _validate_up(game: GateGame, move: Move, source: int, pile: list[int]) -> Mo
         return game._plain[source][game.column_count]
     if have == 0:
         raise IllegalMove(
-            f"{CARD_PRETTY[card]} can't go up yet: the {SUIT_NAMES[suit]} foundation starts "
-            f"with {CARD_PRETTY[suit]}"
+            _("{card} can't go up yet: the {suit} foundation starts with {first}", card=CARD_WORDS[card],
+              suit=SUIT_NAMES[suit], first=CARD_WORDS[suit])
         )
     top = (have - 1) * 4 + suit
     raise IllegalMove(
-        f"{CARD_PRETTY[card]} can't go up yet: the {SUIT_NAMES[card & 3]} foundation is at "
-        f"{CARD_PRETTY[top]} and needs {CARD_PRETTY[top + 4]} next"
+        _(
+            "{card} can't go up yet: the {suit} foundation is at {top} and needs {next} next",
+            card=CARD_WORDS[card], suit=SUIT_NAMES[card & 3], top=CARD_WORDS[top], next=CARD_WORDS[top + 4],
+        )
     )
 
 
-def why_not_on(card: int, top: int) -> str:
+def why_not_on(card: int, top: int) -> Text:
     """Why ``card`` can't go on column top ``top``."""
+    moved, under = CARD_WORDS[card], CARD_WORDS[top]
     if top < 4:
-        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: nothing builds on an Ace"
+        return _("{card} can't go on {top}: nothing builds on an Ace", card=moved, top=under)
     if (card >> 2) == (top >> 2) - 1:
-        return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: build down in alternating colours"
-    colour = "black" if RED[top] else "red"
+        return _("{card} can't go on {top}: build down in alternating colours", card=moved, top=under)
     wanted = "A23456789TJQK"[(top >> 2) - 1].replace("T", "10")
-    return f"{CARD_PRETTY[card]} can't go on {CARD_PRETTY[top]}: it takes a {colour} {wanted}"
+    if RED[top]:
+        return _("{card} can't go on {top}: it takes a black {rank}", card=moved, top=under, rank=wanted)
+    return _("{card} can't go on {top}: it takes a red {rank}", card=moved, top=under, rank=wanted)
 
 
-def _run_too_long(game: GateGame, source: int, pile: list[int], count: int, run: int) -> str:
+def _run_too_long(game: GateGame, source: int, pile: list[int], count: int, run: int) -> Text:
     if source >= game.column_count or game._single:
-        rule = " in single-moves" if game._single else ""
-        return f"Only the top card of {game._pile_label(source)} moves{rule}"
+        if game._single:
+            return _("Only the top card of {pile} moves in single-moves", pile=game._pile_label(source))
+        return _("Only the top card of {pile} moves", pile=game._pile_label(source))
     if count > len(pile):
-        cards = "card" if len(pile) == 1 else "cards"
-        return f"Column {source + 1} holds only {len(pile)} {cards}"
-    return (
-        f"Only the top {run} cards of column {source + 1} move together: "
-        f"{CARD_PRETTY[pile[-run - 1]]} under them breaks the run"
+        return n_("Column {column} holds only {n} card", "Column {column} holds only {n} cards", len(pile),
+                  column=source + 1)
+    return _(
+        "Only the top {run} cards of column {column} move together: {card} under them breaks the run",
+        run=run, column=source + 1, card=CARD_WORDS[pile[-run - 1]],
     )
 
 
@@ -137,14 +147,15 @@ def check_pile(game: GateGame, name: str, *, as_target: bool) -> None:
         return
     if name.isdigit():
         raise IllegalMove(
-            f"Column {name} doesn't exist: {game.title} has columns 1–{game.column_count}"
+            _("Column {column} doesn't exist: {game} has columns 1–{last}",
+              column=name, game=game.title, last=game.column_count)
         )
     if as_target and name in ("l", "r"):
-        raise IllegalMove("Nothing moves onto a reserve")
+        raise IllegalMove(_("Nothing moves onto a reserve"))
     if as_target and name == "w":
-        raise IllegalMove("Nothing moves onto the waste: it only takes cards from the stock")
+        raise IllegalMove(_("Nothing moves onto the waste: it only takes cards from the stock"))
     if not as_target and name == "f":
-        raise IllegalMove("Cards never leave a foundation")
+        raise IllegalMove(_("Cards never leave a foundation"))
     if not name:
-        raise IllegalMove("Say where the card goes: a column, or f for its foundation")
-    raise IllegalMove(f"{game.title} has no pile called {quoted(name)}")
+        raise IllegalMove(_("Say where the card goes: a column, or f for its foundation"))
+    raise IllegalMove(_("{game} has no pile called {name}", game=game.title, name=quoted(name)))

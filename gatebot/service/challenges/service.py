@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
+from gatebot.messages import message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
@@ -111,7 +112,7 @@ class ChallengeService:
             if deal is not None:
                 cls.new(deal=deal, options=chosen)
         except (RulesError, ValueError) as error:
-            raise ChallengeError(sentence(str(error))) from None
+            raise ChallengeError(sentence(message_of(error))) from None
         if deal is not None and winnable:
             raise ChallengeError("Choose a deal number or a winnable deal, not both.")
         if not 1 <= hours <= MAX_HOURS:
@@ -331,7 +332,7 @@ class ChallengeService:
             cls = find_variant(variant)
             chosen = cls.check_options(options)
         except (RulesError, ValueError) as error:
-            raise ChallengeError(sentence(str(error))) from None
+            raise ChallengeError(sentence(message_of(error))) from None
         if winnable and (chosen or len(winnable_deals(cls.name)) < DAILY_LIST_MINIMUM):
             listed = [
                 find_variant(name).title for name in variant_names()

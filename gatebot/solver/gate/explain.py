@@ -15,9 +15,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from gatebot.messages import N_, Text, _, joined
 from gatebot.rules import GateGame, Move
 from gatebot.rules.autoplay import is_safe_up
-from gatebot.rules.cards import CARD_PRETTY
+from gatebot.rules.cards import CARD_WORDS
 from gatebot.rules.gate import ACCEPTS, KEY, SINGLE_MOVES, STOCK_FILL
 from gatebot.rules.move import FOUNDATION
 
@@ -27,7 +28,9 @@ LIMIT = 160
 MAX_REASONS = 2
 #: Stands for a card filled in from the stock, which the sentence must not know.
 _UNSEEN = -1
-_SIDES = ("left", "right")
+_GATEPOSTS = (_("the left gatepost"), _("the right gatepost"))
+#: Between two reasons of one hint.
+_AND = N_(", and ")
 _KING = 12
 
 
@@ -113,13 +116,15 @@ class _Table:
 
     def playable_tops(self) -> list[tuple[int, str]]:
         """Cards a player can pick up now, each with where it is in words."""
-        found = [(column[-1], f"column {i + 1}") for i, column in enumerate(self.columns)
-                 if column and column[-1] != _UNSEEN]
-        for side, reserve in zip(_SIDES, self.reserves, strict=True):
+        found: list[tuple[int, str]] = [
+            (column[-1], _("column {number}", number=i + 1)) for i, column in enumerate(self.columns)
+            if column and column[-1] != _UNSEEN
+        ]
+        for gatepost, reserve in zip(_GATEPOSTS, self.reserves, strict=True):
             if reserve:
-                found.append((reserve[-1], f"the {side} gatepost"))
+                found.append((reserve[-1], gatepost))
         if self.waste:
-            found.append((self.waste[-1], "the waste"))
+            found.append((self.waste[-1], _("the waste")))
         return found
 
 
@@ -150,7 +155,7 @@ def explain(game: GateGame, move: Move) -> str:
         *_foundation_reasons(table, move, effect),
         *_target_reasons(move, effect),
     ]
-    return _compose(_action(move, effect), reasons or [["it keeps the game moving"]])
+    return _compose(_action(move, effect), reasons or [[_("it keeps the game moving")]])
 
 
 # -- working out the move ---------------------------------------------------------------
@@ -213,46 +218,51 @@ def _compose(action: str, reasons: list[list[str]]) -> str:
     Each reason comes as variants, the most telling first and the shortest last; the first
     reason is always said (in its shortest form if nothing fits), later ones only if they fit.
     """
-    text = action
-    said = 0
+    chosen: list[str] = []
+    length = len(action)
     for variants in reasons:
-        if said == MAX_REASONS:
+        if len(chosen) == MAX_REASONS:
             break
-        joiner = ", and " if said else ": "
-        fitting = next((v for v in variants if len(text) + len(joiner) + len(v) <= LIMIT), None)
-        if fitting is None and not said:
+        joiner = _AND if chosen else ": "
+        fitting = next((v for v in variants if length + len(joiner) + len(v) <= LIMIT), None)
+        if fitting is None and not chosen:
             fitting = variants[-1]
         if fitting is not None:
-            text += joiner + fitting
-            said += 1
-    return text
+            chosen.append(fitting)
+            length += len(joiner) + len(fitting)
+    if not chosen:
+        return action
+    # The action and the reasons stay apart, so a front end can say each in its reader's language.
+    return Text.of_parts((action, joined(*chosen, sep=_AND)), ": ")
 
 
 def _where(name: str) -> str:
     """A move source in the words players see."""
     if name == "l":
-        return "the left gatepost"
+        return _GATEPOSTS[0]
     if name == "r":
-        return "the right gatepost"
+        return _GATEPOSTS[1]
     if name == "w":
-        return "the waste"
-    return f"column {name}"
+        return _("the waste")
+    return _("column {number}", number=name)
 
 
 def _action(move: Move, effect: _Effect) -> str:
     """The move itself: ``Play 7♣ from column 3 onto 8♥``, ``Put A♠ up from the waste``."""
-    card = CARD_PRETTY[effect.card]
+    card = CARD_WORDS[effect.card]
     source = _where(move.source)
     if move.target == FOUNDATION:
-        return f"Put {card} up from {source}"
+        return _("Put {card} up from {source}", card=card, source=source)
     if effect.count == 1:
-        what = f"Play {card}"
+        what = _("Play {card}", card=card)
+    elif effect.count == 2:
+        what = _("Move {card} and the card on it", card=card)
     else:
-        others = "the card" if effect.count == 2 else f"the {effect.count - 1} cards"
-        what = f"Move {card} and {others} on it"
+        what = _("Move {card} and the {count} cards on it", card=card, count=effect.count - 1)
     if effect.onto is None:
-        return f"{what} from {source} into the free space in column {move.target}"
-    return f"{what} from {source} onto {CARD_PRETTY[effect.onto]}"
+        return _("{what} from {source} into the free space in column {column}", what=what, source=source,
+                 column=move.target)
+    return _("{what} from {source} onto {card}", what=what, source=source, card=CARD_WORDS[effect.onto])
 
 
 def _prospects(table: _Table, card: int, home: int | None) -> list[str]:
@@ -262,14 +272,14 @@ def _prospects(table: _Table, card: int, home: int | None) -> list[str]:
     so it is not offered its own column, and only a column card can take a waiting card.
     """
     if table.goes_up(card):
-        return [", which can then go up", ""]
+        return [_(", which can then go up"), ""]
     for i, column in enumerate(table.columns):
         if i != home and column and column[-1] != _UNSEEN and ACCEPTS[column[-1]] == KEY[card]:
-            return [f", which can then go onto {CARD_PRETTY[column[-1]]}", ""]
+            return [_(", which can then go onto {card}", card=CARD_WORDS[column[-1]]), ""]
     if home is not None:
         for waiting, where in table.playable_tops():
             if not where.startswith("column") and ACCEPTS[card] == KEY[waiting]:
-                return [f", ready for the {CARD_PRETTY[waiting]} from {where}", ""]
+                return [_(", ready for the {card} from {where}", card=CARD_WORDS[waiting], where=where), ""]
     return [""]
 
 
@@ -281,23 +291,25 @@ def _source_reasons(move: Move, effect: _Effect) -> list[list[str]]:
         if effect.fill is not _Fill.NONE:
             return [_emptied(after, move.source, effect)]
         uncovered = after.columns[index][-1]
-        text = f"it uncovers the {CARD_PRETTY[uncovered]}"
-        return [[text + ending for ending in _prospects(after, uncovered, index)]]
+        text = _("it uncovers the {card}", card=CARD_WORDS[uncovered])
+        return [[joined(text, ending, sep="") for ending in _prospects(after, uncovered, index)]]
     if move.source == "w":
         return _waste_reasons(after, move, effect)
     pile = after.pile(move.source)
-    side = _SIDES["lr".index(move.source)]
+    side = "lr".index(move.source)
+    gatepost = _GATEPOSTS[side]
     if pile:
-        text = f"it shows the {CARD_PRETTY[pile[-1]]} on the {side} gatepost"
-        return [[text + ending for ending in _prospects(after, pile[-1], None)]]
+        text = _("it shows the {card} on {gatepost}", card=CARD_WORDS[pile[-1]], gatepost=gatepost)
+        return [[joined(text, ending, sep="") for ending in _prospects(after, pile[-1], None)]]
+    cleared = _("it clears {gatepost}", gatepost=gatepost)
     if not any(after.reserves):
         return [[
-            "it clears the last gatepost, so emptied columns take the waste's top card from now on",
-            f"it clears the {side} gatepost",
+            _("it clears the last gatepost, so emptied columns take the waste's top card from now on"),
+            cleared,
         ]]
-    other = _SIDES[1 - _SIDES.index(side)]
-    return [[f"it clears the {side} gatepost, so the {other} one fills emptied columns from now on",
-             f"it clears the {side} gatepost"]]
+    if side == 0:
+        return [[_("it clears the left gatepost, so the right one fills emptied columns from now on"), cleared]]
+    return [[_("it clears the right gatepost, so the left one fills emptied columns from now on"), cleared]]
 
 
 def _waste_reasons(after: _Table, move: Move, effect: _Effect) -> list[list[str]]:
@@ -306,45 +318,50 @@ def _waste_reasons(after: _Table, move: Move, effect: _Effect) -> list[list[str]
     The stock goes round once, so a waste card that stays when the next card is turned is
     buried until everything above it has been played: placing it now keeps it in play.
     """
-    rescue = (
-        [[f"it saves the {CARD_PRETTY[effect.card]} from being buried by the next draw"]]
+    rescue: list[list[str]] = (
+        [[_("it saves the {card} from being buried by the next draw", card=CARD_WORDS[effect.card])]]
         if move.target != FOUNDATION and after.stock else []
     )
     if not after.waste:
         if not any(after.reserves) and not after.stock_fill:
-            return [*rescue, ["it empties the waste, so a column emptied next stays a free space",
-                              "it empties the waste"]]
-        return [*rescue, ["it empties the waste"]]
+            return [*rescue, [_("it empties the waste, so a column emptied next stays a free space"),
+                              _("it empties the waste")]]
+        return [*rescue, [_("it empties the waste")]]
     beneath = after.waste[-1]
-    text = f"it shows the {CARD_PRETTY[beneath]} on the waste"
+    text = _("it shows the {card} on the waste", card=CARD_WORDS[beneath])
     endings = _prospects(after, beneath, None)
     if len(endings) > 1:
-        return [[text + ending for ending in endings], *rescue]
+        return [[joined(text, ending, sep="") for ending in endings], *rescue]
     return [*rescue, [text]]
 
 
 def _emptied(after: _Table, column: str, effect: _Effect) -> list[str]:
     """The clause for a move that empties ``column``: what fills it, and what that shows."""
-    opening = f"it empties column {column}"
     if effect.fill is _Fill.STOCK:
-        return [f"{opening}, which the next stock card fills"]
+        return [_("it empties column {column}, which the next stock card fills", column=column)]
     if effect.fill is _Fill.FREE:
         waiting = _king_waiting(after)
-        plain = f"{opening}, leaving a free space"
-        return [f"{plain} for the {waiting}", plain] if waiting else [plain]
+        plain = _("it empties column {column}, leaving a free space", column=column)
+        if waiting:
+            return [_("it empties column {column}, leaving a free space for the {king}", column=column, king=waiting),
+                    plain]
+        return [plain]
     assert effect.filled is not None
-    filled = CARD_PRETTY[effect.filled]
+    filled = CARD_WORDS[effect.filled]
     if effect.fill is _Fill.WASTE:
-        base = f"{opening}, which takes the {filled} from the waste"
-        pile, there = after.waste, "on the waste"
+        base = _("it empties column {column}, which takes the {card} from the waste", column=column, card=filled)
+        pile = after.waste
+        shown_there = N_("{base} and uncovers the {card} on the waste")
     else:
-        side = "left" if effect.fill is _Fill.LEFT else "right"
-        base = f"{opening}, which pulls the {filled} off the {side} gatepost"
-        pile, there = after.reserves[_SIDES.index(side)], "there"
+        side = 0 if effect.fill is _Fill.LEFT else 1
+        base = _("it empties column {column}, which pulls the {card} off {gatepost}", column=column, card=filled,
+                 gatepost=_GATEPOSTS[side])
+        pile = after.reserves[side]
+        shown_there = N_("{base} and uncovers the {card} there")
     if not pile:
-        return [f"{base}, its last card", base]
-    shown = f"{base} and uncovers the {CARD_PRETTY[pile[-1]]} {there}"
-    return [shown + ending for ending in _prospects(after, pile[-1], None)] + [base]
+        return [_("{base}, its last card", base=base), base]
+    shown = Text(shown_there, {"base": base, "card": CARD_WORDS[pile[-1]]})
+    return [joined(shown, ending, sep="") for ending in _prospects(after, pile[-1], None)] + [base]
 
 
 def _king_waiting(table: _Table) -> str | None:
@@ -353,15 +370,15 @@ def _king_waiting(table: _Table) -> str | None:
     A King can rest only in a free space, so one on a gatepost, on the waste or heading a
     run with cards beneath it is waiting for one.
     """
-    for side, reserve in zip(_SIDES, table.reserves, strict=True):
+    for gatepost, reserve in zip(_GATEPOSTS, table.reserves, strict=True):
         if reserve and reserve[-1] >> 2 == _KING:
-            return f"{CARD_PRETTY[reserve[-1]]} on the {side} gatepost"
+            return _("{card} on {gatepost}", card=CARD_WORDS[reserve[-1]], gatepost=gatepost)
     if table.waste and table.waste[-1] >> 2 == _KING:
-        return f"{CARD_PRETTY[table.waste[-1]]} on the waste"
+        return _("{card} on the waste", card=CARD_WORDS[table.waste[-1]])
     for i, column in enumerate(table.columns):
         run = table.run_length(column)
         if run and run < len(column) and column[-run] >> 2 == _KING:
-            return f"{CARD_PRETTY[column[-run]]} in column {i + 1}"
+            return _("{card} in column {column}", card=CARD_WORDS[column[-run]], column=i + 1)
     return None
 
 
@@ -369,17 +386,17 @@ def _foundation_reasons(table: _Table, move: Move, effect: _Effect) -> list[list
     """For a card going up: the next of its suit now free to follow, and whether it is safe."""
     if move.target != FOUNDATION:
         return []
-    reasons = []
+    reasons: list[list[str]] = []
     following = effect.card + 4
     if effect.card >> 2 < _KING:
         shown = effect.after.pile(move.source)[-1:]
         for card, where in effect.after.playable_tops():
             if card == following and (card not in shown or effect.fill is not _Fill.NONE):
-                reasons.append([f"now {CARD_PRETTY[card]} can follow from {where}"])
+                reasons.append([_("now {card} can follow from {where}", card=CARD_WORDS[card], where=where)])
     if effect.card < 4:
-        reasons.append(["an Ace is always safe to put up"])
+        reasons.append([_("an Ace is always safe to put up")])
     elif is_safe_up(effect.card, table.foundations):
-        reasons.append([f"no card still needs the {CARD_PRETTY[effect.card]} to build on"])
+        reasons.append([_("no card still needs the {card} to build on", card=CARD_WORDS[effect.card])])
     return reasons
 
 
@@ -388,24 +405,30 @@ def _target_reasons(move: Move, effect: _Effect) -> list[list[str]]:
     if move.target == FOUNDATION:
         return []
     after = effect.after
-    reasons = []
+    reasons: list[list[str]] = []
     if not move.source.isdigit():
         shown = after.pile(move.source)[-1:]
-        landed = CARD_PRETTY[effect.card]
+        landed = CARD_WORDS[effect.card]
         for waiting, where in after.playable_tops():
             if not where.startswith("column") and waiting not in shown and ACCEPTS[effect.card] == KEY[waiting]:
-                reasons.append([f"the {CARD_PRETTY[waiting]} from {where} can then go onto the {landed}"])
+                reasons.append([_("the {card} from {where} can then go onto the {landed}", card=CARD_WORDS[waiting],
+                                  where=where, landed=landed)])
                 break
     if effect.onto is not None and not after.single:
         column = after.columns[int(move.target) - 1]
         run = after.run_length(column)
         if run >= 3:
-            start = CARD_PRETTY[column[-run]]
-            article = "an" if run in (8, 11) else "a"
-            reasons.append([f"it builds {article} {run}-card run down from the {start}, to move as one later",
-                            f"it builds {article} {run}-card run down from the {start}"])
+            start = CARD_WORDS[column[-run]]
+            if run in (8, 11):
+                reasons.append([_("it builds an {run}-card run down from the {card}, to move as one later", run=run,
+                                  card=start),
+                                _("it builds an {run}-card run down from the {card}", run=run, card=start)])
+            else:
+                reasons.append([_("it builds a {run}-card run down from the {card}, to move as one later", run=run,
+                                  card=start),
+                                _("it builds a {run}-card run down from the {card}", run=run, card=start)])
     if effect.onto is None and effect.card >> 2 == _KING and effect.fill is _Fill.NONE:
-        reasons.append(["only a free space can take a King"])
+        reasons.append([_("only a free space can take a King")])
     return reasons
 
 
@@ -415,8 +438,8 @@ def _target_reasons(move: Move, effect: _Effect) -> list[list[str]]:
 def _draw_action(table: _Table) -> str:
     """The draw in words, with what the player can see of the stock: how many cards are left."""
     if table.stock == 1:
-        return "Turn the last stock card"
-    return f"Turn the next stock card ({table.stock} left)"
+        return _("Turn the last stock card")
+    return _("Turn the next stock card ({count} left)", count=table.stock)
 
 
 def _draw_reasons(table: _Table, legal: list[Move]) -> list[list[str]]:
@@ -427,15 +450,15 @@ def _draw_reasons(table: _Table, legal: list[Move]) -> list[list[str]]:
     """
     table_moves = any(not move.is_draw and move.source != "w" for move in legal)
     waste_moves = any(move.source == "w" for move in legal)
-    waste = CARD_PRETTY[table.waste[-1]] if table.waste else None
+    waste = CARD_WORDS[table.waste[-1]] if table.waste else None
     if waste is None:
         if table_moves:
-            return [["the moves on the table can wait for a new card to build with"]]
-        return [["nothing on the table can move"]]
+            return [[_("the moves on the table can wait for a new card to build with")]]
+        return [[_("nothing on the table can move")]]
     if not table_moves and not waste_moves:
-        return [[f"nothing on the table can move, and the {waste} on the waste has nowhere to go"]]
+        return [[_("nothing on the table can move, and the {card} on the waste has nowhere to go", card=waste)]]
     if not table_moves:
-        return [[f"nothing on the table can move, and the {waste} can wait on the waste"]]
+        return [[_("nothing on the table can move, and the {card} can wait on the waste", card=waste)]]
     if not waste_moves:
-        return [[f"the moves on the table can wait, and the {waste} on the waste has nowhere to go yet"]]
-    return [[f"the moves on the table and the {waste} on the waste can wait for a new card"]]
+        return [[_("the moves on the table can wait, and the {card} on the waste has nowhere to go yet", card=waste)]]
+    return [[_("the moves on the table and the {card} on the waste can wait for a new card", card=waste)]]
