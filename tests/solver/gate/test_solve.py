@@ -7,11 +7,14 @@ import functools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from gatebot.rules import Game, GateGame
+from gatebot.rules import Game, GateGame, Move
 from gatebot.rules.cards import CARD_TEXT
-from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances
-from gatebot.solver.gate.solve import solve
+from gatebot.solver import registry
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Search
+from gatebot.solver.gate.solve import line_moves, solve, without_returns
 from gatebot.solver.results import Verdict
 from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1
 from tests.rules.builders import position
@@ -376,3 +379,98 @@ def test_a_card_still_needed_as_a_parent_is_not_forced_up():
 def test_a_split_whose_parent_is_used_later_is_searched_in_single_moves():
     game = with_options(position(**SPLIT_THEN_WAIT), "single-moves")
     assert solve(game).verdict is Verdict.WINNABLE
+
+
+# -- winning lines without detours ----------------------------------------------------
+
+
+def positions_along(start: GateGame, line: tuple) -> list[str]:
+    """The position text before each move of ``line`` and after the last, every move checked legal."""
+    board = Game.from_text(start.to_text())
+    texts = [board.to_text()]
+    for move in line:
+        assert move in board.legal_moves(), f"{move} is not legal in\n{board.to_text()}"
+        board.play(move)
+        texts.append(board.to_text())
+    assert board.is_won, f"the line ends in\n{board.to_text()}"
+    return texts
+
+
+@functools.cache
+def searched_line(deal: int) -> tuple:
+    """The search's own winning line for a Gate deal, before anything is cut out of it."""
+    game = gate(Game.new("gate", deal=deal))
+    search = Search(game)
+    assert search.run(20_000, 5.0)
+    return line_moves(game, search.path)
+
+
+def shuttles(game: GateGame) -> list[tuple[Move, Move]]:
+    """Column-to-column moves of ``game`` that cause no fill, each with the move taking the run back."""
+    found = []
+    for move in game.legal_moves():
+        if not (move.source.isdigit() and move.target.isdigit()):
+            continue
+        board = game.copy()
+        board.play(move)
+        if not board.raw().columns[int(move.source) - 1]:
+            continue  # the column emptied and was filled: the position can't come back
+        back = [m for m in board.legal_moves() if m.source == move.target and m.target == move.source]
+        for reverse in back:
+            again = board.copy()
+            again.play(reverse)
+            if again.to_text() == game.to_text():
+                found.append((move, reverse))
+    return found
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(deal=st.sampled_from([1, 2, 3, 12, 46, 52]), data=st.data())
+def test_a_line_with_detours_cut_out_still_wins_is_no_longer_and_visits_no_position_twice(deal, data):
+    game = gate(Game.new("gate", deal=deal))
+    line = list(searched_line(deal))
+    # Now and then a run shuttled to another column and back, where the line allows one.
+    for _ in range(data.draw(st.integers(0, 3), label="detours")):
+        at = data.draw(st.integers(0, len(line) - 1), label="at")
+        board = game.copy()
+        for move in line[:at]:
+            board.play(move)
+        options = shuttles(board)
+        if options:
+            there, back = data.draw(st.sampled_from(options), label="shuttle")
+            line[at:at] = [there, back]
+    cut = without_returns(game, tuple(line))
+    texts = positions_along(game, cut)
+    assert len(texts) == len(set(texts)), "a position comes twice"
+    assert len(cut) <= len(line)
+    assert len(cut) <= len(searched_line(deal))  # every shuttle added went again
+
+
+def test_a_move_and_its_inverse_are_cut_out_of_a_line():
+    game = gate(Game.new("gate", deal=12))
+    line = searched_line(12)
+    for at in range(len(line)):
+        board = game.copy()
+        for move in line[:at]:
+            board.play(move)
+        if options := shuttles(board):
+            break
+    else:
+        pytest.fail("deal 12's line has no place where a run can go over and back")
+    there, back = options[0]
+    texts = positions_along(game, line)
+    assert len(texts) == len(set(texts))  # the search's line itself has no detour here
+    detoured = (*line[:at], there, back, *line[at:])
+    assert without_returns(game, detoured) == line
+
+
+def test_the_solvers_line_for_deal_46_passes_no_position_twice():
+    # The search's own line for deal 46 comes back to a position three times on its way.
+    game = gate(Game.new("gate", deal=46))
+    raw = positions_along(game, searched_line(46))
+    assert len(raw) > len(set(raw))
+    found = registry.solve(game, max_nodes=20_000, max_seconds=5.0)
+    assert found.verdict is Verdict.WINNABLE
+    texts = positions_along(game, found.line)
+    assert len(texts) == len(set(texts))
+    assert len(found.line) < len(searched_line(46))
