@@ -333,7 +333,9 @@ def _cycle_key(position: Position) -> int | None:
     return _hashed(position, ("cycle", waste + stock[::-1]))
 
 
-#: Deadlock verdicts by (base, foundations, sorted piles): many positions share their piles.
+#: Deadlock verdicts by (base, sorted piles): many positions share their piles. The
+#: foundations are not in the key: the graph's cards are all off them, and its edges are the
+#: piles' and the suits' order alone.
 _DEADLOCKS: dict[tuple, bool] = {}
 _DEADLOCKS_KEPT = 200_000
 
@@ -347,7 +349,7 @@ def deadlocked(position: Position) -> bool:
     card that needs 2♣ up first …) none of the cards in the circle can ever go up, and the
     position is lost. Not for partial moves or any card to a space, which break a pile's order.
     """
-    key = (position.base, position.foundations, tuple(sorted(position.piles)))
+    key = (position.base, tuple(sorted(position.piles)))
     known = _DEADLOCKS.get(key)
     if known is not None:
         return known
@@ -392,6 +394,52 @@ def deadlocked(position: Position) -> bool:
     return circle
 
 
+def laid(before: Position, step: Step, after: Position) -> tuple[int, int] | None:
+    """The card ``step`` laid on another pile's top card, and that card, as (upper, lower); else None.
+
+    Only such a move gives the deadlock graph a new edge: every other move takes cards away
+    (to a foundation, or a whole pile off its place) or puts a lone card into a space.
+    """
+    kind = step[0]
+    if kind == "p" or kind == "t" or (kind == "W" and step[2] != "f"):
+        target = step[2]
+        below = before.piles[target]
+        if below:
+            return after.piles[target][len(below)], below[-1]
+    return None
+
+
+def closes_circle(position: Position, upper: int, lower: int) -> bool:
+    """Whether ``upper``, just laid on ``lower``, closes a circle of :func:`deadlocked`'s graph.
+
+    When the position before the move had no circle, any circle now runs through the new edge
+    (``upper`` goes up after ``lower``), so it is enough to look for a way from ``lower`` back to
+    ``upper`` — a walk of at most 52 cards, where :func:`deadlocked` builds and walks the graph
+    of every pile.
+    """
+    last = (position.base - 1) % RANKS
+    under: dict[int, int] = {}
+    for pile in position.piles:
+        for below, above in pairwise(pile):
+            under[above] = below
+    seen = {lower}
+    stack = [lower]
+    while stack:
+        card = stack.pop()
+        if card == upper:
+            return True
+        beneath = under.get(card)
+        if beneath is not None and beneath not in seen:
+            seen.add(beneath)
+            stack.append(beneath)
+        if RANK[card] != last:
+            following = card + 4 if RANK[card] != RANKS - 1 else SUIT[card]  # the next card of its suit
+            if following not in seen:
+                seen.add(following)
+                stack.append(following)
+    return False
+
+
 #: Restarts follow the Luby sequence in units of this many nodes, each with a new move order.
 SLICE = 2_000
 
@@ -427,9 +475,20 @@ class Search:
                 if self.nodes >= self.max_nodes or time.perf_counter() > deadline:
                     raise OutOfBudget from None
 
-    def _moves(self, position: Position, shuffle: bool) -> list[Step]:
-        if self.deadlocks and not position.partial and not position.any_space and deadlocked(position):
-            return []  # lost: searched to the end at once
+    def _moves(
+        self, position: Position, shuffle: bool, before: Position | None = None, step: Step | None = None
+    ) -> list[Step]:
+        """The moves to search from ``position``, none when it is deadlocked.
+
+        A position reached by ``step`` from ``before`` (which had no circle) is checked only if
+        the step laid a card on another, and only for a circle through that card.
+        """
+        if self.deadlocks and not position.partial and not position.any_space:
+            if before is None or step is None:
+                if deadlocked(position):
+                    return []  # lost: searched to the end at once
+            elif (pair := laid(before, step, position)) is not None and closes_circle(position, *pair):
+                return []
         found = moves(position, safe=self.safe)
         if shuffle and len(found) > 2:
             rest = found[1:]
@@ -465,7 +524,7 @@ class Search:
             if after.won:
                 self.line = path
                 return True
-            stack.append((after, after_key, iter(self._moves(after, shuffle))))
+            stack.append((after, after_key, iter(self._moves(after, shuffle, position, step))))
         return False
 
 
