@@ -250,48 +250,71 @@ def _talon(
 
 
 def moves(position: Position, *, safe: bool = True) -> list[Step]:
-    """The legal moves, most promising first (only the safe one, when there is one and ``safe``)."""
-    ups: list[Step] = []
-    sources: list[tuple[str | int, int]] = []
-    if position.reserve:
-        sources.append(("r", position.reserve[-1]))
-    for index, pile in enumerate(position.piles):
+    """The legal moves, most promising first (only the safe one, when there is one and ``safe``).
+
+    The hot loop of the search: each card's foundation fit is one look-up in the four cards
+    the foundations want next, and each card's places on the tableau one look-up in ``takers``.
+    """
+    base, counts, piles, reserve = position.base, position.foundations, position.piles, position.reserve
+    #: The card each suit's foundation takes next (-1 once it is full), by suit.
+    wanted = [((base + count) % RANKS) * 4 + suit if count < RANKS else -1 for suit, count in enumerate(counts)]
+    result: list[Step] = []
+    if reserve:
+        card = reserve[-1]
+        if wanted[card & 3] == card:
+            if safe and _safe(position, card):
+                return [("f", "r")]
+            result.append(("f", "r"))
+    for index, pile in enumerate(piles):
         if pile:
-            sources.append((index, pile[-1]))
-    for source, card in sources:
-        if fits_foundation(position, card):
-            if safe and source != "w" and _safe(position, card):
-                return [("f", source)]
-            ups.append(("f", source))
-    result = ups
+            card = pile[-1]
+            if wanted[card & 3] == card:
+                if safe and _safe(position, card):
+                    return [("f", index)]
+                result.append(("f", index))
     talon = talon_tops(position)
     blocked = position.blocked
     #: The pile each card would build on: the two cards one rank lower in the other colour.
     takers: dict[int, list[int]] = {}
-    for index, pile in enumerate(position.piles):
+    for index, pile in enumerate(piles):
         if pile:
             for card in BUILDS_ON[pile[-1]]:
                 if RANK[card] != blocked:
-                    takers.setdefault(card, []).append(index)
-    spaces = [index for index, pile in enumerate(position.piles) if not pile] if not position.reserve else []
+                    if card in takers:
+                        takers[card].append(index)
+                    else:
+                        takers[card] = [index]
+    spaces = [index for index, pile in enumerate(piles) if not pile] if not reserve else []
     for turns, card in talon:
-        if fits_foundation(position, card):
+        if wanted[card & 3] == card:
             result.append(("W", turns, "f"))
-    for source, pile in enumerate(position.piles):  # moving a pile brings out a reserve card
+    for source, pile in enumerate(piles):  # moving a pile brings out a reserve card
         if not pile:
             continue
-        counts = range(len(pile), 0, -1) if position.partial else (len(pile),)
-        for count in counts:
-            for target in takers.get(pile[-count], ()):
-                if target != source:
-                    result.append(("p", source, target, count))
-    if position.reserve:
-        result.extend(("t", "r", index) for index in takers.get(position.reserve[-1], ()))
+        if position.partial:
+            for count in range(len(pile), 0, -1):
+                for target in takers.get(pile[-count], ()):
+                    if target != source:
+                        result.append(("p", source, target, count))
+        else:
+            targets = takers.get(pile[0])
+            if targets:
+                count = len(pile)
+                for target in targets:
+                    if target != source:
+                        result.append(("p", source, target, count))
+    if reserve:
+        for index in takers.get(reserve[-1], ()):
+            result.append(("t", "r", index))
     for turns, card in talon:
-        result.extend(("W", turns, index) for index in takers.get(card, ()))
-        result.extend(("W", turns, index) for index in spaces)
+        targets = takers.get(card)
+        if targets:
+            for index in targets:
+                result.append(("W", turns, index))
+        for index in spaces:
+            result.append(("W", turns, index))
     if spaces and position.any_space:
-        for source, pile in enumerate(position.piles):
+        for source, pile in enumerate(piles):
             if len(pile) > 1:
                 result.append(("p", source, spaces[0], 1))
     return result
