@@ -425,6 +425,10 @@ def deadlocked(position: Position) -> bool:
     return circle
 
 
+#: The four cards of each rank, for a base of that rank.
+BASE_CARDS = tuple(frozenset(rank * 4 + suit for suit in range(4)) for rank in range(RANKS))
+
+
 def laid(before: Position, step: Step, after: Position) -> tuple[int, int] | None:
     """The card ``step`` laid on another pile's top card, and that card, as (upper, lower); else None.
 
@@ -447,8 +451,18 @@ def closes_circle(position: Position, upper: int, lower: int) -> bool:
     (``upper`` goes up after ``lower``), so it is enough to look for a way from ``lower`` back to
     ``upper`` — a walk of at most 52 cards, where :func:`deadlocked` builds and walks the graph
     of every pile.
+
+    Every edge of the graph leads to a card one rank further from the base (the next card of a
+    suit; the card a card lies on), but for a card of the last rank lying on a base card. So a
+    circle needs such a pair somewhere, and the usual position, which has none, is answered
+    without a walk.
     """
-    last = (position.base - 1) % RANKS
+    base = position.base
+    last = (base - 1) % RANKS
+    if RANK[lower] != base:  # the new edge doesn't wrap round: look for a pair that does
+        bases = BASE_CARDS[base]
+        if all(len(pile) < 2 or bases.isdisjoint(pile[:-1]) for pile in position.piles):
+            return False
     under: dict[int, int] = {}
     for pile in position.piles:
         for below, above in pairwise(pile):
