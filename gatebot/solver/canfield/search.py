@@ -172,6 +172,10 @@ def _filled(piles: list[bytes], source: int, reserve: bytes) -> tuple[bytes, ...
     return tuple(piles)
 
 
+#: The two suits of the other colour, by suit (C D H S).
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+
 def _safe(position: Position, card: int) -> bool:
     """Whether putting ``card`` up can't hurt.
 
@@ -185,12 +189,13 @@ def _safe(position: Position, card: int) -> bool:
     """
     rank = (RANK[card] - position.base) % RANKS  # 0 for the base card
     counts = position.foundations
-    others = min(counts[suit] for suit in range(4) if (suit in (1, 2)) != RED[card])
+    first, second = OTHER_COLOUR[card & 3]
+    others = counts[first] if counts[first] < counts[second] else counts[second]
     if position.blocked != (position.base - 1) % RANKS:
         return others >= (rank or RANKS)  # the cards that build on it are up
     if others >= rank:
         return True
-    same = next(counts[suit] for suit in range(4) if suit != SUIT[card] and (suit in (1, 2)) == RED[card])
+    same = counts[3 - (card & 3)]  # clubs and spades, diamonds and hearts
     return others >= rank - 1 and same >= rank - 2
 
 
