@@ -1,6 +1,6 @@
 """A thoughtful Canfield solver: whether a deal can be won with every card known, the stock's order too.
 
-Depth-first search over positions held as tuples, with a table of positions already searched
+Depth-first search over positions held as bytes and tuples, with a table of positions already searched
 to the end. Tableau piles are interchangeable, so a position's key lists them sorted. Cards go
 to the foundations first, then reserve and waste cards onto the tableau, then whole piles
 onto piles, then turning the stock, then turning the waste over for a new pass.
