@@ -111,8 +111,8 @@ def _imagined(seen: search.Position, stock_known: bool, rng: random.Random) -> s
     under = max(0, len(seen.reserve) - 1)
     unseen = list(seen.reserve[:under]) + ([] if stock_known else list(seen.stock))
     rng.shuffle(unseen)
-    reserve = (*unseen[:under], *seen.reserve[under:])
-    stock = seen.stock if stock_known else tuple(unseen[under:])
+    reserve = bytes(unseen[:under]) + seen.reserve[under:]
+    stock = seen.stock if stock_known else bytes(unseen[under:])
     return replace(seen, reserve=reserve, stock=stock)
 
 

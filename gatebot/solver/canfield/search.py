@@ -1,6 +1,6 @@
 """A thoughtful Canfield solver: whether a deal can be won with every card known, the stock's order too.
 
-Depth-first search over positions held as tuples, with a table of positions already searched
+Depth-first search over positions held as bytes and tuples, with a table of positions already searched
 to the end. Tableau piles are interchangeable, so a position's key lists them sorted. Cards go
 to the foundations first, then reserve and waste cards onto the tableau, then whole piles
 onto piles, then turning the stock, then turning the waste over for a new pass.
@@ -38,18 +38,22 @@ UNLIMITED = -1
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A Canfield position as plain card indices (tops last).
+    """A Canfield position as plain card indices (tops last), each row of cards a ``bytes``.
+
+    Bytes keep their hash once computed, so a pile or a talon that a move leaves alone costs
+    nothing to hash again in the child's key and the talon's cache; slicing and joining them
+    is as cheap as for tuples.
 
     ``foundations`` counts the cards on each suit's foundation; ``passes`` is how many more
     times the waste may be turned over (``UNLIMITED`` for no limit).
     """
 
     base: int
-    reserve: tuple[int, ...]
+    reserve: bytes
     foundations: tuple[int, int, int, int]
-    piles: tuple[tuple[int, ...], ...]
-    stock: tuple[int, ...]  # the next card to turn is last
-    waste: tuple[int, ...]
+    piles: tuple[bytes, ...]
+    stock: bytes  # the next card to turn is last
+    waste: bytes
     draw: int = 3
     passes: int = UNLIMITED
     partial: bool = False
@@ -86,6 +90,10 @@ class Result:
     seconds: float
 
 
+#: Each card as a one-card row, to lay on a pile.
+ONE = tuple(bytes((card,)) for card in range(52))
+
+
 def fits_pile(card: int, top: int) -> bool:
     """Whether ``card`` builds on ``top``: one rank lower, the other colour, an Ace taking a King."""
     return RANK[card] == (RANK[top] - 1) % RANKS and RED[card] != RED[top]
@@ -117,7 +125,7 @@ def play(position: Position, step: Step) -> Position:
         if target == "f":
             foundations = _up(foundations, card)
         else:
-            piles = (*piles[:target], (*piles[target], card), *piles[target + 1 :])
+            piles = (*piles[:target], piles[target] + ONE[card], *piles[target + 1 :])
     elif kind in ("d", "n"):
         stock, waste, passes = turn(position, 1)
     elif kind == "p":
@@ -147,7 +155,7 @@ def play(position: Position, step: Step) -> Position:
             foundations = _up(foundations, card)
         else:
             target = step[2]
-            piles = (*piles[:target], (*piles[target], card), *piles[target + 1 :])
+            piles = (*piles[:target], piles[target] + ONE[card], *piles[target + 1 :])
     return Position(position.base, reserve, foundations, piles, stock, waste, position.draw, passes,
                     position.partial, position.blocked, position.any_space)
 
@@ -157,11 +165,15 @@ def _up(foundations: tuple[int, int, int, int], card: int) -> tuple[int, int, in
     return (*foundations[:suit], foundations[suit] + 1, *foundations[suit + 1 :])  # type: ignore[return-value]
 
 
-def _filled(piles: list[tuple[int, ...]], source: int, reserve: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _filled(piles: list[bytes], source: int, reserve: bytes) -> tuple[bytes, ...]:
     """The piles, the emptied ``source`` filled with the reserve's top card if there is one."""
     if not piles[source] and reserve:
-        piles[source] = (reserve[-1],)
+        piles[source] = reserve[-1:]
     return tuple(piles)
+
+
+#: The two suits of the other colour, by suit (C D H S).
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
 
 
 def _safe(position: Position, card: int) -> bool:
@@ -177,16 +189,17 @@ def _safe(position: Position, card: int) -> bool:
     """
     rank = (RANK[card] - position.base) % RANKS  # 0 for the base card
     counts = position.foundations
-    others = min(counts[suit] for suit in range(4) if (suit in (1, 2)) != RED[card])
+    first, second = OTHER_COLOUR[card & 3]
+    others = counts[first] if counts[first] < counts[second] else counts[second]
     if position.blocked != (position.base - 1) % RANKS:
         return others >= (rank or RANKS)  # the cards that build on it are up
     if others >= rank:
         return True
-    same = next(counts[suit] for suit in range(4) if suit != SUIT[card] and (suit in (1, 2)) == RED[card])
+    same = counts[3 - (card & 3)]  # clubs and spades, diamonds and hearts
     return others >= rank - 1 and same >= rank - 2
 
 
-def turn(position: Position, turns: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+def turn(position: Position, turns: int) -> tuple[bytes, bytes, int]:
     """The stock, waste and passes left after turning the talon ``turns`` times.
 
     A turn takes cards from the stock or, once it is out, turns the waste over.
@@ -197,7 +210,7 @@ def turn(position: Position, turns: int) -> tuple[tuple[int, ...], tuple[int, ..
             taken = min(position.draw, len(stock))
             stock, waste = stock[:-taken], waste + stock[-taken:][::-1]  # turned one by one
         else:
-            stock, waste = waste[::-1], ()
+            stock, waste = waste[::-1], b""
             passes = passes - 1 if passes != UNLIMITED else UNLIMITED
     return stock, waste, passes
 
@@ -212,20 +225,20 @@ def talon_tops(position: Position) -> list[tuple[int, int]]:
 
 
 #: What each talon shows as it turns, by (stock, waste, passes, draw): many positions share a talon.
-_TALONS: dict[tuple, tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]]] = {}
+_TALONS: dict[tuple, tuple[list[tuple[int, int]], dict[int, tuple[bytes, bytes, int]]]] = {}
 _TALONS_KEPT = 50_000
 
 
 def _talon(
     position: Position,
-) -> tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]]:
+) -> tuple[list[tuple[int, int]], dict[int, tuple[bytes, bytes, int]]]:
     """The talon's tops (see :func:`talon_tops`) and, for each, the stock, waste and passes it leaves."""
     key = (position.stock, position.waste, position.passes, position.draw)
     known = _TALONS.get(key)
     if known is not None:
         return known
     shown: list[tuple[int, int]] = []
-    states: dict[int, tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+    states: dict[int, tuple[bytes, bytes, int]] = {}
     seen: set[tuple[int, int]] = set()
     stock, waste, passes = position.stock, position.waste, position.passes
     turns = 0
@@ -238,7 +251,7 @@ def _talon(
             taken = min(position.draw, len(stock))
             stock, waste = stock[:-taken], waste + stock[-taken:][::-1]  # turned one by one
         elif waste and passes != 0:
-            stock, waste = waste[::-1], ()
+            stock, waste = waste[::-1], b""
             passes = passes - 1 if passes != UNLIMITED else UNLIMITED
         else:
             break
@@ -250,48 +263,71 @@ def _talon(
 
 
 def moves(position: Position, *, safe: bool = True) -> list[Step]:
-    """The legal moves, most promising first (only the safe one, when there is one and ``safe``)."""
-    ups: list[Step] = []
-    sources: list[tuple[str | int, int]] = []
-    if position.reserve:
-        sources.append(("r", position.reserve[-1]))
-    for index, pile in enumerate(position.piles):
+    """The legal moves, most promising first (only the safe one, when there is one and ``safe``).
+
+    The hot loop of the search: each card's foundation fit is one look-up in the four cards
+    the foundations want next, and each card's places on the tableau one look-up in ``takers``.
+    """
+    base, counts, piles, reserve = position.base, position.foundations, position.piles, position.reserve
+    #: The card each suit's foundation takes next (-1 once it is full), by suit.
+    wanted = [((base + count) % RANKS) * 4 + suit if count < RANKS else -1 for suit, count in enumerate(counts)]
+    result: list[Step] = []
+    if reserve:
+        card = reserve[-1]
+        if wanted[card & 3] == card:
+            if safe and _safe(position, card):
+                return [("f", "r")]
+            result.append(("f", "r"))
+    for index, pile in enumerate(piles):
         if pile:
-            sources.append((index, pile[-1]))
-    for source, card in sources:
-        if fits_foundation(position, card):
-            if safe and source != "w" and _safe(position, card):
-                return [("f", source)]
-            ups.append(("f", source))
-    result = ups
+            card = pile[-1]
+            if wanted[card & 3] == card:
+                if safe and _safe(position, card):
+                    return [("f", index)]
+                result.append(("f", index))
     talon = talon_tops(position)
     blocked = position.blocked
     #: The pile each card would build on: the two cards one rank lower in the other colour.
     takers: dict[int, list[int]] = {}
-    for index, pile in enumerate(position.piles):
+    for index, pile in enumerate(piles):
         if pile:
             for card in BUILDS_ON[pile[-1]]:
                 if RANK[card] != blocked:
-                    takers.setdefault(card, []).append(index)
-    spaces = [index for index, pile in enumerate(position.piles) if not pile] if not position.reserve else []
+                    if card in takers:
+                        takers[card].append(index)
+                    else:
+                        takers[card] = [index]
+    spaces = [index for index, pile in enumerate(piles) if not pile] if not reserve else []
     for turns, card in talon:
-        if fits_foundation(position, card):
+        if wanted[card & 3] == card:
             result.append(("W", turns, "f"))
-    for source, pile in enumerate(position.piles):  # moving a pile brings out a reserve card
+    for source, pile in enumerate(piles):  # moving a pile brings out a reserve card
         if not pile:
             continue
-        counts = range(len(pile), 0, -1) if position.partial else (len(pile),)
-        for count in counts:
-            for target in takers.get(pile[-count], ()):
-                if target != source:
-                    result.append(("p", source, target, count))
-    if position.reserve:
-        result.extend(("t", "r", index) for index in takers.get(position.reserve[-1], ()))
+        if position.partial:
+            for count in range(len(pile), 0, -1):
+                for target in takers.get(pile[-count], ()):
+                    if target != source:
+                        result.append(("p", source, target, count))
+        else:
+            targets = takers.get(pile[0])
+            if targets:
+                count = len(pile)
+                for target in targets:
+                    if target != source:
+                        result.append(("p", source, target, count))
+    if reserve:
+        for index in takers.get(reserve[-1], ()):
+            result.append(("t", "r", index))
     for turns, card in talon:
-        result.extend(("W", turns, index) for index in takers.get(card, ()))
-        result.extend(("W", turns, index) for index in spaces)
+        targets = takers.get(card)
+        if targets:
+            for index in targets:
+                result.append(("W", turns, index))
+        for index in spaces:
+            result.append(("W", turns, index))
     if spaces and position.any_space:
-        for source, pile in enumerate(position.piles):
+        for source, pile in enumerate(piles):
             if len(pile) > 1:
                 result.append(("p", source, spaces[0], 1))
     return result
@@ -333,7 +369,9 @@ def _cycle_key(position: Position) -> int | None:
     return _hashed(position, ("cycle", waste + stock[::-1]))
 
 
-#: Deadlock verdicts by (base, foundations, sorted piles): many positions share their piles.
+#: Deadlock verdicts by (base, sorted piles): many positions share their piles. The
+#: foundations are not in the key: the graph's cards are all off them, and its edges are the
+#: piles' and the suits' order alone.
 _DEADLOCKS: dict[tuple, bool] = {}
 _DEADLOCKS_KEPT = 200_000
 
@@ -347,7 +385,7 @@ def deadlocked(position: Position) -> bool:
     card that needs 2♣ up first …) none of the cards in the circle can ever go up, and the
     position is lost. Not for partial moves or any card to a space, which break a pile's order.
     """
-    key = (position.base, position.foundations, tuple(sorted(position.piles)))
+    key = (position.base, tuple(sorted(position.piles)))
     known = _DEADLOCKS.get(key)
     if known is not None:
         return known
@@ -392,6 +430,66 @@ def deadlocked(position: Position) -> bool:
     return circle
 
 
+#: The four cards of each rank, for a base of that rank.
+BASE_CARDS = tuple(frozenset(rank * 4 + suit for suit in range(4)) for rank in range(RANKS))
+
+
+def laid(before: Position, step: Step, after: Position) -> tuple[int, int] | None:
+    """The card ``step`` laid on another pile's top card, and that card, as (upper, lower); else None.
+
+    Only such a move gives the deadlock graph a new edge: every other move takes cards away
+    (to a foundation, or a whole pile off its place) or puts a lone card into a space.
+    """
+    kind = step[0]
+    if kind == "p" or kind == "t" or (kind == "W" and step[2] != "f"):
+        target = step[2]
+        below = before.piles[target]
+        if below:
+            return after.piles[target][len(below)], below[-1]
+    return None
+
+
+def closes_circle(position: Position, upper: int, lower: int) -> bool:
+    """Whether ``upper``, just laid on ``lower``, closes a circle of :func:`deadlocked`'s graph.
+
+    When the position before the move had no circle, any circle now runs through the new edge
+    (``upper`` goes up after ``lower``), so it is enough to look for a way from ``lower`` back to
+    ``upper`` — a walk of at most 52 cards, where :func:`deadlocked` builds and walks the graph
+    of every pile.
+
+    Every edge of the graph leads to a card one rank further from the base (the next card of a
+    suit; the card a card lies on), but for a card of the last rank lying on a base card. So a
+    circle needs such a pair somewhere, and the usual position, which has none, is answered
+    without a walk.
+    """
+    base = position.base
+    last = (base - 1) % RANKS
+    if RANK[lower] != base:  # the new edge doesn't wrap round: look for a pair that does
+        bases = BASE_CARDS[base]
+        if all(len(pile) < 2 or bases.isdisjoint(pile[:-1]) for pile in position.piles):
+            return False
+    under: dict[int, int] = {}
+    for pile in position.piles:
+        for below, above in pairwise(pile):
+            under[above] = below
+    seen = {lower}
+    stack = [lower]
+    while stack:
+        card = stack.pop()
+        if card == upper:
+            return True
+        beneath = under.get(card)
+        if beneath is not None and beneath not in seen:
+            seen.add(beneath)
+            stack.append(beneath)
+        if RANK[card] != last:
+            following = card + 4 if RANK[card] != RANKS - 1 else SUIT[card]  # the next card of its suit
+            if following not in seen:
+                seen.add(following)
+                stack.append(following)
+    return False
+
+
 #: Restarts follow the Luby sequence in units of this many nodes, each with a new move order.
 SLICE = 2_000
 
@@ -427,9 +525,20 @@ class Search:
                 if self.nodes >= self.max_nodes or time.perf_counter() > deadline:
                     raise OutOfBudget from None
 
-    def _moves(self, position: Position, shuffle: bool) -> list[Step]:
-        if self.deadlocks and not position.partial and not position.any_space and deadlocked(position):
-            return []  # lost: searched to the end at once
+    def _moves(
+        self, position: Position, shuffle: bool, before: Position | None = None, step: Step | None = None
+    ) -> list[Step]:
+        """The moves to search from ``position``, none when it is deadlocked.
+
+        A position reached by ``step`` from ``before`` (which had no circle) is checked only if
+        the step laid a card on another, and only for a circle through that card.
+        """
+        if self.deadlocks and not position.partial and not position.any_space:
+            if before is None or step is None:
+                if deadlocked(position):
+                    return []  # lost: searched to the end at once
+            elif (pair := laid(before, step, position)) is not None and closes_circle(position, *pair):
+                return []
         found = moves(position, safe=self.safe)
         if shuffle and len(found) > 2:
             rest = found[1:]
@@ -465,7 +574,7 @@ class Search:
             if after.won:
                 self.line = path
                 return True
-            stack.append((after, after_key, iter(self._moves(after, shuffle))))
+            stack.append((after, after_key, iter(self._moves(after, shuffle, position, step))))
         return False
 
 
@@ -500,8 +609,9 @@ def position_of(game: CanfieldGame) -> Position:
     """The search's position for a Canfield game whose stock is known."""
     raw = game.raw()
     passes = UNLIMITED if raw.passes_left is None else raw.passes_left
-    return Position(raw.base, raw.reserve, tuple(raw.foundations), raw.piles, raw.stock, raw.waste,  # type: ignore[arg-type]
-                    raw.draw, passes, raw.partial_moves)
+    foundations = (raw.foundations[0], raw.foundations[1], raw.foundations[2], raw.foundations[3])
+    return Position(raw.base, bytes(raw.reserve), foundations, tuple(bytes(pile) for pile in raw.piles),
+                    bytes(raw.stock), bytes(raw.waste), raw.draw, passes, raw.partial_moves)
 
 
 def tokens(line: tuple[Step, ...]) -> list[str]:
