@@ -24,6 +24,7 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
+from gatebot.messages import _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
@@ -182,14 +183,15 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         whose = user or interaction.user
         own = whose.id == interaction.user.id
         found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
+        text: str
         if found is None:
-            text = "You haven't played yet: start a game with /gate new." if own else (
-                f"{whose.display_name} hasn't played yet."
+            text = _("You haven't played yet: start a game with /gate new.") if own else (
+                _("{name} hasn't played yet.", name=whose.display_name)
             )
         else:
             named = replace(found, display_name=whose.display_name)
             text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(speaker(interaction).say(text), ephemeral=True)
 
     @app_commands.command(description="Post a spoiler-free card of your last finished game here")
     async def share(self, interaction: discord.Interaction) -> None:
