@@ -171,11 +171,12 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         chosen: Preferences = await self.service.set_preferences(
             actor, board_style=style.value if style else None, compact=compact, four_colour=four_colour
         )
-        layout = "compact" if chosen.compact else "normal"
-        deck = "a four-colour deck" if chosen.four_colour else "a two-colour deck"
-        await interaction.response.send_message(
-            f"Your boards are drawn as {chosen.board_style}, {layout} layout, with {deck}.", ephemeral=True
-        )
+        styles = {"text": _("text"), "emoji": _("emoji"), "image": _("image"), "words": _("words")}
+        said = _("Your boards are drawn as {style}, {layout}, with {deck}.",
+                 style=styles.get(chosen.board_style, chosen.board_style),
+                 layout=_("compact layout") if chosen.compact else _("normal layout"),
+                 deck=_("a four-colour deck") if chosen.four_colour else _("a two-colour deck"))
+        await interaction.response.send_message(speaker(interaction).say(said), ephemeral=True)
 
     @app_commands.command(description="Your statistics, or another player's (shown only to you)")
     @app_commands.describe(user="Whose statistics (default: yours)")
