@@ -67,7 +67,7 @@ async def board_message(
     """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it, and ``components``."""
     assert reply.game is not None
     line = note if note is not None else reply.message
-    return await game_message(reply.game, preferences, line, components.view(reply), language=language)
+    return await game_message(reply.game, preferences, line, components.view(reply, language), language=language)
 
 
 async def game_message(

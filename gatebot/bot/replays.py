@@ -32,7 +32,10 @@ from discord.ui import DynamicItem
 from gatebot.bot.actors import interaction_actor
 from gatebot.bot.boards import BoardMessage, game_message
 from gatebot.bot.errors import expired, log_failure, on_view_error, reply_privately
+from gatebot.bot.language import speaker
 from gatebot.errors import UserError
+from gatebot.locale import Translator
+from gatebot.messages import N_, _, joined, n_
 from gatebot.render.replay import animate
 from gatebot.rules import Game, describe_move
 from gatebot.service import GameService, Preferences
@@ -47,9 +50,12 @@ STEP_ID = r"gate:replay:(?P<game>\d{1,19}):(?P<step>\d{1,9}):(?P<button>first|ba
 ANIMATION_ID = r"gate:replay:(?P<game>\d{1,19}):gif"
 #: The step buttons in their order: key, label.
 STEP_BUTTONS = (("first", "⏮"), ("back", "◀"), ("next", "▶"), ("last", "⏭"))
-ANIMATION_BUTTON = ("Animation", "🎬")
+ANIMATION_BUTTON = (N_("Animation"), "🎬")
 #: A press whose answer Discord didn't take: nothing is lost, the message's buttons still work.
-REPLAY_APOLOGY = "Sorry, I couldn't show that just now: please press again."
+REPLAY_APOLOGY = N_("Sorry, I couldn't show that just now: please press again.")
+#: How a replayed game ended, as its heading says it.
+_ENDINGS = {"won": _("won"), "lost": _("lost"), "resigned": _("resigned"), "abandoned": _("abandoned"),
+            "expired": _("expired")}
 
 
 def step_line(replay: GameReplay, step: int) -> str:
@@ -58,14 +64,14 @@ def step_line(replay: GameReplay, step: int) -> str:
     Step 0 is the deal; a step that took a move back says which move.
     """
     last = len(replay.positions) - 1
-    head = f"Step {step} of {last}"
     if step == 0:
-        return f"{head} · the deal"
+        return _("Step {step} of {last} · the deal", step=step, last=last)
     before, after = replay.positions[step - 1], replay.positions[step]
     if len(after.moves) < len(before.moves):
-        return f"{head} · undo: took back {before.moves[-1]}"
+        return _("Step {step} of {last} · undo: took back {move}", step=step, last=last, move=str(before.moves[-1]))
     move = after.moves[-1]
-    return f"{head} · {move} — {describe_move(before, move)}"
+    return _("Step {step} of {last} · {move} — {words}", step=step, last=last, move=str(move),
+             words=describe_move(before, move))
 
 
 def title_line(replay: GameReplay) -> str:
@@ -74,10 +80,13 @@ def title_line(replay: GameReplay) -> str:
     ``Replay of game #3: Alice's Little Gate deal 5 with single-moves, resigned after 12 moves.``
     """
     game = replay.positions[0]
-    options = " with " + " and ".join(replay.options) if replay.options else ""
-    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
-    return (f"Replay of game #{replay.game_id}: {replay.owner}'s {game.title} deal {replay.deal}{options}, "
-            f"{replay.status.value} after {moves}.")
+    facts = {"game": replay.game_id, "owner": replay.owner, "title": game.title, "deal": replay.deal,
+             "ending": _ENDINGS.get(replay.status.value, replay.status.value),
+             "after": n_("after {n} move", "after {n} moves", replay.moves)}
+    if replay.options:
+        return _("Replay of game #{game}: {owner}'s {title} deal {deal} with {options}, {ending} {after}.",
+                 **facts, options=" and ".join(replay.options))
+    return _("Replay of game #{game}: {owner}'s {title} deal {deal}, {ending} {after}.", **facts)
 
 
 class StepButton(DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
@@ -114,10 +123,11 @@ class AnimationButton(DynamicItem[discord.ui.Button[Any]], template=ANIMATION_ID
 
     screen: ClassVar[ReplayScreen]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji = ANIMATION_BUTTON
         super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.primary,
+            discord.ui.Button(label=say.gettext(label) if say is not None else label, emoji=emoji,
+                              style=discord.ButtonStyle.primary,
                               custom_id=f"gate:replay:{game_id}:gif"),
             row=0,
         )
@@ -184,13 +194,13 @@ class ReplayScreen:
         """
         actor = interaction_actor(interaction)
         replay = await self.service.replays.replay(actor, game_id)
-        message = await self.message(replay, 0, await self._style(interaction))
+        message = await self.message(replay, 0, await self._style(interaction), speaker(interaction))
         await interaction.response.send_message(**message.send_kwargs())
 
     async def step(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         """A step button: the pressed message shows step ``step`` (kept within the game), edited in place."""
         replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
-        message = await self.message(replay, step, await self._style(interaction))
+        message = await self.message(replay, step, await self._style(interaction), speaker(interaction))
         await interaction.response.edit_message(**message.edit_kwargs())
 
     async def animation(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -202,10 +212,15 @@ class ReplayScreen:
         replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
         drawn = await asyncio.to_thread(animate, replay.positions)
         picture = discord.File(io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}")
-        await interaction.followup.send(title_line(replay), file=picture)
+        await interaction.followup.send(speaker(interaction).say(title_line(replay)), file=picture)
 
-    async def message(self, replay: GameReplay, step: int, style: Preferences) -> BoardMessage:
-        """The replay at ``step`` (clamped to its steps), drawn in ``style`` (a player's preferences)."""
+    async def message(
+        self, replay: GameReplay, step: int, style: Preferences, say: Translator | None = None
+    ) -> BoardMessage:
+        """The replay at ``step`` (clamped to its steps), drawn in ``style`` (a player's preferences).
+
+        Its heading, step line and Animation button are in ``say``'s language (English by default).
+        """
         last = len(replay.positions) - 1
         step = max(0, min(step, last))
         view = discord.ui.View(timeout=None)
@@ -213,9 +228,10 @@ class ReplayScreen:
         for button, _label in STEP_BUTTONS:
             stays = targets[button] == step
             view.add_item(self.step_button(replay.game_id, targets[button], button, disabled=stays))
-        view.add_item(self.animation_button(replay.game_id))
+        view.add_item(self.animation_button(replay.game_id, say=say))
         game: Game = replay.positions[step]
-        return await game_message(game, style, f"{title_line(replay)}\n{step_line(replay, step)}", view)
+        line = joined(title_line(replay), step_line(replay, step), sep="\n")
+        return await game_message(game, style, line, view, language=say)
 
     async def _style(self, interaction: discord.Interaction) -> Preferences:
         """How the presser likes boards drawn."""

@@ -26,6 +26,8 @@ from discord.ui import DynamicItem
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
 from gatebot.bot.sharing import post_card
+from gatebot.locale import Translator, translator
+from gatebot.messages import N_, message_of
 from gatebot.rules import VARIANTS, Game, Move, describe_move
 from gatebot.service import GameStatus, Reply
 from gatebot.service.stats import NoCard, Statistics
@@ -36,19 +38,19 @@ if TYPE_CHECKING:
 
 MAX_OPTIONS = 25
 BUTTONS = (
-    ("draw", "Draw", "🂠", discord.ButtonStyle.primary),
-    ("undo", "Undo", "↩️", discord.ButtonStyle.secondary),
-    ("auto", "Auto", "⏫", discord.ButtonStyle.success),
-    ("hint", "Hint", "💡", discord.ButtonStyle.secondary),
+    ("draw", N_("Draw"), "🂠", discord.ButtonStyle.primary),
+    ("undo", N_("Undo"), "↩️", discord.ButtonStyle.secondary),
+    ("auto", N_("Auto"), "⏫", discord.ButtonStyle.success),
+    ("hint", N_("Hint"), "💡", discord.ButtonStyle.secondary),
 )
 #: Shown only when the service offers it: the solver proved that no win is left.
-END_BUTTON = ("end", "End game", "🏁", discord.ButtonStyle.danger)
+END_BUTTON = ("end", N_("End game"), "🏁", discord.ButtonStyle.danger)
 #: Shown once the game has finished: the one button of the board still enabled.
-SHARE_BUTTON = ("Share result", "📤", discord.ButtonStyle.success)
+SHARE_BUTTON = (N_("Share result"), "📤", discord.ButtonStyle.success)
 #: Beside it: the same game again, with a new deal.
-AGAIN_BUTTON = ("Play again", "🔁", discord.ButtonStyle.primary)
+AGAIN_BUTTON = (N_("Play again"), "🔁", discord.ButtonStyle.primary)
 #: And the game watched again, step by step.
-REPLAY_BUTTON = ("Replay", "🎞️", discord.ButtonStyle.secondary)
+REPLAY_BUTTON = (N_("Replay"), "🎞️", discord.ButtonStyle.secondary)
 
 
 class Presses(Protocol):
@@ -76,18 +78,25 @@ NEW_DEAL_ID = r"gate:newdeal:(?P<game>\d+)"
 REPLAY_ID = r"gate:replay:(?P<game>\d+)"
 
 
+def _label(label: str, say: Translator | None) -> str:
+    """A component's label or placeholder in ``say``'s language (English without one)."""
+    return (say or translator()).gettext(label)
+
+
 class BoardButton(DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
     """A Draw, Undo, Auto, Hint or End game button of one board (its table's: see :func:`board_components`)."""
 
     presses: ClassVar[Presses]
 
-    def __init__(self, action: str, game_id: int, version: int, *, disabled: bool = False) -> None:
+    def __init__(
+        self, action: str, game_id: int, version: int, *, disabled: bool = False, say: Translator | None = None
+    ) -> None:
         label, emoji, style = next(
             (label, emoji, style) for key, label, emoji, style in (*BUTTONS, END_BUTTON) if key == action
         )
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=_label(label, say),
                 emoji=emoji,
                 style=style,
                 custom_id=f"gate:{action}:{game_id}:{version}",
@@ -115,11 +124,18 @@ class MoveSelect(DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
 
     presses: ClassVar[Presses]
 
-    def __init__(self, game_id: int, version: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        say: Translator | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"gate:move:{game_id}:{version}",
-                placeholder="Choose a move…",
+                placeholder=_label(N_("Choose a move…"), say),
                 options=options or [discord.SelectOption(label="d", value="d")],
             ),
             row=1,
@@ -153,10 +169,10 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 
     statistics: ClassVar[Statistics]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji, style = SHARE_BUTTON
         super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:share:{game_id}"),
+            discord.ui.Button(label=_label(label, say), emoji=emoji, style=style, custom_id=f"gate:share:{game_id}"),
             row=1,
         )
         self.game_id = game_id
@@ -172,7 +188,7 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
             card = await self.statistics.card(self.game_id, PLATFORM, str(interaction.user.id))
             await post_card(interaction, card)
         except NoCard as refusal:
-            await reply_privately(interaction, str(refusal))
+            await reply_privately(interaction, message_of(refusal))
         except Exception as error:
             await on_view_error(interaction, error, self)
 
@@ -182,10 +198,10 @@ class AgainButton(DynamicItem[discord.ui.Button[Any]], template=AGAIN_ID):
 
     presses: ClassVar[Presses]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji, style = AGAIN_BUTTON
         super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:again:{game_id}"),
+            discord.ui.Button(label=_label(label, say), emoji=emoji, style=style, custom_id=f"gate:again:{game_id}"),
             row=1,
         )
         self.game_id = game_id
@@ -208,10 +224,10 @@ class ReplayButton(DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
 
     presses: ClassVar[Presses]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji, style = REPLAY_BUTTON
         super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=f"gate:replay:{game_id}"),
+            discord.ui.Button(label=_label(label, say), emoji=emoji, style=style, custom_id=f"gate:replay:{game_id}"),
             row=1,
         )
         self.game_id = game_id
@@ -239,10 +255,12 @@ class NewDealSelect(DynamicItem[discord.ui.Select[Any]], template=NEW_DEAL_ID):
 
     presses: ClassVar[Presses]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"gate:newdeal:{game_id}", placeholder="New deal of…", options=variant_options()
+                custom_id=f"gate:newdeal:{game_id}",
+                placeholder=_label(N_("New deal of…"), say),
+                options=variant_options(),
             ),
             row=2,
         )
@@ -284,8 +302,10 @@ class BoardComponents:
         """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
         return (self.button, self.select, self.share, self.again, self.new_deal, self.replay)
 
-    def view(self, reply: Reply) -> discord.ui.View | None:
+    def view(self, reply: Reply, say: Translator | None = None) -> discord.ui.View | None:
         """The components for a board reply: live while the game is active, disabled once it ended.
+
+        Their labels are in ``say``'s language (the board's reader's), English by default.
 
         A variant without a stock (Archway) has no Draw button at all. A finished game's board
         also gets Play again, Share result and Replay in a row, room left there, and the New deal
@@ -300,16 +320,16 @@ class BoardComponents:
             if action == "draw" and not drawing:
                 continue
             enabled = active and (action not in ("draw", "undo", "hint") or action in reply.actions)
-            view.add_item(self.button(action, reply.game_id, reply.version, disabled=not enabled))
+            view.add_item(self.button(action, reply.game_id, reply.version, disabled=not enabled, say=say))
         if active and "end" in reply.actions:
-            view.add_item(self.button("end", reply.game_id, reply.version))
+            view.add_item(self.button("end", reply.game_id, reply.version, say=say))
         if active and 0 < len(reply.moves) <= MAX_OPTIONS:
-            view.add_item(self.select(reply.game_id, reply.version, move_options(reply.game, reply.moves)))
+            view.add_item(self.select(reply.game_id, reply.version, move_options(reply.game, reply.moves), say=say))
         if reply.status is not None and reply.status.finished:
-            view.add_item(self.again(reply.game_id))
-            view.add_item(self.share(reply.game_id))
-            view.add_item(self.replay(reply.game_id))
-            view.add_item(self.new_deal(reply.game_id))
+            view.add_item(self.again(reply.game_id, say=say))
+            view.add_item(self.share(reply.game_id, say=say))
+            view.add_item(self.replay(reply.game_id, say=say))
+            view.add_item(self.new_deal(reply.game_id, say=say))
         return view
 
 
@@ -351,7 +371,7 @@ def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOptio
     return options
 
 
-STALE_PRESS = "That board was out of date, so nothing was played: the board shows your game as it is now."
+STALE_PRESS = N_("That board was out of date, so nothing was played: the board shows your game as it is now.")
 
 
 def unclaimed_sentence(custom_id: str) -> str:

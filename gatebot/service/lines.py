@@ -9,6 +9,8 @@ was typed, so no answer can outgrow Discord's limits.
 
 from __future__ import annotations
 
+from gatebot.messages import _
+
 #: Characters in one line of typed moves.
 MAX_LINE = 1000
 #: Moves one request plays at most; the rest of a longer line is left for the next message.
@@ -28,16 +30,18 @@ def excerpt(text: str, size: int = EXCERPT) -> str:
 def line_refusal(text: str) -> str | None:
     """Why a line of moves is refused before it is read, in one sentence; None when it may be read."""
     if len(text) > MAX_LINE:
-        return (
-            f"That line is too long to be moves ({len(text):,} characters): "
-            f"send at most {MAX_LINE} characters, a few moves at a time."
+        length = f"{len(text):,}"
+        return _(
+            "That line is too long to be moves ({length} characters): "
+            "send at most {limit} characters, a few moves at a time.",
+            length=length, limit=MAX_LINE,
         )
     for word in text.split():
         if len(word) > MAX_WORD:
-            return f"“{excerpt(word)}” is too long to be a move: moves are short, like 3f, w5 or d."
+            return _("“{word}” is too long to be a move: moves are short, like 3f, w5 or d.", word=excerpt(word))
     return None
 
 
 def too_many_moves() -> str:
     """The sentence that says a line was cut at :data:`MAX_MOVES` moves."""
-    return f"I played the first {MAX_MOVES} moves of that line: send the rest in another message."
+    return _("I played the first {n} moves of that line: send the rest in another message.", n=MAX_MOVES)

@@ -20,6 +20,7 @@ from cachetools import LRUCache, TTLCache
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
+from gatebot.messages import _
 from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply
 from gatebot.store import games as stored
 from gatebot.store.database import Database
@@ -176,7 +177,7 @@ class Players:
     def check(board_style: str | None) -> None:
         """Refuse a board style gatebot doesn't have, before anything is written."""
         if board_style is not None and board_style not in BOARD_STYLES:
-            raise PreferenceError(f"Board styles are {', '.join(BOARD_STYLES)}; choose one of them.")
+            raise PreferenceError(_("Board styles are {styles}; choose one of them.", styles=", ".join(BOARD_STYLES)))
 
     async def change(
         self, session: AsyncSession, actor: Actor, *, board_style: str | None, compact: bool | None,

@@ -209,7 +209,7 @@ class GameGone(NoCard):
     """No game has that id: it never existed, or its player had their data deleted."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__("That game is no longer stored, so there is no result to share.")
+        super().__init__(_("That game is no longer stored, so there is no result to share."))
         self.game_id = game_id
 
 
@@ -217,7 +217,7 @@ class NotYourGame(NoCard):
     """The game belongs to someone else: only its player shares its result."""
 
     def __init__(self, game_id: int, owner: str) -> None:
-        super().__init__(f"Only {owner} can share their result.")
+        super().__init__(_("Only {owner} can share their result.", owner=owner))
         self.game_id, self.owner = game_id, owner
 
 
@@ -226,8 +226,8 @@ class NoResultYet(NoCard):
 
     def __init__(self, game_id: int, status: GameStatus) -> None:
         text = (
-            "That game isn't over yet: its result can be shared once it ends."
-            if status is GameStatus.ACTIVE else "That game has no result to share."
+            _("That game isn't over yet: its result can be shared once it ends.")
+            if status is GameStatus.ACTIVE else _("That game has no result to share.")
         )
         super().__init__(text)
         self.game_id, self.status = game_id, status
@@ -313,17 +313,17 @@ class Statistics:
             raise NotYourGame(game_id, owner_name)
         status = GameStatus.read(record.status)
         if status is None or not saved.readable(record.id, record.status, record.variant, record.options):
-            raise NoCard(
-                f"Your game #{record.id} was saved by a different version of gatebot and can't be loaded, "
-                "so it has no result to share."
-            )
+            raise NoCard(_(
+                "Your game #{game} was saved by a different version of gatebot and can't be loaded, "
+                "so it has no result to share.", game=record.id
+            ))
         if not status.finished:
             raise NoResultYet(game_id, status)
         try:
             return result_card(record, challenge)
         except GameDamaged as error:
             log.warning("game %s can't be replayed for its result card: %s", record.id, error)
-            raise NoCard("That game can't be replayed, so it has no result card.") from error
+            raise NoCard(_("That game can't be replayed, so it has no result card.")) from error
 
     async def _daily_stats(self, session: AsyncSession, player_id: int, guild_id: int | None) -> DailyStats:
         query = (
@@ -468,31 +468,44 @@ def stats_text(stats: PlayerStats, *, own: bool, here: bool = False, new_command
     ``own``: the asker's own statistics (``Your games``) or someone else's (``Bob's games``);
     ``here``: the dailies counted are this server's only.
     """
-    heading = "Your games" if own else f"{stats.display_name}'s games"
+    name = stats.display_name
+    lines: list[str]
     if stats.variants:
-        lines = [f"{heading}:", *(_variant_line(variant) for variant in stats.variants)]
+        heading = _("Your games:") if own else _("{name}'s games:", name=name)
+        lines = [heading, *(_variant_line(variant) for variant in stats.variants)]
+    elif own:
+        lines = [_("Your games: none finished yet: start one with {command}.", command=new_command)]
     else:
-        nothing = f"none finished yet: start one with {new_command}" if own else "none finished yet"
-        lines = [f"{heading}: {nothing}."]
+        lines = [_("{name}'s games: none finished yet.", name=name)]
     daily = stats.daily
     if daily.played:
+        counts = {"played": daily.played, "won": daily.won,
+                  "streak": _days(daily.current_streak), "best": _days(daily.best_streak)}
         lines.append(
-            f"Daily challenges{' here' if here else ''}: {daily.played} played, {daily.won} won; "
-            f"streak {_days(daily.current_streak)}, best {_days(daily.best_streak)}."
+            _("Daily challenges here: {played} played, {won} won; streak {streak}, best {best}.", **counts)
+            if here else _("Daily challenges: {played} played, {won} won; streak {streak}, best {best}.", **counts)
         )
-    return "\n".join(lines)
+    return joined(*lines, sep="\n")
 
 
 def _variant_line(variant: VariantStats) -> str:
-    line = (
-        f"{variant.title}: {variant.games} game{_s(variant.games)}, {variant.wins} won "
-        f"({variant.win_rate:.0%}); streak {variant.current_streak}, best {variant.best_streak}; "
-        f"average score {variant.average_score:.1f}/{deck_size(variant.variant)}"
-    )
+    facts = {
+        "title": variant.title,
+        "games": n_("{n} game", "{n} games", variant.games),
+        "wins": variant.wins,
+        "rate": f"{variant.win_rate:.0%}",
+        "streak": variant.current_streak,
+        "best": variant.best_streak,
+        "average": f"{variant.average_score:.1f}",
+        "deck": deck_size(variant.variant),
+    }
     fastest = variant.fastest_win
-    if fastest is not None:
-        line += f"; fastest win {duration(fastest.seconds)} in {fastest.moves} move{_s(fastest.moves)}"
-    return line + "."
+    if fastest is None:
+        return _("{title}: {games}, {wins} won ({rate}); streak {streak}, best {best}; "
+                 "average score {average}/{deck}.", **facts)
+    return _("{title}: {games}, {wins} won ({rate}); streak {streak}, best {best}; "
+             "average score {average}/{deck}; fastest win {time} in {moves}.", **facts,
+             time=duration(fastest.seconds), moves=n_("{n} move", "{n} moves", fastest.moves))
 
 
 def _heights(game: Game) -> tuple[int, ...]:
@@ -506,11 +519,7 @@ def _heights(game: Game) -> tuple[int, ...]:
 
 
 def _days(count: int) -> str:
-    return f"{count} day{_s(count)}"
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
+    return n_("{n} day", "{n} days", count)
 
 
 def _title(variant: str) -> str:

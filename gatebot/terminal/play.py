@@ -15,7 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
-from gatebot.messages import _
+from gatebot.messages import N_, _, n_
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
@@ -32,17 +32,18 @@ from gatebot.terminal.text import plain, wrap
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
-_YES = frozenset({"yes", "y"})
+#: A yes, in English or German (the prompt asks in the terminal's language).
+_YES = frozenset({"yes", "y", "ja", "j"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
 _COMMANDS = "help, moves, hint, undo, new, resign, stats, card, quit"
 #: The words a mistyped command is compared with (the one-letter ones are too short to guess).
 _COMMAND_WORDS = ("quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
                   "card", "auto", "new")
 _WORD = re.compile(r"[a-z]{3,}")
-_RESULTS = {GameStatus.WON: "You won", GameStatus.LOST: "No move was left",
-            GameStatus.RESIGNED: "You ended the game"}
-_AGAIN = "Play again? [y/N] "
-_NO_GAME = "You have no game in progress: start one with new."
+_RESULTS = {GameStatus.WON: _("You won"), GameStatus.LOST: _("No move was left"),
+            GameStatus.RESIGNED: _("You ended the game")}
+_AGAIN = N_("Play again? [y/N] ")
+_NO_GAME = N_("You have no game in progress: start one with new.")
 
 
 class TerminalGame:
@@ -94,16 +95,17 @@ class TerminalGame:
     def tip(self) -> str:
         """The first words a player sees at the prompt: moves of the game being played, then the commands."""
         if self.game is None:
-            return f"Type new for a game, or {_COMMANDS}."
-        return f"Type a move ({type(self.game).move_examples}), or {_COMMANDS}."
+            return _("Type new for a game, or {commands}.", commands=_COMMANDS)
+        return _("Type a move ({examples}), or {commands}.", examples=type(self.game).move_examples, commands=_COMMANDS)
 
     async def play_again(self) -> bool:
         """Sum the ended game up and ask to play again; True when a new game of its kind is on the board."""
         self.say(await self.summary())
+        again = self.screen.language.say(_AGAIN)
         if self.screen.interactive:
-            answer = self.reader.read(_AGAIN)
+            answer = self.reader.read(again)
         else:
-            self.say(_AGAIN.rstrip())
+            self.say(again.rstrip())
             answer = self.reader.read("")
         if answer is None or answer.strip().lower() not in _YES:
             return False
@@ -113,14 +115,15 @@ class TerminalGame:
         """The ended game in a line: how it ended, its score, its moves, and its time when that is known."""
         game, ended = self.game, self.ended
         if game is None or ended is None:
-            return "The game is over."
-        moves = len(game.moves)
-        plural = "s" if moves != 1 else ""
-        text = f"{_RESULTS[ended]}: {game.score}/{game.card_count} cards home in {moves} move{plural}"
+            return _("The game is over.")
+        moves, facts = len(game.moves), {"score": game.score, "cards": game.card_count}
+        home = n_("{score}/{cards} cards home in {n} move", "{score}/{cards} cards home in {n} moves", moves, **facts)
         card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
         if card is not None and card.deal == game.deal and card.title == game.title and card.seconds is not None:
-            text += f", in {duration(card.seconds)}"
-        return text + "."
+            home = n_("{score}/{cards} cards home in {n} move, in {time}",
+                      "{score}/{cards} cards home in {n} moves, in {time}", moves, **facts,
+                      time=duration(card.seconds))
+        return _("{result}: {home}.", result=_RESULTS[ended], home=home)
 
     async def handle(self, line: str) -> bool:
         """Carry out one line; False when the session ends (the player quit, or the game is over)."""
@@ -135,7 +138,8 @@ class TerminalGame:
         if not args and _WORD.fullmatch(command) and command not in _COMMAND_WORDS and not self._is_move(line):
             guess = difflib.get_close_matches(command, _COMMAND_WORDS, n=1, cutoff=0.7)
             if guess:
-                self.say(f'"{command}" is neither a move nor a command. Did you mean {guess[0]}?')
+                self.say(_('"{word}" is neither a move nor a command. Did you mean {guess}?',
+                           word=command, guess=guess[0]))
                 return True
         if not args:
             if command in _QUIT:
@@ -169,26 +173,26 @@ class TerminalGame:
         """Take back one move, or as many as asked (all there are, if that is fewer)."""
         wanted = 1 if not args else parse_whole(args[0]) if len(args) == 1 else None
         if not wanted:  # not a number, more than one word, or 0
-            self.say("Say undo to take back one move, or undo and a number, like undo 3.")
+            self.say(_("Say undo to take back one move, or undo and a number, like undo 3."))
             return True
         return await self.answer(await self.service.undo(self.actor, wanted))  # it says what was taken back
 
     async def hint(self) -> bool:
         """Say the hint for the game as it stands; nothing is played."""
         reply = await self.service.hint(self.actor)
-        self.say(reply.message or "I have no hint for you right now.")
+        self.say(reply.message or _("I have no hint for you right now."))
         return True
 
     async def show_stats(self) -> bool:
         """Print the player's statistics: each variant's games, wins and streaks."""
         found = await self.statistics.player(self.actor.platform, self.actor.user_id)
-        self.say("You haven't played yet." if found is None else stats_text(found, own=True))
+        self.say(_("You haven't played yet.") if found is None else stats_text(found, own=True))
         return True
 
     async def show_card(self) -> bool:
         """Print the result card of the player's last finished game, as /gate share posts it."""
         card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
-        self.say("You have no finished game yet: its card appears here once one ends." if card is None
+        self.say(_("You have no finished game yet: its card appears here once one ends.") if card is None
                  else render_card(card))
         return True
 
@@ -200,8 +204,8 @@ class TerminalGame:
         """
         asked = parse_new(args)
         if asked is None:
-            self.say("Say new for a random deal, new and a deal number, like new 617, new winnable, "
-                     "or a variant and its options first, like new archway kit or new canfield draw-one 617.")
+            self.say(_("Say new for a random deal, new and a deal number, like new 617, new winnable, "
+                       "or a variant and its options first, like new archway kit or new canfield draw-one 617."))
             return True
         deal, winnable = asked.deal, asked.winnable
         if self.game is not None:
@@ -212,12 +216,12 @@ class TerminalGame:
         options = asked.options if asked.options is not None else options
         reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, winnable=winnable)
         if reply.kind is ReplyKind.CONFIRM:
-            self.say(reply.message or "Start a new game and abandon the one in progress?")
-            answer = self.reader.read("yes or no? ")
+            self.say(reply.message or _("Start a new game and abandon the one in progress?"))
+            answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
             if answer is None:
                 return False
             if answer.strip().lower() not in _YES:
-                self.say("You keep your game: nothing has changed.")
+                self.say(_("You keep your game: nothing has changed."))
                 return True
             reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True,
                                                 winnable=winnable)
@@ -234,7 +238,7 @@ class TerminalGame:
         game = reply.game
         self.ended = None
         if reply.kind is ReplyKind.ERROR or game is None:
-            self.say(reply.message or "That didn't work, and nothing was changed.")
+            self.say(reply.message or _("That didn't work, and nothing was changed."))
             if game is None:
                 current = await self.service.show(self.actor)
                 game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
@@ -246,7 +250,7 @@ class TerminalGame:
         self.game = game
         self.draw(game)
         if reply.played:
-            self.say("Played " + ", ".join(reply.played) + ".")
+            self.say(_("Played {moves}.", moves=", ".join(reply.played)))
         for note in notes:
             self.say(note)
         if reply.message:
@@ -264,10 +268,10 @@ class TerminalGame:
             return
         moves = self.game.legal_moves()
         if not moves:
-            self.say("No legal move is left.")
+            self.say(_("No legal move is left."))
             return
         width = max(len(str(move)) for move in moves)
-        self.say(f"Legal moves ({len(moves)}):")
+        self.say(_("Legal moves ({n}):", n=len(moves)))
         for move in moves:
             self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
 

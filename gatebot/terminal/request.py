@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from gatebot.digits import parse_whole
 from gatebot.locale import Translator, terminal_locale, translator
+from gatebot.messages import _
 from gatebot.render.text_rows import NORMAL_WIDTH
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, UnknownVariant, find_variant, variant_names
 
@@ -155,7 +156,10 @@ def replay_command(variant: str, deal: int, options: tuple[str, ...]) -> str:
 def describe_game(variant: str, deal: int | None, options: tuple[str, ...]) -> str:
     """A game in words: ``Little Gate deal 5 with single-moves``, or ``a random deal of Gate``."""
     title = find_variant(variant).title
-    text = f"{title} deal {deal}" if deal is not None else f"a random deal of {title}"
-    if options:
-        text += " with " + " and ".join(options)
-    return text
+    if not options:
+        return _("{title} deal {deal}", title=title, deal=deal) if deal is not None else _(
+            "a random deal of {title}", title=title)
+    listed = " and ".join(options)
+    if deal is None:
+        return _("a random deal of {title} with {options}", title=title, options=listed)
+    return _("{title} deal {deal} with {options}", title=title, deal=deal, options=listed)

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, TextIO
 
+from gatebot.messages import _, n_
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.store import Database, GameStatus
@@ -47,7 +48,7 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
         actor = Actor(PLATFORM, request.user, request.user)
         first = await start_game(service, actor, request, say)
         if first.kind is ReplyKind.ERROR:
-            say(first.message or "No game could be started.")
+            say(first.message or _("No game could be started."))
             return 1
         reader = LineReader(stdin, stdout, interactive=screen.interactive)
         game = TerminalGame(service, actor, reader, stdout, screen,
@@ -92,8 +93,8 @@ async def start_game(service: GameService, actor: Actor, request: PlayRequest, s
         say(_resuming(shown.game))
         asked = _asked_for_another(request, shown.game)
         if asked:
-            say(f"You asked for {asked}, but your game in progress continues: run the same command "
-                "with --new to start that one instead (abandoning this one).")
+            say(_("You asked for {game}, but your game in progress continues: run the same command "
+                  "with --new to start that one instead (abandoning this one).", game=asked))
         return shown
     if shown.status is GameStatus.QUARANTINED and shown.message:
         say(shown.message)
@@ -113,14 +114,15 @@ async def _deal(service: GameService, actor: Actor, request: PlayRequest, say: S
             say(reply.message)
         game = reply.game
         if request.deal is None and game.deal is not None:
-            say(f"To play this deal again: {replay_command(game.name, game.deal, game.options)}")
+            say(_("To play this deal again: {command}", command=replay_command(game.name, game.deal, game.options)))
     return reply
 
 
 def _resuming(game: Game) -> str:
     played = len(game.moves)
-    progress = f"{played} move{'s' if played != 1 else ''} played" if played else "no move played yet"
-    return f"Resuming your game of {describe_game(game.name, game.deal, game.options)} ({progress})."
+    progress = n_("{n} move played", "{n} moves played", played) if played else _("no move played yet")
+    return _("Resuming your game of {game} ({progress}).", game=describe_game(game.name, game.deal, game.options),
+             progress=progress)
 
 
 def _asked_for_another(request: PlayRequest, game: Game) -> str | None:

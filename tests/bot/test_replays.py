@@ -316,3 +316,21 @@ def test_any_step_in_a_custom_id_shows_a_step_of_the_game_with_buttons_that_lead
     assert re.fullmatch(ANIMATION_ID, ids[-1])
     disabled = [item.item.disabled for item in message.view.children]  # type: ignore[attr-defined]
     assert disabled == [shown == 0, shown == 0, shown == last, shown == last, False]
+
+
+async def test_a_german_reader_gets_the_replay_screen_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await played(run)
+    fake.user("alice").locale = "de"
+    _handle, replay = await opened(fake)
+    content = replay.content
+    assert "Wiederholung von Spiel #" in content and ": Gate von Alice, Spiel 1, aufgegeben nach 4 Zügen." in content
+    assert "Schritt 0 von 6 · die Auslage" in content
+    assert "Spiel 1 · 0 Züge" in board_part(content), "the board is drawn in German too"
+    assert set(buttons(replay)) == {"⏮", "◀", "▶", "⏭", "Animation"}
+    await (await press(fake, replay, "⏭")).response()
+    await (await press(fake, fake.message(replay.id), "◀")).response()
+    content = fake.message(replay.id).content
+    assert "Schritt 5 von 6 · zurück: w8 zurückgenommen" in content
+    assert not re.search(r"\b(Step|Replay of|the deal|resigned|after|took back|moves)\b", content), content

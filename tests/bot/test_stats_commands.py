@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from sqlalchemy import func, select
@@ -204,3 +205,22 @@ async def test_the_share_button_of_a_forgotten_game_posts_nothing(gatebot: Calla
     gone = await (await fake.click(fake.message(board.id), share_button(board)["custom_id"])).response()
     assert gone.ephemeral and gone.content == "That game is no longer stored, so there is no result to share."
     assert public(run) == before
+
+
+async def test_a_german_player_reads_their_statistics_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    before = await (await fake.send_command("gate stats", user=bob)).response()
+    assert before.content == "Du hast noch nicht gespielt: starte ein Spiel mit /gate neu."
+    theirs = await (await fake.send_command("gate stats", {"user": fake.user("alice")}, user=bob)).response()
+    assert theirs.content == "Alice hat noch nicht gespielt."
+    await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
+    await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
+    mine = (await (await fake.send_command("gate stats", user=bob)).response()).content
+    assert mine.startswith("Deine Spiele:\nGate: 1 Spiel, 1 gewonnen (100%); Serie 1, beste 1;"), mine
+    assert "schnellster Sieg" in mine and "Punkte im Schnitt 52.0/52" in mine, mine
+    assert not re.search(r"\b(games?|won|streak|best|average|fastest|moves?)\b", mine), mine
+    english = (await (await fake.send_command("gate stats", {"user": bob})).response()).content
+    assert english.startswith("Bob's games:\nGate: 1 game, 1 won (100%)"), "alice reads it in English"

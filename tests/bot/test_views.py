@@ -222,3 +222,29 @@ async def test_a_share_whose_upload_discord_fails_gets_a_short_apology_and_leave
     assert (after.version, after.log, after.status, after.board_message_id) == (
         before.version, before.log, before.status, before.board_message_id)
     assert len(fake.message(board.id).history) == edits, "the board is left as it was"
+
+
+async def test_a_german_players_board_labels_its_buttons_and_menus_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
+    board = board_of(fake)
+    labels = [component(board, f"gate:{action}:")["label"] for action in ("draw", "undo", "auto", "hint")]
+    assert labels == ["Ziehen", "Zurück", "Auto", "Tipp"]
+    assert component(board, "gate:move:")["placeholder"] == "Wähle einen Zug …"
+    await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
+    board = fake.message(board.id)
+    finished = [component(board, f"gate:{action}:")["label"] for action in ("again", "share", "replay")]
+    assert finished == ["Nochmal spielen", "Ergebnis teilen", "Wiederholung"]
+    assert component(board, "gate:newdeal:")["placeholder"] == "Neues Spiel von …"
+    every = [c.get("label") or c.get("placeholder") for row in board.components for c in row["components"]]
+    assert all(len(label) <= 80 for label in every), every
+    english = {"Draw", "Undo", "Hint", "Play again", "Share result", "Replay", "New deal of…", "Choose a move…"}
+    assert not english & set(every), every
+    refused = await (await fake.click(board, component(board, "gate:share:")["custom_id"])).response()
+    assert refused.ephemeral and refused.content == "Only Bob can share their result.", "alice's client is English"
+    fake.user("alice").locale = "de"  # the refusal is said in the presser's language
+    refused = await (await fake.click(board, component(board, "gate:share:")["custom_id"])).response()
+    assert refused.ephemeral and refused.content == "Nur Bob kann dieses Ergebnis teilen."

@@ -6,6 +6,8 @@ import asyncpg
 import pytest
 from sqlalchemy import event
 
+from gatebot.locale import translator
+from gatebot.messages import message_of
 from gatebot.service import Actor, GameService, Preferences, ReplyKind
 from gatebot.service import players as players_module
 from gatebot.service.players import Players, PreferenceError
@@ -59,6 +61,12 @@ async def test_an_unknown_board_style_is_one_sentence_and_changes_nothing(db: Da
         await service.set_preferences(ALICE, board_style="neon")
     assert await GameService(db).preferences(ALICE) == Preferences("emoji", False)
 
+
+async def test_an_unknown_board_style_is_said_in_german_to_a_german_reader(db: Database) -> None:
+    with pytest.raises(PreferenceError) as refused:
+        await GameService(db).set_preferences(ALICE, board_style="neon")
+    said = translator("de").say(message_of(refused.value))
+    assert said == "Die Brettstile sind text, emoji, image, words; wähle einen davon.", "the names are what is typed"
 
 async def test_every_reply_carries_its_players_preferences_and_where_the_board_is(db: Database) -> None:
     service = GameService(db)

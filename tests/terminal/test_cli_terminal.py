@@ -114,3 +114,28 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
     assert re.search(r"\b(Kreuz|Karo|Herz|Pik)-[A-ZÄÖÜ]", hint) and " the " not in hint, hint
     english = gatebot_play(tmp_path / "other.db", "--deal", "5", stdin="12\n", lang="en_GB.UTF-8").stdout
     assert "Dealt Gate deal 5." in english and "9♣ can't go on K♥: it takes a black Q." in english
+
+
+def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    long_word = "x" * 30
+    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "resign", "j", "quit"]
+    out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
+    assert "Gespielt: d." in out
+    assert "„hlep“ ist weder ein Zug noch ein Befehl. Meintest du help?" in out
+    assert "Sag undo, um einen Zug zurückzunehmen, oder undo und eine Zahl, etwa undo 3." in out
+    assert "Sag new für ein zufälliges Spiel" in out
+    assert "Deine Spiele: noch keins beendet: starte eins mit new." in out
+    assert "Du hast noch kein beendetes Spiel: seine Karte erscheint hier, sobald eins endet." in out
+    assert "ist zu lang für einen Zug: Züge sind kurz, etwa 3f, w5 oder d." in out
+    assert "Erlaubte Züge (" in out
+    assert re.search(r"Du hast das Spiel beendet: 0/52 Karten abgelegt in 1 Zug(, in \d+:\d\d)?\.", out), out
+    assert "Nochmal spielen? [j/N]" in out
+    assert out.count("ist ausgeteilt.") == 2, "a German yes (j) deals the next game"
+    english = ("Played", "neither a move nor a command", "Say undo", "Say new", "Your games", "You have no",
+               "too long to be a move", "Legal moves", "You ended the game", "cards home", "Play again?")
+    assert not [sentence for sentence in english if sentence in out], out
+    resumed = gatebot_play(database, "--deal", "9", stdin="d\nquit\n", lang="de_DE.UTF-8").stdout
+    assert re.search(r"Dein Spiel wird fortgesetzt: Gate, Spiel \d+ \(noch kein Zug gespielt\)\.", resumed), resumed
+    assert "Du hast Gate, Spiel 9 verlangt, aber dein laufendes Spiel geht weiter" in resumed
+    assert "Resuming" not in resumed and "You asked for" not in resumed

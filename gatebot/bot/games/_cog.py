@@ -24,6 +24,7 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
+from gatebot.messages import _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
@@ -170,11 +171,12 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         chosen: Preferences = await self.service.set_preferences(
             actor, board_style=style.value if style else None, compact=compact, four_colour=four_colour
         )
-        layout = "compact" if chosen.compact else "normal"
-        deck = "a four-colour deck" if chosen.four_colour else "a two-colour deck"
-        await interaction.response.send_message(
-            f"Your boards are drawn as {chosen.board_style}, {layout} layout, with {deck}.", ephemeral=True
-        )
+        styles = {"text": _("text"), "emoji": _("emoji"), "image": _("image"), "words": _("words")}
+        said = _("Your boards are drawn as {style}, {layout}, with {deck}.",
+                 style=styles.get(chosen.board_style, chosen.board_style),
+                 layout=_("compact layout") if chosen.compact else _("normal layout"),
+                 deck=_("a four-colour deck") if chosen.four_colour else _("a two-colour deck"))
+        await interaction.response.send_message(speaker(interaction).say(said), ephemeral=True)
 
     @app_commands.command(description="Your statistics, or another player's (shown only to you)")
     @app_commands.describe(user="Whose statistics (default: yours)")
@@ -182,14 +184,15 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         whose = user or interaction.user
         own = whose.id == interaction.user.id
         found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
+        text: str
         if found is None:
-            text = "You haven't played yet: start a game with /gate new." if own else (
-                f"{whose.display_name} hasn't played yet."
+            text = _("You haven't played yet: start a game with /gate new.") if own else (
+                _("{name} hasn't played yet.", name=whose.display_name)
             )
         else:
             named = replace(found, display_name=whose.display_name)
             text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(speaker(interaction).say(text), ephemeral=True)
 
     @app_commands.command(description="Post a spoiler-free card of your last finished game here")
     async def share(self, interaction: discord.Interaction) -> None:

@@ -195,3 +195,16 @@ async def test_the_four_colour_deck_paints_the_emoji_and_the_image_board(gatebot
     assert {card.suit for card, _ in sampled} == set(inks)  # both suits were looked at
     for card, pixels in sampled:
         assert all(map(inks[card.suit], pixels)), (card, pixels)
+
+
+async def test_a_german_player_is_told_their_settings_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    options = {"style": "emoji", "compact": False, "four_colour": True}
+    chosen = await (await fake.send_command("gate settings", options, user=bob)).response()
+    assert chosen.ephemeral
+    assert chosen.content == "Deine Bretter werden als Emoji gezeichnet, im normalen Layout, mit vierfarbigem Blatt."
+    chosen = await (await fake.send_command("gate settings", {"style": "words", "compact": True}, user=bob)).response()
+    assert chosen.content == "Deine Bretter werden als Wörter gezeichnet, im kompakten Layout, mit vierfarbigem Blatt."
