@@ -324,7 +324,8 @@ class BoardComponents:
         if active and "end" in reply.actions:
             view.add_item(self.button("end", reply.game_id, reply.version, say=say))
         if active and 0 < len(reply.moves) <= MAX_OPTIONS:
-            view.add_item(self.select(reply.game_id, reply.version, move_options(reply.game, reply.moves), say=say))
+            options = move_options(reply.game, reply.moves, say)
+            view.add_item(self.select(reply.game_id, reply.version, options, say=say))
         if reply.status is not None and reply.status.finished:
             view.add_item(self.again(reply.game_id, say=say))
             view.add_item(self.share(reply.game_id, say=say))
@@ -362,11 +363,11 @@ def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
     return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay)
 
 
-def move_options(game: Game, moves: tuple[str, ...]) -> list[discord.SelectOption]:
-    """Select options for the legal moves: the token as the value, the move in words as the label."""
+def move_options(game: Game, moves: tuple[str, ...], say: Translator | None = None) -> list[discord.SelectOption]:
+    """The legal moves as select options: each token the value, its words in ``say``'s language the label."""
     options = []
     for token in moves:
-        words = describe_move(game, Move.from_text(token))
+        words = (say or translator()).say(describe_move(game, Move.from_text(token)))
         options.append(discord.SelectOption(label=f"{token} — {words}"[:100], value=token))
     return options
 

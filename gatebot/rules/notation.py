@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from gatebot.messages import _
+from gatebot.messages import _, n_
 from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, CARD_WORDS, parse_card
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError, quoted
 from gatebot.rules.move import DRAW, FOUNDATION, Move, read_number
@@ -288,18 +288,22 @@ def _why_nothing(game: Game, phrase: Phrase) -> str:
 def describe_move(game: Game, move: Move) -> str:
     """A move in words, as a player would say it, e.g. ``7♣ from column 3 onto 8♥``.
 
-    It never names the next stock card, so it is safe to show before a draw.
+    It never names the next stock card, so it is safe to show before a draw. The words are a
+    marked sentence (:mod:`gatebot.messages`), said in the reader's language where it is shown.
     """
     if move.is_draw:
-        return "draw from the stock"
+        return _("draw from the stock")
     if (words := game.describe(move)) is not None:
         return words
-    card = CARD_PRETTY[game.moved_card(move)]
+    card = CARD_WORDS[game.moved_card(move)]
     where = game.pile_label(move.source)
     count = _count(game, move)
-    what = card if count == 1 else f"{card} and the {count - 1} on it"
+    what = card if count == 1 else n_("{card} and the {n} on it", "{card} and the {n} on it", count - 1, card=card)
     if game.is_foundation(move.target):
-        return f"{what} from {where} to the foundation"
+        return _("{what} from {where} to the foundation", what=what, where=where)
     top = game.top_card(move.target)
-    onto = "the free space" if top is None else CARD_PRETTY[top]
-    return f"{what} from {where} onto {onto} in {game.pile_label(move.target)}"
+    target = game.pile_label(move.target)
+    if top is None:
+        return _("{what} from {where} onto the free space in {target}", what=what, where=where, target=target)
+    return _("{what} from {where} onto {onto} in {target}", what=what, where=where, onto=CARD_WORDS[top],
+             target=target)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
-from gatebot.messages import N_, _, n_
+from gatebot.messages import N_, _, joined, n_
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
@@ -273,7 +273,7 @@ class TerminalGame:
         width = max(len(str(move)) for move in moves)
         self.say(_("Legal moves ({n}):", n=len(moves)))
         for move in moves:
-            self.say(f"  {str(move).ljust(width)}  {describe_move(self.game, move)}")
+            self.say(joined(f"  {str(move).ljust(width)} ", describe_move(self.game, move)))
 
     def draw(self, game: Game) -> None:
         """The board, as drawn for this screen (compact on a narrow one; in words for a screen reader)."""

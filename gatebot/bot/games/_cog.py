@@ -107,9 +107,10 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         if reply.game is None:
             return []
         typed = current.strip().lower()
+        say = speaker(interaction)
         choices = []
         for token in reply.moves:
-            label = f"{token} — {describe_move(reply.game, Move.from_text(token))}"
+            label = f"{token} — {say.say(describe_move(reply.game, Move.from_text(token)))}"
             if not typed or token.startswith(typed) or typed in label.lower():
                 choices.append(app_commands.Choice(name=label[:100], value=token))
         return choices[:25]
