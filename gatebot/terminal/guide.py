@@ -8,9 +8,11 @@ player.
 
 from __future__ import annotations
 
+from gatebot.messages import N_
 from gatebot.render import rules_text
 
-HELP_TEXT = """\
+#: Said in the terminal's language; the moves and commands themselves are the same in every language.
+HELP_TEXT = N_("""\
 Moves — type one, or several in a line: d 3f w5
   d            draw: turn the next stock card onto the waste (draw)
   3f           top card of column 3 to its foundation (3 f, 3 up, 3 home)
@@ -39,6 +41,6 @@ Commands: undo (u), undo 3, moves (the legal moves), board, rules, help, quit (q
   another variant with its options first: new canfield draw-one, new archway kit),
   stats (your wins, streaks and best times), card (a spoiler-free card of your
   last finished game, to share)
-Your game is saved after every move: quit, and gatebot play resumes it."""
+Your game is saved after every move: quit, and gatebot play resumes it.""")
 
 __all__ = ["HELP_TEXT", "rules_text"]

@@ -119,8 +119,13 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
 def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_path: Path) -> None:
     database = tmp_path / "games.db"
     long_word = "x" * 30
-    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "resign", "j", "quit"]
+    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j",
+             "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
+    assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help
+    assert "Befehle: undo (u)" in out and "Commands:" not in out
+    # moves: each legal move in words, its cards named in full
+    assert re.search(r"^  \S+ +(Kreuz|Karo|Herz|Pik)-\S+ von Spalte \d", out, re.MULTILINE), out
     assert "Gespielt: d." in out
     assert "„hlep“ ist weder ein Zug noch ein Befehl. Meintest du help?" in out
     assert "Sag undo, um einen Zug zurückzunehmen, oder undo und eine Zahl, etwa undo 3." in out
