@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from gatebot.locale import translator
 from gatebot.messages import message_of
-from gatebot.rules import Game, Move
+from gatebot.rules import Game, Move, describe_move
 from gatebot.rules.errors import IllegalMove, NotationError
 
 GERMAN = translator("de")
@@ -110,3 +110,13 @@ def test_every_canfield_refusal_is_all_german(source: str, target: str, count: s
     refused = _refusal(game, source + target + count)
     if refused is not None:
         german(refused)
+
+
+def test_a_canfield_move_in_words_is_german_and_its_english_is_the_move_languages() -> None:
+    game = Game.new("canfield", deal=5)
+    move = Move.from_text("1f")
+    assert describe_move(game, move) == "3♣ from pile 1 to the foundation"
+    assert GERMAN.say(describe_move(game, move)) == "Kreuz-Drei aus Stapel 1 auf den Ablagestapel"
+    for move in game.legal_moves():
+        said = GERMAN.say(describe_move(game, move))
+        assert not ENGLISH.search(said), said

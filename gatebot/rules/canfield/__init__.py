@@ -523,6 +523,31 @@ class CanfieldGame(Game):
             return _("the waste")
         return _("pile {number}", number=name)
 
+    def describe(self, move: Move) -> str:
+        """A legal move in words, as the move language words it (``6♦ from pile 3 onto 7♣ in pile 1``), marked.
+
+        Each sentence whole, so a language can word it its own way; a draw is the move language's.
+        """
+        if move.is_draw:
+            return _("draw from the stock")
+        card, where = CARD_WORDS[self.moved_card(move)], self.pile_label(move.source)
+        if move.target == FOUNDATION:
+            return _("{card} from {pile} to the foundation", card=card, pile=where)
+        top, onto = self.top_card(move.target), self.pile_label(move.target)
+        count = self.cards_moved(move)
+        if top is None and count == 1:
+            return _("{card} from {pile} onto the free space in {target}", card=card, pile=where, target=onto)
+        if top is None:
+            return n_("{card} and the {n} on it from {pile} onto the free space in {target}",
+                      "{card} and the {n} on it from {pile} onto the free space in {target}", count - 1, card=card,
+                      pile=where, target=onto)
+        if count == 1:
+            return _("{card} from {pile} onto {top} in {target}", card=card, pile=where, top=CARD_WORDS[top],
+                     target=onto)
+        return n_("{card} and the {n} on it from {pile} onto {top} in {target}",
+                  "{card} and the {n} on it from {pile} onto {top} in {target}", count - 1, card=card, pile=where,
+                  top=CARD_WORDS[top], target=onto)
+
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for a message that explains why it can't move."""
         word = CARD_WORDS[card]
