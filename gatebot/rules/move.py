@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gatebot.messages import _
 from gatebot.rules.errors import NotationError, quoted
 
 DRAW_SOURCE = "d"
@@ -55,12 +56,12 @@ class Move:
         """Read one canonical token (``d``, ``3f``, ``w5``, ``35:2``, ``7ha``, ``fhk``), strictly."""
         match = _CANONICAL.fullmatch(token)
         if match is None:
-            raise NotationError(f"{quoted(token)} is not a move token: try d, 3f, w5 or 35:2")
+            raise NotationError(_("{token} is not a move token: try d, 3f, w5 or 35:2", token=quoted(token)))
         if token == DRAW_SOURCE:
             return DRAW
         source, target, count = match.groups()
         if source == target:
-            raise NotationError(f"{quoted(token)} moves column {source} onto itself")
+            raise NotationError(_("{token} moves column {column} onto itself", token=quoted(token), column=source))
         return cls(source, target, int(count) if count else None)
 
     @property
@@ -90,6 +91,7 @@ def read_number(digits: str) -> int:
     significant = digits.lstrip("0")
     if len(significant) > MAX_DIGITS:
         raise NotationError(
-            f"{quoted(digits)} is too big a number for a move: piles and counts are small, like 3 or 35:2"
+            _("{digits} is too big a number for a move: piles and counts are small, like 3 or 35:2",
+              digits=quoted(digits))
         )
     return int(significant or "0")

@@ -144,3 +144,21 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
     assert re.search(r"Dein Spiel wird fortgesetzt: Gate, Spiel \d+ \(noch kein Zug gespielt\)\.", resumed), resumed
     assert "Du hast Gate, Spiel 9 verlangt, aber dein laufendes Spiel geht weiter" in resumed
     assert "Resuming" not in resumed and "You asked for" not in resumed
+
+
+def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_german(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="d\nzz\nhint\n",
+                       lang="de_DE.UTF-8").stdout
+    assert "Archway hat keinen Talon: jede Karte wird zu Beginn offen ausgeteilt" in out
+    assert "'zz' ist kein Zug, den ich kenne: schreib Züge wie 3a, 7hk, fhk, 2>4 oder eine Karte wie 7h." in out
+    hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
+    assert "aus dem Bogen auf" in hint and "-Ass-Ablagestapel" in hint, hint
+    assert "kein Sieg mehr möglich; so kommt wenigstens eine Karte hoch" in hint, hint
+    assert not re.search(r"\b(the|from|onto|foundation|at least)\b", hint), hint
+    out = gatebot_play(tmp_path / "canfield.db", "--variant", "canfield", "--deal", "4", stdin="hint\n5h\n",
+                       lang="de_DE.UTF-8").stdout
+    hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
+    assert "damit beginnen die meisten Siege" in hint and "starts" not in hint, hint
+    # 5♥ is face down: where it lies is told only as far as the player can see.
+    assert "Herz-Fünf ist noch nicht im Spiel, sondern liegt verdeckt in der Reserve oder im Talon" in out
+    assert "isn't in play yet" not in out

@@ -13,7 +13,7 @@ The deal, the longest position (96 cards off the foundations), takes under 700 c
 
 from __future__ import annotations
 
-from gatebot.messages import ENGLISH, Language
+from gatebot.messages import ENGLISH, N_, Language
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     NORMAL_WIDTH,
@@ -27,10 +27,10 @@ from gatebot.render.text_rows import (
 )
 from gatebot.rules import ArchwayGame, Card
 
-SPACE_WORDS = "·· space"
+SPACE_WORDS = N_("·· space")
 #: Where a row's continuation lines start (:meth:`Cells.row`).
 _INDENT = "  "
-EMPTY_PACKET = "none"
+EMPTY_PACKET = N_("none")
 
 
 def render_archway_text(
@@ -45,8 +45,8 @@ def render_archway_text(
     lines = [
         *header_lines(title_words(game), archway_facts(game, language), width, compact=compact),
         "",
-        *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(UP_WORDS)], width),
-        *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(DOWN_WORDS)], width),
+        *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(language.gettext(UP_WORDS))], width),
+        *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(language.gettext(DOWN_WORDS))], width),
         "",
         *cells.row("P", [cell for rank, packet in enumerate(game.arch, start=1)
                          for cell in _packet(cells, rank, packet, width)], width),
@@ -54,7 +54,7 @@ def render_archway_text(
     ]
     for number, column in enumerate(game.columns, start=1):
         row = [cells.card(card, top=i == len(column) - 1) for i, card in enumerate(column)]
-        lines.extend(cells.row(str(number), row or cells.note(SPACE_WORDS), width))
+        lines.extend(cells.row(str(number), row or cells.note(language.gettext(SPACE_WORDS)), width))
     lines.extend(ending_lines(game, width, total=game.card_count, language=language))
     return "\n".join(lines)
 
@@ -66,7 +66,7 @@ def _packet(cells: Cells, rank: int, packet: tuple[Card, ...], width: int) -> li
     exception: it breaks once, its second part a cell of its own indented under its cards.
     """
     label = f"  {packet_label(rank)} "
-    shown = [cells.paint(card.pretty, card.is_red) for card in packet] or [EMPTY_PACKET]
+    shown = [cells.paint(card.pretty, card.is_red) for card in packet] or [cells.language.gettext(EMPTY_PACKET)]
     room = width - len(_INDENT)
     if visible_len(label + " ".join(shown)) <= room:
         return [label + " ".join(shown)]
@@ -80,8 +80,8 @@ def _packet(cells: Cells, rank: int, packet: tuple[Card, ...], width: int) -> li
 # -- the words every Archway board shares (text, emoji) ----------------------------------------
 
 #: What the foundation rows say after their tops.
-UP_WORDS = "up to K"
-DOWN_WORDS = "down to A"
+UP_WORDS = N_("up to K")
+DOWN_WORDS = N_("down to A")
 
 
 def packet_label(rank: int) -> str:

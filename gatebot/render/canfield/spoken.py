@@ -25,29 +25,34 @@ from gatebot.rules import CanfieldGame
 
 def spoken_canfield(game: CanfieldGame, language: Language = ENGLISH) -> str:
     """A Canfield ``game`` as sentences, one pile a line; the face-down reserve and the stock only counted."""
-    base = RANK_NAMES[game.base_rank - 1]
+    gettext = language.gettext
+    base = language.pgettext("card", RANK_NAMES[game.base_rank - 1])
     reserve = game.reserve
     if reserve:
         under = len(reserve) - 1
-        reserve_parts = [card_words(reserve[-1]), f"{count_words(under)} face down under it" if under else ""]
+        hidden = gettext("{cards} face down under it").format(cards=count_words(under, language=language))
+        reserve_parts = [card_words(reserve[-1], language), hidden if under else ""]
     else:
-        reserve_parts = ["empty"]
+        reserve_parts = [gettext("empty")]
+    foundations = (foundation_words(suit, top, language=language) for suit, top in enumerate(game.foundations))
     lines = [
-        header(game, f"base {base}", language=language),
-        line("Reserve, R", *reserve_parts),
-        line(
-            f"Foundations, each from {base}",
-            ", ".join(foundation_words(suit, top) for suit, top in enumerate(game.foundations)),
-        ),
+        header(game, gettext("base {rank}").format(rank=base), language=language),
+        line(gettext("Reserve, R"), *reserve_parts),
+        line(gettext("Foundations, each from {rank}").format(rank=base), ", ".join(foundations)),
     ]
     for number, pile in enumerate(game.piles, start=1):
-        lines.append(line(f"Pile {number}", pile_words(pile) if pile else "space"))
+        lines.append(line(gettext("Pile {number}").format(number=number),
+                          pile_words(pile, language) if pile else gettext("space")))
     shown = shown_waste(game)
     under = len(game.waste) - len(shown)
-    waste = [pile_words(shown), f"{count_words(under)} under {'it' if len(shown) == 1 else 'them'}" if under else ""]
-    lines.append(line("Waste, W", *(waste if shown else ["empty"])))
-    parts = stock_parts(game)
+    if len(shown) == 1:
+        below = gettext("{cards} under it").format(cards=count_words(under, language=language))
+    else:
+        below = gettext("{cards} under them").format(cards=count_words(under, language=language))
+    waste = [pile_words(shown, language), below if under else ""]
+    lines.append(line(gettext("Waste, W"), *(waste if shown else [gettext("empty")])))
+    parts = stock_parts(game, language=language)
     if game.stock_count:
-        parts[0] += ", face down"
-    lines.append(line("Stock, S", *parts))
+        parts[0] = gettext("{cards}, face down").format(cards=parts[0])
+    lines.append(line(gettext("Stock, S"), *parts))
     return board([*lines, *ending(game, language=language)])

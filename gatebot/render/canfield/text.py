@@ -14,7 +14,7 @@ starts from.
 
 from __future__ import annotations
 
-from gatebot.messages import ENGLISH, Language
+from gatebot.messages import ENGLISH, N_, Language
 from gatebot.render.text_rows import (
     COMPACT_WIDTH,
     EMPTY_PILE,
@@ -28,7 +28,7 @@ from gatebot.render.text_rows import (
 )
 from gatebot.rules import CanfieldGame, Card
 
-_SPACE = "·· space"
+_SPACE = N_("·· space")
 
 
 def render_canfield_text(
@@ -43,7 +43,7 @@ def render_canfield_text(
     reserve = game.reserve
     foundations = [cells.foundation(top, suit) for suit, top in enumerate(game.foundations)]
     if None in game.foundations:
-        foundations.append(cells.words(foundation_note(game, compact=compact)))
+        foundations.append(cells.words(foundation_note(game, compact=compact, language=language)))
     lines = [
         *header_lines(title_words(game), canfield_facts(game, language), width, compact=compact),
         "",
@@ -52,10 +52,11 @@ def render_canfield_text(
         "",
     ]
     for number, pile in enumerate(game.piles, start=1):
-        lines.extend(cells.row(str(number), [cells.card(card) for card in pile] or cells.note(_SPACE), width))
+        lines.extend(cells.row(str(number), [cells.card(card) for card in pile] or cells.note(language.gettext(_SPACE)),
+                               width))
     lines.append("")
     lines.extend(cells.row("W", _waste(cells, game), width))
-    first, *rest = stock_parts(game)
+    first, *rest = stock_parts(game, language=language)
     lines.extend(cells.row("S", [*cells.note(first), *(cells.words(f"· {part}") for part in rest)], width))
     lines.extend(ending_lines(game, width, language=language))
     return "\n".join(lines)
@@ -63,18 +64,18 @@ def render_canfield_text(
 
 def _reserve(cells: Cells, reserve: tuple[Card, ...]) -> list[str]:
     if not reserve:
-        return cells.note(EMPTY_PILE)
+        return cells.note(cells.language.gettext(EMPTY_PILE))
     top = cells.card(reserve[-1], top=True)
-    return [top, cells.words(face_down_words(len(reserve) - 1))] if len(reserve) > 1 else [top]
+    return [top, cells.words(face_down_words(len(reserve) - 1, cells.language))] if len(reserve) > 1 else [top]
 
 
 def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
     shown = shown_waste(game)
     if not shown:
-        return cells.note(EMPTY_PILE)
+        return cells.note(cells.language.gettext(EMPTY_PILE))
     row = [cells.card(card, top=i == len(shown) - 1) for i, card in enumerate(shown)]
     under = len(game.waste) - len(shown)
-    return [*row, cells.words(under_words(under, len(shown)))] if under else row
+    return [*row, cells.words(under_words(under, len(shown), cells.language))] if under else row
 
 
 # -- the words and choices every Canfield board shares (text, emoji, image) -------------------
@@ -83,17 +84,19 @@ def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
 def canfield_facts(game: CanfieldGame, language: Language = ENGLISH) -> list[str]:
     """The header's facts: the deal, the base rank, the moves played and the score (words in ``language``)."""
     deal, *rest = header_facts(game, language)
-    return [deal, f"base {rank_word(game.base_rank)}", *rest]
+    return [deal, language.gettext("base {rank}").format(rank=rank_word(game.base_rank)), *rest]
 
 
-def foundation_note(game: CanfieldGame, *, compact: bool = False) -> str:
+def foundation_note(game: CanfieldGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
     """What an empty foundation waits for: ``(each starts at Q)``, on a phone ``(from Q)``."""
-    return f"({'from' if compact else 'each starts at'} {rank_word(game.base_rank)})"
+    if compact:
+        return language.gettext("(from {rank})").format(rank=rank_word(game.base_rank))
+    return language.gettext("(each starts at {rank})").format(rank=rank_word(game.base_rank))
 
 
-def face_down_words(count: int) -> str:
+def face_down_words(count: int, language: Language = ENGLISH) -> str:
     """The reserve's cards under its top: counted, never shown."""
-    return f"+{count} face down"
+    return language.gettext("+{n} face down").format(n=count)
 
 
 def shown_waste(game: CanfieldGame) -> tuple[Card, ...]:
@@ -101,36 +104,45 @@ def shown_waste(game: CanfieldGame) -> tuple[Card, ...]:
     return game.waste[-game.draw_count:] if game.waste else ()
 
 
-def under_words(under: int, shown: int) -> str:
+def under_words(under: int, shown: int, language: Language = ENGLISH) -> str:
     """The waste's cards under the shown ones: ``+5 under it``, ``+5 under them``."""
-    return f"+{under} under {'it' if shown == 1 else 'them'}"
+    if shown == 1:
+        return language.gettext("+{n} under it").format(n=under)
+    return language.gettext("+{n} under them").format(n=under)
 
 
-def pass_words(game: CanfieldGame) -> str:
+def pass_words(game: CanfieldGame, language: Language = ENGLISH) -> str:
     """Which pass through the stock this is: ``pass 2``, or ``pass 1 of 3`` when they are limited."""
     if game.passes_left is None:
-        return f"pass {game.pass_number}"
-    return f"pass {game.pass_number} of {game.pass_number + game.passes_left}"
+        return language.gettext("pass {n}").format(n=game.pass_number)
+    return language.gettext("pass {n} of {total}").format(n=game.pass_number,
+                                                          total=game.pass_number + game.passes_left)
 
 
-def stock_parts(game: CanfieldGame, *, italic: str = "", bold: str = "", code: str = "") -> list[str]:
+def stock_parts(
+    game: CanfieldGame, *, italic: str = "", bold: str = "", code: str = "", language: Language = ENGLISH
+) -> list[str]:
     """The stock's row: how many cards (never which), the pass, and what ``d`` does now.
 
     ``[28 cards, pass 1 of 3, d turns one]``; with the stock out ``[empty, pass 2, d turns
     the waste over]``, or why it can't be turned over. Markup is optional.
     """
     count = game.stock_count
-    turn = f"{code}d{code}"
+    gettext = language.gettext
     if count:
-        cards = f"{bold}{count}{bold} card{'s' if count != 1 else ''}"
+        cards = language.ngettext("{bold}{n}{bold} card", "{bold}{n}{bold} cards", count).format(bold=bold, n=count)
         if not game.stock_known:
-            return [f"{cards}, order unknown", pass_words(game)]
-        return [cards, pass_words(game), f"{turn} turns {'one' if game.draw_count == 1 else 'three'}"]
-    parts = [f"{italic}empty{italic}", pass_words(game)]
+            return [gettext("{cards}, order unknown").format(cards=cards), pass_words(game, language)]
+        if game.draw_count == 1:
+            turns = gettext("{code}d{code} turns one").format(code=code)
+        else:
+            turns = gettext("{code}d{code} turns three").format(code=code)
+        return [cards, pass_words(game, language), turns]
+    parts = [gettext("{italic}empty{italic}").format(italic=italic), pass_words(game, language)]
     if not game.waste:
         return parts
     if game.passes_left == 0:
-        return [*parts, "no pass left" if game.pass_number > 1 else "one pass only"]
+        return [*parts, gettext("no pass left") if game.pass_number > 1 else gettext("one pass only")]
     if game.pass_idle:
-        return [*parts, "no card could move this pass"]
-    return [*parts, f"{turn} turns the waste over"]
+        return [*parts, gettext("no card could move this pass")]
+    return [*parts, gettext("{code}d{code} turns the waste over").format(code=code)]

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Self
 
+from gatebot.messages import Text, _, n_
 from gatebot.rules.archway import checks as archway_checks
 from gatebot.rules.archway.checks import CARD_BY_NAME, CARD_NAMES, COLUMN_COUNT, COLUMNS, MOVES, PAIRS, SUIT_NAMES
 from gatebot.rules.archway.position import read_position, write_position
-from gatebot.rules.cards import CARD_PRETTY, CARDS, Card, parse_card
+from gatebot.rules.cards import CARD_WORDS, CARDS, Card, parse_card
 from gatebot.rules.deal import shuffle
 from gatebot.rules.errors import IllegalMove
 from gatebot.rules.game import Game, RuleOption
@@ -79,7 +80,7 @@ class ArchwayGame(Game):
         "p": ARCH_PACKET, "arch": ARCH_PACKET, "packet": ARCH_PACKET,
         **{pair: pair for pair in PAIRS},
     })
-    move_examples = "3a, 7hk, fhk, 2>4 or a card like 7h"
+    move_examples = _("3a, 7hk, fhk, 2>4 or a card like 7h")
     moves_runs = False
 
     __slots__ = ("_arch", "_columns", "_down", "_history", "_kit", "_moves", "_up", "deal", "options")
@@ -296,7 +297,7 @@ class ArchwayGame(Game):
 
     def undo(self) -> Move:
         if not self._history:
-            raise IllegalMove("There is no move to take back")
+            raise IllegalMove(_("There is no move to take back"))
         source, target, card = self._history.pop()
         for code, step in ((target, -1), (source, 1)):
             if code == _UP:
@@ -378,70 +379,78 @@ class ArchwayGame(Game):
                  if top == card]
         if not named:
             raise IllegalMove(
-                f"{CARD_PRETTY[card]} isn't on top of a foundation: in Archway a card goes only onto "
-                "a foundation or into an empty column"
+                _("{card} isn't on top of a foundation: in Archway a card goes only onto "
+                  "a foundation or into an empty column", card=CARD_WORDS[card])
             )
         if moving is not None and moving & 3 != suit:
             raise IllegalMove(
-                f"{CARD_PRETTY[moving]} can't go on {CARD_PRETTY[card]}: a foundation takes only its own suit"
+                _("{card} can't go on {top}: a foundation takes only its own suit", card=CARD_WORDS[moving],
+                  top=CARD_WORDS[card])
             )
         return named[0] if len(named) == 1 else FOUNDATION
 
     def pile_label(self, name: str) -> str:
         if name in COLUMNS:
-            return f"column {name}"
+            return _("column {number}", number=name)
         if name in PAIRS:
-            return f"the {SUIT_NAMES[PAIRS.index(name)]} foundations"
+            return _("the {suit} foundations", suit=SUIT_NAMES[PAIRS.index(name)])
         if name == ACE_FOUNDATION:
-            return "the Ace foundation"
+            return _("the Ace foundation")
         if name == KING_FOUNDATION:
-            return "the King foundation"
-        return "the arch"
+            return _("the King foundation")
+        return _("the arch")
 
-    def _foundation_words(self, target: str, suit: int) -> str:
+    def _foundation_words(self, target: str, suit: int) -> Text:
         if target == ACE_FOUNDATION:
-            return f"onto {CARD_PRETTY[self._up_top(suit)]} on the {SUIT_NAMES[suit]} Ace foundation"
-        return f"onto {CARD_PRETTY[self._down_top(suit)]} on the {SUIT_NAMES[suit]} King foundation"
+            return _("onto {card} on the {suit} Ace foundation", card=CARD_WORDS[self._up_top(suit)],
+                     suit=SUIT_NAMES[suit])
+        return _("onto {card} on the {suit} King foundation", card=CARD_WORDS[self._down_top(suit)],
+                 suit=SUIT_NAMES[suit])
 
     def describe(self, move: Move) -> str:
-        """A legal move in words: ``7♥ from the arch onto 6♥ on the hearts Ace foundation``."""
+        """A legal move in words: ``7♥ from the arch onto 6♥ on the hearts Ace foundation``.
+
+        Each place a card leaves is a sentence of its own, since a language may word "from"
+        differently for each (German: *aus dem Bogen*, *von Spalte 3*).
+        """
         card = self.moved_card(move)
         source, target = move.source, move.target
-        if source in PAIRS:
-            kind = "Ace" if target == KING_FOUNDATION else "King"
-            where = f"the {SUIT_NAMES[card & 3]} {kind} foundation"
-        else:
-            where = self.pile_label(source)
         if target in COLUMNS:
-            onto = f"into the space in column {target}"
+            onto = _("into the space in column {column}", column=target)
         elif target == ARCH_PACKET:
-            onto = "back to the arch"
+            onto = _("back to the arch")
         else:
             onto = self._foundation_words(target, card & 3)
-        return f"{CARD_PRETTY[card]} from {where} {onto}"
+        word, suit = CARD_WORDS[card], SUIT_NAMES[card & 3]
+        if source in PAIRS and target == KING_FOUNDATION:
+            return _("{card} from the {suit} Ace foundation {onto}", card=word, suit=suit, onto=onto)
+        if source in PAIRS:
+            return _("{card} from the {suit} King foundation {onto}", card=word, suit=suit, onto=onto)
+        if source in COLUMNS:
+            return _("{card} from column {column} {onto}", card=word, column=source, onto=onto)
+        return _("{card} from the arch {onto}", card=word, onto=onto)
 
     def whereabouts(self, card: int) -> str:
         """Where a card's copies are, in words, the most available first."""
-        pretty = CARD_PRETTY[card]
+        word = CARD_WORDS[card]
         places = self._places(card)
         if not places:
-            return f"Both {pretty} are on the foundations already"
+            return _("Both {card} are on the foundations already", card=word)
 
-        def said(place: tuple[str, int]) -> str:
+        def said(place: tuple[str, int]) -> Text:
             pile, above = place
             if pile not in COLUMNS:
-                return "in the arch"
+                return _("in the arch")
             if above == 0:
-                return f"the exposed card of column {pile}"
-            return f"in column {pile} under {above} {'card' if above == 1 else 'cards'}"
+                return _("the exposed card of column {column}", column=pile)
+            return n_("in column {column} under {n} card", "in column {column} under {n} cards", above, column=pile)
 
-        first = f"{pretty} is {said(places[0])}"
         if len(places) == 1:
-            return first
-        return f"{first}, the other {said(places[1])}"
+            return _("{card} is {where}", card=word, where=said(places[0]))
+        return _("{card} is {where}, the other {other}", card=word, where=said(places[0]), other=said(places[1]))
 
     def why_buried_card_stays(self, card: int) -> str:
-        return f"{self.whereabouts(card)}: only the exposed card of a column moves"
+        return _("{where}: only the exposed card of a column moves", where=self.whereabouts(card))
 
     def is_safe_up(self, move: Move) -> bool:
         """Whether a legal foundation move can never cost a win, so Auto may play it.

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT
+from gatebot.messages import Text, _
+from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, quoted
 from gatebot.rules.move import ACE_FOUNDATION, ARCH_PACKET, FOUNDATION, KING_FOUNDATION, Move
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from gatebot.rules.archway import ArchwayGame
 
 COLUMN_COUNT = 4
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
 #: The columns' names in moves and on their lines: ``1`` to ``4``.
 COLUMNS = tuple(str(i + 1) for i in range(COLUMN_COUNT))
 #: An arch card as a move's source is its name in lower case (``7h``, ``th``).
@@ -35,7 +36,7 @@ MOVES = {
     for target in (*COLUMNS, ACE_FOUNDATION, KING_FOUNDATION, ARCH_PACKET)
     if source != target
 }
-NO_STOCK = "Archway has no stock: every card is dealt face up at the start, so there is nothing to draw"
+NO_STOCK = _("Archway has no stock: every card is dealt face up at the start, so there is nothing to draw")
 
 
 def validate(game: ArchwayGame, move: Move) -> Move:
@@ -47,36 +48,37 @@ def validate(game: ArchwayGame, move: Move) -> Move:
     check_pile(game, target, as_target=True)
     if move.count is not None and move.count != 1:
         if move.count < 1:
-            raise IllegalMove("A move takes at least one card")
+            raise IllegalMove(_("A move takes at least one card"))
         if source in COLUMNS:
-            raise IllegalMove(f"Only the exposed card of column {source} moves: Archway moves one card at a time")
-        raise IllegalMove("Archway moves one card at a time")
+            raise IllegalMove(_("Only the exposed card of column {column} moves: Archway moves one card at a time",
+                                    column=source))
+        raise IllegalMove(_("Archway moves one card at a time"))
     if source in PAIRS:
         return _validate_reversal(game, source, target)
     if source in COLUMNS:
         if source == target:
-            raise IllegalMove(f"A card can't move from column {source} onto itself")
+            raise IllegalMove(_("A card can't move from column {column} onto itself", column=source))
         column = game._columns[int(source) - 1]
         if not column:
-            raise IllegalMove(f"Column {source} is empty: it is a space, with nothing to move")
+            raise IllegalMove(_("Column {column} is empty: it is a space, with nothing to move", column=source))
         card = column[-1]
     else:
         card = CARD_BY_NAME[source]
         if card not in game._arch[card >> 2]:
-            where = game.whereabouts(card) if game._places(card) else "both are on the foundations already"
-            raise IllegalMove(f"There is no {CARD_PRETTY[card]} in the arch: {where}")
+            where = game.whereabouts(card) if game._places(card) else _("both are on the foundations already")
+            raise IllegalMove(_("There is no {card} in the arch: {where}", card=CARD_WORDS[card], where=where))
     if target in COLUMNS:
         if game._columns[int(target) - 1]:
             raise IllegalMove(
-                f"Column {target} isn't a space: in Archway cards go only onto the foundations "
-                "or into an empty column"
+                _("Column {column} isn't a space: in Archway cards go only onto the foundations "
+                  "or into an empty column", column=target)
             )
         return MOVES[source, target]
     if target == ARCH_PACKET:
         if not game._kit:
-            raise IllegalMove("Cards go back to the arch only with the kit option")
+            raise IllegalMove(_("Cards go back to the arch only with the kit option"))
         if source not in COLUMNS:
-            raise IllegalMove(f"{CARD_PRETTY[card]} is in the arch already")
+            raise IllegalMove(_("{card} is in the arch already", card=CARD_WORDS[card]))
         return MOVES[source, target]
     return _validate_up(game, source, target, card)
 
@@ -94,33 +96,33 @@ def _validate_up(game: ArchwayGame, source: str, target: str, card: int) -> Move
         if len(fitting) == 1:
             return MOVES[source, fitting[0]]
         if fitting:
-            up, down = CARD_PRETTY[game._up_top(card & 3)], CARD_PRETTY[game._down_top(card & 3)]
+            up, down = CARD_WORDS[game._up_top(card & 3)], CARD_WORDS[game._down_top(card & 3)]
             raise AmbiguousMove(
-                f"{CARD_PRETTY[card]} fits both {suit} foundations: say {source}a (onto {up}) "
-                f"or {source}k (onto {down})",
+                _("{card} fits both {suit} foundations: say {ace} (onto {up}) or {king} (onto {down})",
+                  card=CARD_WORDS[card], suit=suit, ace=source + "a", up=up, king=source + "k", down=down),
                 (f"{source}a", f"{source}k"),
             )
         raise IllegalMove(
-            f"{CARD_PRETTY[card]} can't go up yet: the {suit} Ace foundation {_wants(game, card & 3, True)} "
-            f"and the King foundation {_wants(game, card & 3, False)}"
+            _("{card} can't go up yet: the {suit} Ace foundation {ace} and the King foundation {king}",
+              card=CARD_WORDS[card], suit=suit, ace=_wants(game, card & 3, True), king=_wants(game, card & 3, False))
         )
     if _fits(game, card, target):
         return MOVES[source, target]
-    ace = target == ACE_FOUNDATION
-    raise IllegalMove(
-        f"{CARD_PRETTY[card]} can't go on the {suit} {'Ace' if ace else 'King'} foundation: it "
-        f"{_wants(game, card & 3, ace)}"
-    )
+    if target == ACE_FOUNDATION:
+        raise IllegalMove(_("{card} can't go on the {suit} Ace foundation: it {wants}", card=CARD_WORDS[card],
+                            suit=suit, wants=_wants(game, card & 3, True)))
+    raise IllegalMove(_("{card} can't go on the {suit} King foundation: it {wants}", card=CARD_WORDS[card],
+                        suit=suit, wants=_wants(game, card & 3, False)))
 
 
-def _wants(game: ArchwayGame, suit: int, ace: bool) -> str:
+def _wants(game: ArchwayGame, suit: int, ace: bool) -> Text:
     """What one foundation takes next, in words (``is at 4♥ and takes 5♥ next``)."""
     count = game._up[suit] if ace else game._down[suit]
     if count == 13:
-        return "is complete"
+        return _("is complete")
     top = game._up_top(suit) if ace else game._down_top(suit)
     following = top + 4 if ace else top - 4
-    return f"is at {CARD_PRETTY[top]} and takes {CARD_PRETTY[following]} next"
+    return _("is at {top} and takes {next} next", top=CARD_WORDS[top], next=CARD_WORDS[following])
 
 
 def _validate_reversal(game: ArchwayGame, source: str, target: str) -> Move:
@@ -128,33 +130,36 @@ def _validate_reversal(game: ArchwayGame, source: str, target: str) -> Move:
     name = SUIT_NAMES[suit]
     if target not in (ACE_FOUNDATION, KING_FOUNDATION, FOUNDATION):
         raise IllegalMove(
-            f"A card leaves the {name} foundations only for the other one (reversing), "
-            f"written {source}a or {source}k"
+            _("A card leaves the {suit} foundations only for the other one (reversing), written {ace} or {king}",
+              suit=name, ace=source + "a", king=source + "k")
         )
     up, down = game._up[suit], game._down[suit]
     if up + down != 13:
-        tops = f"{CARD_PRETTY[game._up_top(suit)]} and {CARD_PRETTY[game._down_top(suit)]}"
+        ace, king = CARD_WORDS[game._up_top(suit)], CARD_WORDS[game._down_top(suit)]
         if up + down > 13:
             raise IllegalMove(
-                f"The {name} foundations have passed each other ({tops} on top), so nothing moves between them"
+                _("The {suit} foundations have passed each other ({ace} and {king} on top), so nothing moves "
+                  "between them", suit=name, ace=ace, king=king)
             )
         raise IllegalMove(
-            f"The {name} foundations haven't met: reversing needs the Ace foundation's top one below "
-            f"the King foundation's ({tops} now)"
+            _("The {suit} foundations haven't met: reversing needs the Ace foundation's top one below "
+              "the King foundation's ({ace} and {king} now)", suit=name, ace=ace, king=king)
         )
     directions = [t for t, size in ((KING_FOUNDATION, up), (ACE_FOUNDATION, down)) if size > 1]
     if target == FOUNDATION:
         if len(directions) == 1:
             return MOVES[source, directions[0]]
         raise AmbiguousMove(
-            f"Reverse which way? Say {source}k (from the Ace foundation) or {source}a (from the King foundation)",
+            _("Reverse which way? Say {king} (from the Ace foundation) or {ace} (from the King foundation)",
+              king=source + "k", ace=source + "a"),
             (f"{source}k", f"{source}a"),
         )
     if target not in directions:
-        kind, base = ("Ace", suit) if target == KING_FOUNDATION else ("King", 48 + suit)
-        raise IllegalMove(
-            f"{CARD_PRETTY[base]} is the base of the {name} {kind} foundation: the bases stay where they are"
-        )
+        if target == KING_FOUNDATION:
+            raise IllegalMove(_("{card} is the base of the {suit} Ace foundation: the bases stay where they are",
+                                card=CARD_WORDS[suit], suit=name))
+        raise IllegalMove(_("{card} is the base of the {suit} King foundation: the bases stay where they are",
+                            card=CARD_WORDS[48 + suit], suit=name))
     return MOVES[source, target]
 
 
@@ -163,20 +168,21 @@ def check_pile(game: ArchwayGame, name: str, *, as_target: bool) -> None:
     if name in (TARGETS if as_target else SOURCES):
         return
     if name.isdigit():
-        raise IllegalMove(f"Column {name} doesn't exist: Archway has columns 1–{COLUMN_COUNT}")
+        raise IllegalMove(_("Column {column} doesn't exist: Archway has columns 1–{last}", column=name,
+                              last=COLUMN_COUNT))
     if name in ("l", "r"):
-        raise IllegalMove("Archway has no reserves: its cards are in the columns and the arch")
+        raise IllegalMove(_("Archway has no reserves: its cards are in the columns and the arch"))
     if name == "w":
-        raise IllegalMove("Archway has no waste: every card is dealt face up at the start")
+        raise IllegalMove(_("Archway has no waste: every card is dealt face up at the start"))
     if as_target:
         if name in SOURCES:
             raise IllegalMove(
-                "A card goes onto a foundation (a or k), into an empty column or, with kit, to the arch"
+                _("A card goes onto a foundation (a or k), into an empty column or, with kit, to the arch")
             )
     elif name in (FOUNDATION, ACE_FOUNDATION, KING_FOUNDATION):
-        raise IllegalMove("A card leaves a foundation only for the other one of its suit, written like fhk or fha")
+        raise IllegalMove(_("A card leaves a foundation only for the other one of its suit, written like fhk or fha"))
     elif name == ARCH_PACKET:
-        raise IllegalMove("Name the card of the arch that moves, like 7h")
+        raise IllegalMove(_("Name the card of the arch that moves, like 7h"))
     if not name:
-        raise IllegalMove("Say where the card goes: a or k for its Ace or King foundation, or an empty column")
-    raise IllegalMove(f"Archway has no pile called {quoted(name)}")
+        raise IllegalMove(_("Say where the card goes: a or k for its Ace or King foundation, or an empty column"))
+    raise IllegalMove(_("Archway has no pile called {name}", name=quoted(name)))

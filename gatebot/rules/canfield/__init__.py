@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Self
 
-from gatebot.messages import _
+from gatebot.messages import _, n_
 from gatebot.rules.canfield import checks as canfield_checks
 from gatebot.rules.canfield.checks import (
     HIDDEN_RESERVE,
@@ -31,7 +31,7 @@ from gatebot.rules.canfield.checks import (
     TAKES,
 )
 from gatebot.rules.canfield.position import IDLE, read_position, write_position
-from gatebot.rules.cards import CARD_PRETTY, CARDS, Card
+from gatebot.rules.cards import CARD_WORDS, CARDS, Card
 from gatebot.rules.deal import shuffled_deck
 from gatebot.rules.errors import IllegalMove, UnknownVariant
 from gatebot.rules.game import Game, RuleOption
@@ -523,21 +523,47 @@ class CanfieldGame(Game):
             return _("the waste")
         return _("pile {number}", number=name)
 
+    def describe(self, move: Move) -> str:
+        """A legal move in words, as the move language words it (``6♦ from pile 3 onto 7♣ in pile 1``), marked.
+
+        Each sentence whole, so a language can word it its own way; a draw is the move language's.
+        """
+        if move.is_draw:
+            return _("draw from the stock")
+        card, where = CARD_WORDS[self.moved_card(move)], self.pile_label(move.source)
+        if move.target == FOUNDATION:
+            return _("{card} from {pile} to the foundation", card=card, pile=where)
+        top, onto = self.top_card(move.target), self.pile_label(move.target)
+        count = self.cards_moved(move)
+        if top is None and count == 1:
+            return _("{card} from {pile} onto the free space in {target}", card=card, pile=where, target=onto)
+        if top is None:
+            return n_("{card} and the {n} on it from {pile} onto the free space in {target}",
+                      "{card} and the {n} on it from {pile} onto the free space in {target}", count - 1, card=card,
+                      pile=where, target=onto)
+        if count == 1:
+            return _("{card} from {pile} onto {top} in {target}", card=card, pile=where, top=CARD_WORDS[top],
+                     target=onto)
+        return n_("{card} and the {n} on it from {pile} onto {top} in {target}",
+                  "{card} and the {n} on it from {pile} onto {top} in {target}", count - 1, card=card, pile=where,
+                  top=CARD_WORDS[top], target=onto)
+
     def whereabouts(self, card: int) -> str:
         """Where a card is, in words, for a message that explains why it can't move."""
-        pretty = CARD_PRETTY[card]
+        word = CARD_WORDS[card]
         if ((card >> 2) - self._base) % 13 < self._foundations[card & 3]:
-            return f"{pretty} is already on its foundation"
+            return _("{card} is already on its foundation", card=word)
         place = self.locate(card)
         if place is None:
             if card in self._stock and not self._stock_unseen():
-                return f"{pretty} hasn't been turned up from the stock yet"
+                return _("{card} hasn't been turned up from the stock yet", card=word)
             return self._face_down(card)
         pile, above = place
         label = self.pile_label(pile)
         if above == 0:
-            return f"{pretty} is on top of {label}"
-        return f"{pretty} is in {label} under {above} {'card' if above == 1 else 'cards'}"
+            return _("{card} is on top of {pile}", card=word, pile=label)
+        return n_("{card} is in {pile} under {n} card", "{card} is in {pile} under {n} cards", above, card=word,
+                  pile=label)
 
     def _face_down(self, card: int) -> str:
         """Where a card its player can't see is, in the words of what they can see.
@@ -545,27 +571,27 @@ class CanfieldGame(Game):
         The sentence is the same whichever unseen place the card is in, so a refusal that names
         it can't tell its player where it lies.
         """
-        piles = [
-            name
-            for name, unseen in (
-                ("the reserve", len(self._reserve) > 1),
-                ("the stock", bool(self._stock) and self._stock_unseen()),
-            )
-            if unseen
-        ]
-        return f"{CARD_PRETTY[card]} isn't in play yet: it is face down in {' or '.join(piles)}"
+        reserve, stock = len(self._reserve) > 1, bool(self._stock) and self._stock_unseen()
+        word = CARD_WORDS[card]
+        if reserve and not stock:
+            return _("{card} isn't in play yet: it is face down in the reserve", card=word)
+        if stock and not reserve:
+            return _("{card} isn't in play yet: it is face down in the stock", card=word)
+        return _("{card} isn't in play yet: it is face down in the reserve or the stock", card=word)
 
     def why_buried_card_stays(self, card: int) -> str:
         """Why a card with cards on it in a tableau pile has no move, when a player names it alone."""
         where = self.whereabouts(card)
         if self._partial:
-            return f"{where}, and no pile takes it with the cards on it right now"
+            return _("{where}, and no pile takes it with the cards on it right now", where=where)
         place = self.locate(card)
         assert place is not None
         bottom = self._source_pile(place[0])[0]
         if bottom == card:
-            return f"{where}: its pile moves only as a whole, and no pile takes {CARD_PRETTY[card]} right now"
-        return f"{where}: a pile moves only as a whole, from its bottom card, {CARD_PRETTY[bottom]}"
+            return _("{where}: its pile moves only as a whole, and no pile takes {card} right now", where=where,
+                     card=CARD_WORDS[card])
+        return _("{where}: a pile moves only as a whole, from its bottom card, {card}", where=where,
+                 card=CARD_WORDS[bottom])
 
     def is_safe_up(self, move: Move) -> bool:
         """Whether a legal foundation move can never cost a win, so Auto may play it.

@@ -87,9 +87,10 @@ import time
 from collections.abc import Iterable, Sequence
 from itertools import product
 
+from gatebot.messages import Text, _
 from gatebot.rules import Game, Move
 from gatebot.rules.archway import ArchwayGame, RawArchway
-from gatebot.rules.cards import CARD_PRETTY, CARD_TEXT
+from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
 
 #: How long a hint may think by default, and its node budget.
@@ -108,7 +109,7 @@ Step = tuple[int, int]
 _EMPTY = 52  # the code of an empty column
 _ORIGIN = 64  # codes of a column that is a bottom part of its starting column: _ORIGIN + 97 * i + length
 _SUITS = "cdhs"
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
 _NAMES = tuple(text.lower() for text in CARD_TEXT)
 
 
@@ -472,7 +473,7 @@ def positions_behind(game: Game) -> tuple[str, ...]:
     """The positions ``game`` went through lately (at most ``RECENT``), most recent first, as text."""
     board = game.copy()
     texts = []
-    for _ in range(min(RECENT, len(board.moves))):
+    for _step in range(min(RECENT, len(board.moves))):
         board.undo()
         texts.append(board.to_text())
     return tuple(texts)
@@ -492,8 +493,8 @@ def hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | N
     deadline = started + seconds
     if not board.legal_moves():
         if board.is_won:
-            return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
-        return Hint(None, "No move is left: the game is over", Outlook.LOST)
+            return Hint(None, _("The game is won: every card is on its foundation"), Outlook.WINNABLE)
+        return Hint(None, _("No move is left: the game is over"), Outlook.LOST)
     found = _think(board, deadline, positions_behind(board) if behind is None else behind)
     return Hint(found.move, found.reason, found.outlook, seconds=time.perf_counter() - started)
 
@@ -532,33 +533,41 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
         return _winning(board, search.path[0])
     up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
     if not up:
-        return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
+        return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
     move = to_moves(board, up[0])[0]
-    return Hint(move, f"No win is left from here; {_play(board, move)} at least puts a card up", Outlook.LOST)
+    why = _("no win is left from here; {play} at least puts a card up", play=_play(board, move))
+    return Hint(move, Text.of_parts((board.describe(move), why), ": "), Outlook.LOST)
 
 
-def _play(board: ArchwayGame, move: Move) -> str:
+def _play(board: ArchwayGame, move: Move) -> Text:
     """A move in words, starting with a verb: ``play 7♥ from the arch onto 6♥ on the hearts Ace foundation``."""
-    return f"{'move' if move.source.startswith('f') else 'play'} {board.describe(move)}"
+    if move.source.startswith("f"):
+        return _("move {move}", move=board.describe(move))
+    return _("play {move}", move=board.describe(move))
+
+
+def _capital(said: Text) -> Text:
+    """``said`` to begin a reason: its English with a capital (``Play 7♥ …``), the same message."""
+    return said.recast(said[0].upper() + said[1:])
 
 
 def _winning(board: ArchwayGame, step: Step) -> Hint:
     moves = to_moves(board, step)
     move = moves[0]
-    said = _play(board, move)
-    said = said[0].upper() + said[1:]
+    said = _capital(_play(board, move))
     if len(moves) > 1:  # reversing first, so that a card of a meeting suit can go up
         after = board.copy()
         for each in moves[:-1]:
             after.play(each)
-        card = CARD_PRETTY[after.moved_card(moves[-1])]
+        card = CARD_WORDS[after.moved_card(moves[-1])]
         suit = _SUIT_NAMES[after.moved_card(moves[-1]) & 3]
         return Hint(
             move,
-            f"{said}: reversing the {suit} foundations lets {card} go up, and that leads to a win",
+            Text.of_parts((said, _("reversing the {suit} foundations lets {card} go up, and that leads to a win",
+                                   suit=suit, card=card)), ": "),
             Outlook.WINNABLE,
         )
-    return Hint(move, f"{said}: it leads to a win", Outlook.WINNABLE)
+    return Hint(move, Text.of_parts((said, _("it leads to a win")), ": "), Outlook.WINNABLE)
 
 
 def _guess(board: ArchwayGame, search: Search) -> Hint:
@@ -568,8 +577,8 @@ def _guess(board: ArchwayGame, search: Search) -> Hint:
         steps = Search(board.raw()).moves()
         step = steps[0] if steps else None
     move = board.legal_moves()[0] if step is None else to_moves(board, step)[0]
-    said = _play(board, move)
+    said = _capital(_play(board, move))
     return Hint(
-        move, f"{said[0].upper() + said[1:]}: it leads towards the most cards up of the lines I looked at",
+        move, Text.of_parts((said, _("it leads towards the most cards up of the lines I looked at")), ": "),
         Outlook.UNKNOWN,
     )

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gatebot.messages import Text, _
 from gatebot.rules import DRAW, Game, Move, describe_move
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.canfield import search
@@ -58,9 +59,9 @@ def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None) -> 
     view = Game.from_text(_canfield(game).to_text(hide_stock=True))
     assert isinstance(view, CanfieldGame)
     if view.is_won:
-        return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
+        return Hint(None, _("The game is won: every card is on its foundation"), Outlook.WINNABLE)
     if not view.has_legal_move() or view.is_over:
-        return Hint(None, "No move is left: the game is over", Outlook.LOST)
+        return Hint(None, _("No move is left: the game is over"), Outlook.LOST)
     deadline = started + seconds
     found = _exact(view, deadline) if view.hidden_count == 0 else _sampled(view, deadline)
     return replace(found, seconds=time.perf_counter() - started)
@@ -74,8 +75,9 @@ def _canfield(game: Game) -> CanfieldGame:
 
 def _hint(view: CanfieldGame, token: str, why: str, outlook: Outlook, chance: float | None = None,
           samples: int = 0) -> Hint:
+    """The hint for ``token``: the move in words, then ``why``, two parts each said in the reader's language."""
     move = DRAW if token == "d" else view.validate(Move.from_text(token))  # a view can't turn a hidden stock
-    return Hint(move, f"{describe_move(view, move)}: {why}", outlook, chance, samples)
+    return Hint(move, Text.of_parts((describe_move(view, move), why), ": "), outlook, chance, samples)
 
 
 def _first_token(line: tuple[search.Step, ...]) -> str:
@@ -94,16 +96,16 @@ def _exact(view: CanfieldGame, deadline: float) -> Hint:
     position = search.position_of(view)
     found = search.solve(position, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
     if found.verdict is Verdict.WINNABLE and found.line:
-        return _hint(view, _first_token(found.line), "it is the first move of a win", Outlook.WINNABLE)
+        return _hint(view, _first_token(found.line), _("it is the first move of a win"), Outlook.WINNABLE)
     token = _fallback(position)
     if found.verdict is Verdict.LOST:
         ups = [move for move in view.legal_moves() if move.target == "f"]
         if not ups:
-            return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
-        return _hint(view, str(ups[0]), "it adds a card to your score", Outlook.LOST)
+            return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
+        return _hint(view, str(ups[0]), _("it adds a card to your score"), Outlook.LOST)
     if token is None:
         token = str(view.legal_moves()[0])
-    return _hint(view, token, "it is the most promising move", Outlook.UNKNOWN)
+    return _hint(view, token, _("it is the most promising move"), Outlook.UNKNOWN)
 
 
 def _imagined(seen: search.Position, stock_known: bool, rng: random.Random) -> search.Position:
@@ -123,7 +125,7 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
     wins: Counter[str] = Counter()
     decided = 0
     first: search.Position | None = None
-    for _ in range(SAMPLES):
+    for _sample in range(SAMPLES):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             break
@@ -136,8 +138,8 @@ def _sampled(view: CanfieldGame, deadline: float) -> Hint:
             wins[_first_token(found.line)] += 1
     if wins:
         token, count = wins.most_common(1)[0]
-        why = "it starts the most wins"
+        why = _("it starts the most wins")
         return _hint(view, token, why, Outlook.OPEN, count / max(1, decided), decided)
     token = _fallback(first or _imagined(seen, view.stock_known, rng)) or str(view.legal_moves()[0])
-    why = "no imagined deal was won, and this is the most promising move"
+    why = _("no imagined deal was won, and this is the most promising move")
     return _hint(view, token, why, Outlook.OPEN, 0.0 if decided else None, decided)
