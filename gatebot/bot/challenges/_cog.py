@@ -342,11 +342,12 @@ async def challenge_choices(
     if interaction.guild_id is None:
         return []
     now = challenges.now()
+    say = speaker(interaction).say
     typed = str(current).strip().casefold()
     choices = []
     for info in await challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
-        state = "open" if info.is_open(now) else "to open" if info.is_upcoming(now) else "closed"
-        label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
+        state = _("open") if info.is_open(now) else _("to open") if info.is_upcoming(now) else _("closed")
+        label = f"{info.id} — {info.name} (" + say(_("{state}, {n} played", state=state, n=info.attempts)) + ")"
         if not typed or str(info.id).startswith(typed) or typed in label.casefold():
             choices.append(app_commands.Choice(name=label[:100], value=info.id))
     return choices[:25]

@@ -55,6 +55,9 @@ async def test_a_german_player_gets_the_challenge_answers_and_refusals_in_german
     assert "(Challenge 1)" in board.content and "0 Karten abgelegt · 0 Züge · 0 Tipps" in board.content
     assert not ENGLISH.search(board.content), board.content
 
+    asked = await fake.send_autocomplete("challenge play", {"challenge": ""}, focused="challenge", user=bob)
+    assert [choice["name"] for choice in (await asked.response()).choices] == ["1 — Freitag (offen, 1 gespielt)"]
+
     english = await (await fake.send_command("challenge list")).response()
     assert english.content.startswith("**Open challenges**\n") and "1 has played" in english.content
 
