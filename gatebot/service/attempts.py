@@ -15,6 +15,7 @@ from typing import cast
 from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gatebot.messages import _, n_
 from gatebot.rules import DEFAULT_VARIANT, Game
 from gatebot.service.variants import has_stock
 from gatebot.store.database import Database
@@ -76,13 +77,24 @@ class AttemptRules:
 
     def began(self, now: datetime) -> str:
         rules = rules_line(self.hints, self.undo, stock=has_stock(self.variant))
-        return f"Your attempt at {self.name} has begun: {rules}, closes {when(self.closes_at, now)}."
+        return _("Your attempt at {name} has begun: {rules}, closes {when}.",
+                 name=self.name, rules=rules, when=when(self.closes_at, now))
 
     def has_closed(self, score: int) -> str:
-        return f"{self.name} has closed, so your attempt ended with a score of {score}."
+        return _("{name} has closed, so your attempt ended with a score of {score}.", name=self.name, score=score)
 
     def played_already(self) -> str:
-        return f"You have already played {self.name}: one attempt each, so see its results with /challenge leaderboard."
+        return _("You have already played {name}: one attempt each, so see its results with /challenge leaderboard.",
+                 name=self.name)
+
+
+_HINTS = {Rule.ALLOWED: _("hints allowed"), Rule.COUNTED: _("hints counted"), Rule.FORBIDDEN: _("hints forbidden")}
+_UNDO = {
+    Rule.ALLOWED: _("undo allowed (never past a draw)"),
+    Rule.COUNTED: _("undo counted (never past a draw)"),
+    Rule.FORBIDDEN: _("undo forbidden"),
+}
+_UNDO_NO_STOCK = {Rule.ALLOWED: _("undo allowed"), Rule.COUNTED: _("undo counted"), Rule.FORBIDDEN: _("undo forbidden")}
 
 
 def rules_line(hints: Rule, undo: Rule, *, stock: bool = True) -> str:
@@ -91,11 +103,7 @@ def rules_line(hints: Rule, undo: Rule, *, stock: bool = True) -> str:
     ``stock``: the variant draws from a stock; without one (Archway) nothing is ever drawn,
     so undo has no draw to stop at and the words say nothing of it.
     """
-    if undo is Rule.FORBIDDEN:
-        undo_words = "undo forbidden"
-    else:
-        undo_words = f"undo {undo} (never past a draw)" if stock else f"undo {undo}"
-    return f"hints {hints}, {undo_words}"
+    return _("{hints}, {undo}", hints=_HINTS[hints], undo=(_UNDO if stock else _UNDO_NO_STOCK)[undo])
 
 
 def when(moment: datetime, now: datetime) -> str:
@@ -103,11 +111,11 @@ def when(moment: datetime, now: datetime) -> str:
     left = moment - now
     hours = left.total_seconds() / 3600
     if hours >= 48:
-        return f"in {round(hours / 24)} days"
+        return n_("in {n} day", "in {n} days", round(hours / 24))
     if hours >= 1.5:
-        return f"in {round(hours)} hours"
+        return n_("in {n} hour", "in {n} hours", round(hours))
     minutes = max(1, round(left.total_seconds() / 60))
-    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    return n_("in {n} minute", "in {n} minutes", minutes)
 
 
 def penalty(rules_hints: str, rules_undo: str, hints: int, undos: int) -> int:

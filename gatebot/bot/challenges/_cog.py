@@ -34,7 +34,8 @@ from gatebot.bot.challenges._announcements import (
 )
 from gatebot.bot.challenges._herald import Herald
 from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
-from gatebot.bot.challenges._views import CHALLENGE
+from gatebot.bot.challenges._views import CHALLENGE, server_speaker
+from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.reach import servers_only
 from gatebot.bot.services import ServedBot, Services
@@ -46,6 +47,7 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
+from gatebot.messages import _, message_of, n_
 from gatebot.rules import MAX_DEAL
 from gatebot.service import Rule
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
@@ -62,13 +64,13 @@ RULES = [
 CHALLENGE_OPTION = "The challenge's number (see /challenge list)"
 
 
-def manage_server(doing: str) -> Callable[[T], T]:
-    """A check: only members with Manage Server may do this; others are told so in one sentence."""
+def manage_server(refusal: str) -> Callable[[T], T]:
+    """A check: only members with Manage Server may do this; others are told ``refusal``, in their language."""
 
     async def predicate(interaction: discord.Interaction) -> bool:
         if interaction.guild_id is not None and interaction.permissions.manage_guild:
             return True
-        raise app_commands.CheckFailure(f"Only members with the Manage Server permission can {doing}.")
+        raise app_commands.CheckFailure(speaker(interaction).say(refusal))
 
     return app_commands.check(predicate)
 
@@ -108,7 +110,7 @@ class ChallengeAdmin(
     )
     @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
     @app_commands.autocomplete(options=options_autocomplete)
-    @manage_server("create challenges")
+    @manage_server(_("Only members with the Manage Server permission can create challenges."))
     async def create(
         self,
         interaction: discord.Interaction,
@@ -137,15 +139,19 @@ class ChallengeAdmin(
         except ChallengeError as error:
             if not winnable:
                 raise
-            await interaction.edit_original_response(content=str(error))
+            await interaction.edit_original_response(content=speaker(interaction).say(message_of(error)))
             return
+        server = server_speaker(interaction.guild)  # an announcement has no single reader
         if starts_in:  # announced with its Play button by the scheduler once it opens
-            text, view = scheduled_text(info), None
+            text, view = scheduled_text(info, server), None
         else:
-            text, view = opened_text(info), self.views.play_view(info.id)
+            text, view = opened_text(info, server), self.views.play_view(info.id)
         if winnable:
-            state = "is set to open later" if starts_in else "is open"
-            await interaction.edit_original_response(content=f"I found a winnable deal: {info.name} {state}.")
+            found = (
+                _("I found a winnable deal: {name} is set to open later.", name=info.name) if starts_in
+                else _("I found a winnable deal: {name} is open.", name=info.name)
+            )
+            await interaction.edit_original_response(content=speaker(interaction).say(found))
             sent: discord.Message = await interaction.followup.send(wait=True, **_message(text, view))
         else:
             await interaction.response.send_message(**_message(text, view))
@@ -155,26 +161,29 @@ class ChallengeAdmin(
 
     @app_commands.command(description="Close a challenge now and post its final standings")
     @app_commands.describe(challenge=CHALLENGE_OPTION)
-    @manage_server("end challenges")
+    @manage_server(_("Only members with the Manage Server permission can end challenges."))
     async def end(self, interaction: discord.Interaction, challenge: int) -> None:
         assert interaction.guild_id is not None
         closed = await self.challenges.end(interaction.guild_id, challenge)
         board = closed.leaderboard
         assert board is not None
         view = self.views.page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
-        await interaction.response.send_message(**_message(final_text(board), view))
+        text = final_text(board, server_speaker(interaction.guild))
+        await interaction.response.send_message(**_message(text, view))
         await self.herald.retire(closed.challenge)
         await self.herald.end_boards(closed)
 
     @app_commands.command(
         name="forget-server", description="Delete this server's challenges and daily challenge (asks first)"
     )
-    @manage_server("delete the server's challenges")
+    @manage_server(_("Only members with the Manage Server permission can delete the server's challenges."))
     async def forget_server(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         await interaction.response.send_message(
-            "Delete all of this server's challenges, their standings and the daily challenge settings? "
-            "Players keep their attempts as ordinary games. This can't be undone.",
+            speaker(interaction).say(_(
+                "Delete all of this server's challenges, their standings and the daily challenge settings? "
+                "Players keep their attempts as ordinary games. This can't be undone."
+            )),
             view=ConfirmForgetServer(self.challenges, self.herald, str(interaction.user.id), interaction.guild_id),
             ephemeral=True,
         )
@@ -189,7 +198,7 @@ class ChallengeAdmin(
     )
     @app_commands.choices(variant=variant_choices(), hints=RULES, undo=RULES)
     @app_commands.autocomplete(options=options_autocomplete)
-    @manage_server("set up the daily challenge")
+    @manage_server(_("Only members with the Manage Server permission can set up the daily challenge."))
     async def daily_on(
         self,
         interaction: discord.Interaction,
@@ -206,27 +215,29 @@ class ChallengeAdmin(
         if me is not None:
             allowed = channel.permissions_for(me)
             if not (allowed.view_channel and allowed.send_messages):
-                raise ChallengeError(
-                    f"I can't post in {channel.mention}: let me see it and send messages there, "
-                    "or choose another channel."
-                )
+                raise ChallengeError(_(
+                    "I can't post in {channel}: let me see it and send messages there, or choose another channel.",
+                    channel=channel.mention,
+                ))
         settings = await self.challenges.set_daily(
             interaction.guild_id, channel.id, variant=chosen_variant(variant), options=chosen,
             winnable=winnable,
             hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
         )
-        await interaction.response.send_message(daily_on_text(settings), ephemeral=True)
+        await interaction.response.send_message(daily_on_text(settings, speaker(interaction)), ephemeral=True)
 
     @daily.command(name="off", description="Stop opening a daily challenge (today's runs to its end)")
-    @manage_server("switch the daily challenge off")
+    @manage_server(
+        _("Only members with the Manage Server permission can switch the daily challenge off.")
+    )
     async def daily_off(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         was_on = await self.challenges.daily_off(interaction.guild_id)
         text = (
-            "The daily challenge is off: no new one will open. Today's, if open, runs until 00:00 UTC."
-            if was_on else "The daily challenge was not on, so nothing changed."
+            _("The daily challenge is off: no new one will open. Today's, if open, runs until 00:00 UTC.")
+            if was_on else _("The daily challenge was not on, so nothing changed.")
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(speaker(interaction).say(text), ephemeral=True)
 
     # -- choosing a challenge by number ---------------------------------------------------
 
@@ -276,7 +287,8 @@ class Challenges(
     async def list_(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         found = await self.challenges.listing(interaction.guild_id)
-        await interaction.response.send_message(listing_text(found, self.challenges.now()), ephemeral=True)
+        text = listing_text(found, self.challenges.now(), speaker(interaction))
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
     @app_commands.describe(challenge="The challenge's number (default: the one open now)")
@@ -293,16 +305,16 @@ class Challenges(
     ) -> None:
         assert interaction.guild_id is not None
         if all_time:
-            content, view = await self.views.server_board_page(interaction.guild_id)
+            content, view = await self.views.server_board_page(interaction.guild_id, speaker(interaction))
         else:
-            content, view = await self.views.leaderboard_page(interaction.guild_id, challenge)
+            content, view = await self.views.leaderboard_page(interaction.guild_id, challenge, speaker(interaction))
         await interaction.response.send_message(**_message(content, view))
 
     @app_commands.command(name="daily", description="Whether the daily challenge is on, and how it is played")
     async def daily_status(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         settings = await self.challenges.daily(interaction.guild_id)
-        await interaction.response.send_message(daily_text(settings), ephemeral=True)
+        await interaction.response.send_message(daily_text(settings, speaker(interaction)), ephemeral=True)
 
     # -- choosing a challenge by number ---------------------------------------------------
 
@@ -330,11 +342,12 @@ async def challenge_choices(
     if interaction.guild_id is None:
         return []
     now = challenges.now()
+    say = speaker(interaction).say
     typed = str(current).strip().casefold()
     choices = []
     for info in await challenges.listing(interaction.guild_id, closed=0 if open_only else 10):
-        state = "open" if info.is_open(now) else "to open" if info.is_upcoming(now) else "closed"
-        label = f"{info.id} — {info.name} ({state}, {info.attempts} played)"
+        state = _("open") if info.is_open(now) else _("to open") if info.is_upcoming(now) else _("closed")
+        label = f"{info.id} — {info.name} (" + say(_("{state}, {n} played", state=state, n=info.attempts)) + ")"
         if not typed or str(info.id).startswith(typed) or typed in label.casefold():
             choices.append(app_commands.Choice(name=label[:100], value=info.id))
     return choices[:25]
@@ -354,17 +367,24 @@ class ConfirmForgetServer(Question):
         running = await challenges.open_challenges(self.guild_id)
         deleted = await challenges.forget_server(self.guild_id)
         text = (
-            f"Done: {deleted} challenge{'' if deleted == 1 else 's'} deleted, with their standings and the daily "
-            "challenge settings. Players keep their attempts as ordinary games."
-            if deleted else "This server had no challenges to delete; its daily challenge settings, if any, are gone."
+            n_(
+                "Done: {n} challenge deleted, with their standings and the daily challenge settings. "
+                "Players keep their attempts as ordinary games.",
+                "Done: {n} challenges deleted, with their standings and the daily challenge settings. "
+                "Players keep their attempts as ordinary games.",
+                deleted,
+            )
+            if deleted
+            else _("This server had no challenges to delete; its daily challenge settings, if any, are gone.")
         )
-        await interaction.response.edit_message(content=text, view=None)
+        await interaction.response.edit_message(content=speaker(interaction).say(text), view=None)
+        server = server_speaker(interaction.guild)
         for info in running:
-            await self.herald.retire(info, removed_text(info))
+            await self.herald.retire(info, removed_text(info, server))
 
     @discord.ui.button(label="Keep them", style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
         self.stop()
         await interaction.response.edit_message(
-            content="Nothing was deleted: the challenges are as they were.", view=None
+            content=speaker(interaction).say(_("Nothing was deleted: the challenges are as they were.")), view=None
         )

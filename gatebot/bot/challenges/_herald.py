@@ -4,7 +4,8 @@ An open challenge has one announcement (with its Play button) in its channel, re
 in the database so it can be found again after a restart. The herald posts it when the
 scheduler opens a challenge, updates its count of players as attempts begin, and when
 the challenge closes posts the final standings and turns the announcement into a closed
-notice without the button. A post that fails (the channel is gone, or the bot may not write
+notice without the button. Each is said in the server's ``preferred_locale``: an
+announcement has no single reader. A post that fails (the channel is gone, or the bot may not write
 there) is logged and skipped: the challenge itself goes on regardless.
 """
 
@@ -17,8 +18,9 @@ import weakref
 import discord
 
 from gatebot.bot.challenges._announcements import final_text, opened_text, retired_text
-from gatebot.bot.challenges._views import CHALLENGE, ChallengeViews
+from gatebot.bot.challenges._views import CHALLENGE, ChallengeViews, server_speaker
 from gatebot.bot.services import Services
+from gatebot.locale import Translator
 from gatebot.service.challenges import Announcement, ChallengeError, ChallengeInfo, Happening
 
 log = logging.getLogger(__name__)
@@ -62,7 +64,7 @@ class Herald:
         """Post an open challenge's announcement with its Play button, and record the message."""
         assert info.channel_id is not None
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        sent = await channel.send(opened_text(info), view=self.views.play_view(info.id))
+        sent = await channel.send(opened_text(info, self._language(info)), view=self.views.play_view(info.id))
         await self.challenges.record_announcement(info.id, info.channel_id, sent.id)
 
     async def post_closed(self, announcement: Announcement) -> None:
@@ -73,7 +75,8 @@ class Herald:
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
         view = self.views.page_view(CHALLENGE, info.id, board.page, board.pages)
         try:
-            await channel.send(final_text(board), view=view if view is not None else discord.utils.MISSING)
+            text = final_text(board, self._language(info))
+            await channel.send(text, view=view if view is not None else discord.utils.MISSING)
         finally:
             await self.retire(info)  # the Play button goes even if the standings could not be posted
 
@@ -87,7 +90,7 @@ class Herald:
 
     async def retire(self, info: ChallengeInfo, text: str | None = None) -> None:
         """Turn a closed (or removed) challenge's announcement into a notice without the Play button."""
-        await self._edit(info, content=text or retired_text(info), view=None)
+        await self._edit(info, content=text or retired_text(info, self._language(info)), view=None)
 
     async def count_players(self, guild_id: int, challenge_id: int | None) -> None:
         """Redraw the announcement of a challenge (or of each open one, for None) with its count of players."""
@@ -108,7 +111,11 @@ class Herald:
                 except ChallengeError:
                     continue
                 if fresh.is_open(self.challenges.now()):
-                    await self._edit(fresh, content=opened_text(fresh))
+                    await self._edit(fresh, content=opened_text(fresh, self._language(fresh)))
+
+    def _language(self, info: ChallengeInfo) -> Translator:
+        """The language of the server a challenge belongs to (English if the bot no longer knows it)."""
+        return server_speaker(self.client.get_guild(info.guild_id))
 
     async def _edit(self, info: ChallengeInfo, **changes: object) -> None:
         if info.channel_id is None or info.announcement_id is None:

@@ -15,8 +15,11 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.challenges._announcements import leaderboard_text, server_board_text
 from gatebot.bot.errors import on_view_error, reply_privately
+from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.services import Services
+from gatebot.locale import Translator, translator
+from gatebot.messages import _, message_of
 from gatebot.service import Actor, Reply
 from gatebot.service.challenges import ChallengeError, ChallengeService
 
@@ -27,6 +30,11 @@ PLAY_ID = r"challenge:play:(?P<challenge>\d+)"
 PAGE_ID = r"challenge:page:(?P<scope>[cs]):(?P<key>\d+):(?P<page>\d+)"
 #: Page buttons' scopes: one challenge's standings (keyed by its id), or a server's all-time board (by its id).
 CHALLENGE, SERVER = "c", "s"
+
+
+def server_speaker(guild: discord.Guild | None) -> Translator:
+    """The translator for what a whole server reads (an announcement, its standings): its ``preferred_locale``."""
+    return translator(str(guild.preferred_locale) if guild is not None else None)
 
 
 class Players(Protocol):
@@ -88,14 +96,15 @@ class PageButton(DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             if interaction.guild_id is None:
-                raise ChallengeError("Challenges belong to servers: this leaderboard can't be shown here.")
+                raise ChallengeError(_("Challenges belong to servers: this leaderboard can't be shown here."))
+            language = speaker(interaction)
             if self.scope == CHALLENGE:
-                content, view = await self.views.leaderboard_page(interaction.guild_id, self.key, self.page)
+                content, view = await self.views.leaderboard_page(interaction.guild_id, self.key, language, self.page)
             else:
-                content, view = await self.views.server_board_page(interaction.guild_id, self.page)
+                content, view = await self.views.server_board_page(interaction.guild_id, language, self.page)
             await interaction.response.edit_message(content=content, view=view)
         except ChallengeError as error:
-            await reply_privately(interaction, str(error))
+            await reply_privately(interaction, message_of(error))
         except Exception as error:
             await on_view_error(interaction, error, self)
 
@@ -145,17 +154,19 @@ class ChallengeViews:
         return view
 
     async def leaderboard_page(
-        self, guild_id: int, challenge_id: int | None, page: int = 0
+        self, guild_id: int, challenge_id: int | None, language: Translator, page: int = 0
     ) -> tuple[str, discord.ui.View | None]:
-        """A page of a challenge's standings and its page buttons."""
+        """A page of a challenge's standings, in ``language``, and its page buttons."""
         board = await self.challenges.leaderboard(guild_id, challenge_id, page=page)
-        text = leaderboard_text(board, self.challenges.now())
+        text = leaderboard_text(board, self.challenges.now(), language)
         return text, self.page_view(CHALLENGE, board.challenge.id, board.page, board.pages)
 
-    async def server_board_page(self, guild_id: int, page: int = 0) -> tuple[str, discord.ui.View | None]:
-        """A page of the server's all-time leaderboard and its page buttons."""
+    async def server_board_page(
+        self, guild_id: int, language: Translator, page: int = 0
+    ) -> tuple[str, discord.ui.View | None]:
+        """A page of the server's all-time leaderboard, in ``language``, and its page buttons."""
         board = await self.challenges.server_board(guild_id, page=page)
-        return server_board_text(board), self.page_view(SERVER, guild_id, board.page, board.pages)
+        return server_board_text(board, language), self.page_view(SERVER, guild_id, board.page, board.pages)
 
     async def start_attempt(
         self, interaction: discord.Interaction, challenge_id: int | None, *, confirm: bool = False
@@ -167,7 +178,7 @@ class ChallengeViews:
         """
         guild_id = interaction.guild_id
         if guild_id is None:
-            await reply_privately(interaction, "Challenges are played in servers, not here.")
+            await reply_privately(interaction, _("Challenges are played in servers, not here."))
             return
         started: list[Reply] = []
 
@@ -182,7 +193,7 @@ class ChallengeViews:
         try:
             await self.services.table.command(interaction, request, new_board=True, confirm=None if confirm else ask)
         except ChallengeError as error:
-            await reply_privately(interaction, str(error))
+            await reply_privately(interaction, message_of(error))
             return
         if started and started[0].ok:
             await self.players.count_players(guild_id, challenge_id)
@@ -198,12 +209,12 @@ class ConfirmPlay(Question):
     @discord.ui.button(label="Start my attempt", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmPlay]) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Dealing…", view=None)
+        await interaction.response.edit_message(content=speaker(interaction).say(_("Dealing…")), view=None)
         await self.views.start_attempt(interaction, self.challenge_id, confirm=True)
 
     @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmPlay]) -> None:
         self.stop()
         await interaction.response.edit_message(
-            content="Your game goes on; the challenge waits until it closes.", view=None
+            content=speaker(interaction).say(_("Your game goes on; the challenge waits until it closes.")), view=None
         )

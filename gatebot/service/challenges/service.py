@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.messages import message_of
+from gatebot.messages import _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
@@ -114,14 +114,18 @@ class ChallengeService:
         except (RulesError, ValueError) as error:
             raise ChallengeError(sentence(message_of(error))) from None
         if deal is not None and winnable:
-            raise ChallengeError("Choose a deal number or a winnable deal, not both.")
+            raise ChallengeError(_("Choose a deal number or a winnable deal, not both."))
         if not 1 <= hours <= MAX_HOURS:
-            raise ChallengeError(f"A challenge runs from 1 to {MAX_HOURS} hours, not {hours}.")
+            raise ChallengeError(
+                _("A challenge runs from 1 to {most} hours, not {hours}.", most=MAX_HOURS, hours=hours)
+            )
         if not 0 <= starts_in <= MAX_HOURS:
-            raise ChallengeError(f"A challenge can open from now to {MAX_HOURS} hours ahead, not {starts_in}.")
+            raise ChallengeError(
+                _("A challenge can open from now to {most} hours ahead, not {hours}.", most=MAX_HOURS, hours=starts_in)
+            )
         name = " ".join((name or "").split())
         if len(name) > 100:
-            raise ChallengeError("A challenge's name has at most 100 characters.")
+            raise ChallengeError(_("A challenge's name has at most 100 characters."))
         if winnable:
             refusal = no_winnable_deals(cls.name, chosen)
             if refusal is not None:
@@ -129,7 +133,8 @@ class ChallengeService:
             deal = await self._games.find_winnable_deal(cls.name, chosen)
             if deal is None:
                 raise ChallengeError(
-                    f"I couldn't find a winnable deal of {cls.title} just now: try again, or give a deal number."
+                    _("I couldn't find a winnable deal of {game} just now: try again, or give a deal number.",
+                      game=cls.title)
                 )
         number = deal if deal is not None else self._rng.randint(1, MAX_DEAL)
         now = self.now()
@@ -156,7 +161,9 @@ class ChallengeService:
         info = await self.get(guild_id, challenge_id)
         closed = await self._close(info.id, self.now())
         if closed is None:
-            raise ChallengeError(f"{info.name} has already closed: see its results with /challenge leaderboard.")
+            raise ChallengeError(
+                _("{name} has already closed: see its results with /challenge leaderboard.", name=info.name)
+            )
         return closed
 
     async def record_announcement(self, challenge_id: int, channel_id: int, message_id: int) -> None:
@@ -192,7 +199,9 @@ class ChallengeService:
         async with self._db.sessions() as session:
             row = await session.get(Challenge, challenge_id)
             if row is None or row.guild_id != guild_id:
-                raise ChallengeError(f"This server has no challenge number {challenge_id}: see /challenge list.")
+                raise ChallengeError(
+                    _("This server has no challenge number {number}: see /challenge list.", number=challenge_id)
+                )
             return ChallengeInfo.of(row, await _attempt_count(session, row.id))
 
     async def listing(self, guild_id: int, *, closed: int = 5) -> list[ChallengeInfo]:
@@ -234,11 +243,16 @@ class ChallengeService:
             upcoming = [info for info in await self.listing(guild_id, closed=0) if info.is_upcoming(now)]
             if upcoming:
                 soonest = min(upcoming, key=lambda info: info.opens_at)
-                raise ChallengeError(f"No challenge is open yet: {soonest.name} opens {when(soonest.opens_at, now)}.")
-            raise ChallengeError("No challenge is open in this server right now: see /challenge list.")
+                raise ChallengeError(_(
+                    "No challenge is open yet: {name} opens {when}.",
+                    name=soonest.name, when=when(soonest.opens_at, now),
+                ))
+            raise ChallengeError(_("No challenge is open in this server right now: see /challenge list."))
         if len(found) > 1:
             names = ", ".join(f"{info.id} ({info.name})" for info in found[:5])
-            raise ChallengeError(f"Several challenges are open ({names}): choose one with the challenge option.")
+            raise ChallengeError(
+                _("Several challenges are open ({names}): choose one with the challenge option.", names=names)
+            )
         return found[0]
 
     # -- playing --------------------------------------------------------------------------
@@ -250,9 +264,11 @@ class ChallengeService:
         info = await self._choose(guild_id, challenge_id)
         now = self.now()
         if info.is_upcoming(now):
-            raise ChallengeError(f"{info.name} opens {when(info.opens_at, now)}: come back then.")
+            raise ChallengeError(
+                _("{name} opens {when}: come back then.", name=info.name, when=when(info.opens_at, now))
+            )
         if not info.is_open(now):
-            raise ChallengeError(f"{info.name} has closed: see its results with /challenge leaderboard.")
+            raise ChallengeError(_("{name} has closed: see its results with /challenge leaderboard.", name=info.name))
         rules = AttemptRules(info.id, info.name, info.hints, info.undo, info.closes_at, info.variant)
         return await self._games.new_game(
             actor, info.variant, deal=info.deal, options=info.options, confirm=confirm, attempt=rules
@@ -270,7 +286,7 @@ class ChallengeService:
                 return await self.leaderboard(guild_id, (await self._choose(guild_id, None)).id, page=page)
             ranked = open_now or [info for info in shown if info.closed_at is not None]
             if not ranked:
-                raise ChallengeError("No challenge has been played in this server yet: see /challenge list.")
+                raise ChallengeError(_("No challenge has been played in this server yet: see /challenge list."))
             challenge_id = ranked[0].id
         info = await self.get(guild_id, challenge_id)
         async with self._db.sessions() as session:
@@ -338,12 +354,13 @@ class ChallengeService:
                 find_variant(name).title for name in variant_names()
                 if len(winnable_deals(name)) >= DAILY_LIST_MINIMUM
             ]
-            names = ", ".join(listed[:-1]) + f" and {listed[-1]}" if len(listed) > 1 else "".join(listed)
-            raise ChallengeError(
-                f"A winnable daily challenge comes from a list of proven deals long enough not to repeat within "
-                f"days, which only {names} without options have: switch winnable off for "
-                f"{variant_title(cls.name, chosen)}."
-            )
+            names = _("{some} and {last}", some=", ".join(listed[:-1]), last=listed[-1]) if len(listed) > 1 \
+                else "".join(listed)
+            raise ChallengeError(_(
+                "A winnable daily challenge comes from a list of proven deals long enough not to repeat within "
+                "days, which only {names} without options have: switch winnable off for {game}.",
+                names=names, game=variant_title(cls.name, chosen),
+            ))
         async with self._db.writer(), self._db.sessions() as session, session.begin():
             row = await session.get(DailySchedule, guild_id)
             if row is None:

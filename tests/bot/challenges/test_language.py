@@ -1,0 +1,88 @@
+"""Challenges in the reader's language: a German player's answers and refusals, and announcements in the server's.
+
+The real bot, the fake Discord and a real SQLite file. A command's answer is said in its
+user's client language; an announcement has no single reader, so it is said in the
+server's ``preferred_locale``, and one in an English server stays English.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tests.bot.challenges.test_challenges import create, play_button, posts
+from tests.bot.gatebots import Running
+from tests.fake_discord import FakeDiscord
+
+#: Sentences of the English challenge texts: none may remain in a German one.
+ENGLISH = re.compile(
+    r"\b(is open|has closed|closed|closes|opens|One attempt|Your attempt|has begun|hints|undo|allowed|played|"
+    r"Nobody|standings|challenges|Only members|already)\b"
+)
+
+
+async def test_a_german_player_gets_the_challenge_answers_and_refusals_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    announcement = await create(run, name="Freitag", deal=1, hours=3)
+    assert "**Freitag** is open!" in announcement.content, "an English server's announcement stays English"
+
+    started = await (await fake.send_command("challenge play", user=bob)).response()
+    assert not started.ephemeral
+    assert "Dein Versuch bei Freitag hat begonnen: Tipps erlaubt, Zurücknehmen erlaubt" in started.content
+    assert "endet in 3 Stunden." in started.content
+    assert "Punkte 0/52" in started.content  # the board beside it is drawn in German too
+    assert not ENGLISH.search(started.content), started.content
+
+    again = await (await fake.send_command("challenge play", user=bob)).response()
+    assert again.ephemeral
+    assert again.content == (
+        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge leaderboard."
+    )
+    missing = await (await fake.send_command("challenge leaderboard", {"challenge": 99}, user=bob)).response()
+    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge list."
+    made = await (await fake.send_command("challenge-admin create", {"deal": 3}, user=bob)).response()
+    assert made.ephemeral
+    assert made.content == "Nur Mitglieder mit der Berechtigung „Server verwalten“ können Challenges erstellen."
+
+    listed = await (await fake.send_command("challenge list", user=bob)).response()
+    assert listed.content.startswith("**Offene Challenges**\n")
+    assert "Freitag** — Gate · Tipps erlaubt" in listed.content and "1 hat gespielt" in listed.content
+    assert not ENGLISH.search(listed.content), listed.content
+    board = await (await fake.send_command("challenge leaderboard", user=bob)).response()
+    assert "(Challenge 1)" in board.content and "0 Karten abgelegt · 0 Züge · 0 Tipps" in board.content
+    assert not ENGLISH.search(board.content), board.content
+
+    asked = await fake.send_autocomplete("challenge play", {"challenge": ""}, focused="challenge", user=bob)
+    assert [choice["name"] for choice in (await asked.response()).choices] == ["1 — Freitag (offen, 1 gespielt)"]
+
+    english = await (await fake.send_command("challenge list")).response()
+    assert english.content.startswith("**Open challenges**\n") and "1 has played" in english.content
+
+
+async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord, gatebot: Callable) -> None:
+    fake.guild.preferred_locale = "de"  # what the bot is told of the server when it connects
+    run: Running = await gatebot()
+    games = fake.guild.channel("games")
+    on = await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
+    assert on.content.startswith("The daily challenge is on"), "the admin's own answer is in their language"
+    await run.scheduler.run_once()
+    [daily] = posts(fake, games)
+    assert "ist offen! (Challenge 1)" in daily.content and "Tipps erlaubt" in daily.content
+    assert "Ein Versuch für jeden: drück **Play**" in daily.content
+    assert not ENGLISH.search(daily.content), daily.content
+    pressed = await fake.click(daily, play_button(daily))  # from an English client
+    assert "Your attempt at" in (await pressed.response()).content
+    await fake.wait_for(lambda: "1 hat gespielt" in fake.message(daily.id).content or None,
+                        what="the announcement's count of players, in German")
+
+    ended = await (await fake.send_command("challenge-admin end", {"challenge": 1})).response()
+    assert "(Challenge 1) ist beendet: Gate, Spiel" in ended.content
+    assert "Endstand (1 Spieler):" in ended.content and "Karten abgelegt" in ended.content
+    assert not ENGLISH.search(ended.content), ended.content
+    retired = await fake.wait_for(lambda: None if fake.message(daily.id).custom_ids()
+                                  else fake.message(daily.id), what="the Play button removed")
+    assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
+    assert not ENGLISH.search(retired.content), retired.content
