@@ -10,8 +10,8 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from gatebot.cli.output import quiet_service_logs, refuse
-from gatebot.digits import parse_whole, shown
+from gatebot.cli.output import finished_game_choice, quiet_service_logs, refuse
+from gatebot.digits import shown
 
 
 def card_command(args: argparse.Namespace) -> int:
@@ -23,16 +23,11 @@ def card_command(args: argparse.Namespace) -> int:
     from gatebot.errors import UserError
     from gatebot.store.database import DatabaseError, database_url_from_env
     from gatebot.terminal.card import CardRequest, share_card
-    from gatebot.terminal.request import MAX_USER_LENGTH, default_user
 
-    game_id = None
-    if args.game is not None:
-        game_id = parse_whole(args.game.removeprefix("#"))
-        if game_id is None or game_id < 1:
-            return refuse(f"--game takes a game's number, like 12, not {shown(args.game)}")
-    user = default_user() if args.user is None else args.user.strip()
-    if not 1 <= len(user) <= MAX_USER_LENGTH:
-        return refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+    chosen = finished_game_choice(args.game, args.user)
+    if isinstance(chosen, str):
+        return refuse(chosen)
+    game_id, user = chosen
     out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix.lower() != ".png":
         return refuse(f"--out names a .png file, not {shown(args.out)}")

@@ -61,3 +61,23 @@ def quiet_service_logs() -> None:
     logger = logging.getLogger("gatebot")
     if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
         logger.addHandler(logging.NullHandler())
+
+
+def finished_game_choice(game: str | None, user: str | None) -> tuple[int | None, str] | str:
+    """``--game`` and ``--user`` of a command that shows a finished game, or the sentence refusing them.
+
+    The game's number (None: the player's last finished game) and the player, as ``gatebot card``
+    and ``gatebot replay`` both take them.
+    """
+    from gatebot.digits import parse_whole, shown
+    from gatebot.terminal.request import MAX_USER_LENGTH, default_user
+
+    game_id = None
+    if game is not None:
+        game_id = parse_whole(game.removeprefix("#"))
+        if game_id is None or game_id < 1:
+            return f"--game takes a game's number, like 12, not {shown(game)}"
+    player = default_user() if user is None else user.strip()
+    if not 1 <= len(player) <= MAX_USER_LENGTH:
+        return f"--user takes a name of 1 to {MAX_USER_LENGTH} characters"
+    return game_id, player
