@@ -162,8 +162,15 @@ async def test_two_processes_share_one_database_split_the_shards_and_announce_th
             assert [value(c, "gatebot_commands_total", kind="/gate board") for c in counted] == [0, 2]
             assert [value(c, "gatebot_hint_seconds_count") for c in counted] == [1, 1]
 
+            # The daily opens at each process's first tick, which can come after all the above on a
+            # fast run: wait for its announcement before stopping them.
+            name = daily_name(datetime.now(UTC).date())
+            await fake.wait_for(
+                lambda: [m for m in fake.messages(general) if name in json.dumps(m.payload)] or None,
+                timeout=20, what="the daily challenge's announcement",
+            )
+
     # Both ticked at start (and a stop waits for a tick under way): one challenge, announced once.
-    name = daily_name(datetime.now(UTC).date())
     announced = [m for m in fake.messages(general) if name in json.dumps(m.payload)]
     async with db.sessions() as session:
         dailies = await session.scalar(select(func.count()).select_from(Challenge))
