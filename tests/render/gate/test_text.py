@@ -23,7 +23,7 @@ from tests.render.playouts import random_playout
 
 CARD = re.compile(r"(\[)?((?:10|[2-9AJQK])[♣♦♥♠])(\])?")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# The widths the brief promises, not read from the renderer: 72, and for phones 36 (a 380 px
+# The widths docs/boards.md promises, not read from the renderer: 72, and for phones 36 (a 380 px
 # phone leaves about 280 px inside a code block, at about 7.8 px a character of the code font).
 PHONE_COLUMNS = 36
 COMPACT_WIDTH = PHONE_COLUMNS
