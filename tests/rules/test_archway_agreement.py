@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from gatebot.rules import Game, Move
+from tests.rules.runs import whole_file_ran_here
 
 try:  # tests/ may or may not become a package; support both layouts
     from . import archway_reference as ref
@@ -27,16 +28,6 @@ COVERAGE: dict[str, int] = {
     "steps": 0, "to a space": 0, "from a space": 0, "arch to a space": 0, "reversing up": 0,
     "reversing down": 0, "back to the arch": 0, "won": 0, "lost": 0, "both foundations fit": 0,
 }
-
-
-#: This file's tests that ran in this process: ``pytest -n`` spreads them over workers, and a
-#: worker that ran only some of the playouts can't judge their coverage.
-RAN: set[str] = set()
-
-
-@pytest.fixture(autouse=True)
-def _counted(request: pytest.FixtureRequest) -> None:
-    RAN.add(request.node.nodeid)
 
 OPTION_SETS: list[tuple[str, ...]] = [(), ("kit",)]
 
@@ -241,8 +232,7 @@ def test_perft_from_a_position_with_spaces_and_met_suits() -> None:
 
 def test_coverage(request: pytest.FixtureRequest) -> None:
     """The playouts above reached every rare situation; runs last, checks nothing alone."""
-    mine = {item.nodeid for item in request.session.items if item.path == request.node.path}
-    if not mine - {request.node.nodeid} <= RAN:
+    if not whole_file_ran_here(request):
         pytest.skip("not every playout of this file ran in this process (pytest -n spreads them): run it alone")
     if COVERAGE["steps"] < 3000:
         pytest.skip("run with the playout tests to check their coverage")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from gatebot.rules import Game
+from tests.rules.runs import whole_file_ran_here
 
 try:  # tests/ may or may not become a package; support both layouts
     from . import reference as ref
@@ -24,16 +25,6 @@ Policy = Callable[[ref.Position, list[str], random.Random], str]
 
 # Counters of what the playouts covered, checked at the end so coverage cannot silently vanish.
 COVERAGE: dict[str, int] = {"free space": 0, "colon token": 0, "waste fill": 0, "stock fill": 0, "steps": 0}
-
-
-#: This file's tests that ran in this process: ``pytest -n`` spreads them over workers, and a
-#: worker that ran only some of the playouts can't judge their coverage.
-RAN: set[str] = set()
-
-
-@pytest.fixture(autouse=True)
-def _counted(request: pytest.FixtureRequest) -> None:
-    RAN.add(request.node.nodeid)
 
 
 def describe(pos: ref.Position) -> str:
@@ -392,8 +383,7 @@ def test_coverage(request: pytest.FixtureRequest) -> None:
 
     Runs last in this file (pytest keeps definition order); alone it checks nothing.
     """
-    mine = {item.nodeid for item in request.session.items if item.path == request.node.path}
-    if not mine - {request.node.nodeid} <= RAN:
+    if not whole_file_ran_here(request):
         pytest.skip("not every playout of this file ran in this process (pytest -n spreads them): run it alone")
     if COVERAGE["steps"] < 1000:
         pytest.skip("run with the playout tests to check their coverage")
