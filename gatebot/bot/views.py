@@ -365,9 +365,10 @@ def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
 
 def move_options(game: Game, moves: tuple[str, ...], say: Translator | None = None) -> list[discord.SelectOption]:
     """The legal moves as select options: each token the value, its words in ``say``'s language the label."""
+    speak = say or translator()
     options = []
     for token in moves:
-        words = (say or translator()).say(describe_move(game, Move.from_text(token)))
+        words = speak.say(describe_move(game, Move.from_text(token)))
         options.append(discord.SelectOption(label=f"{token} — {words}"[:100], value=token))
     return options
 
