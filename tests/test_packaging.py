@@ -166,6 +166,21 @@ def _requirements_named(name: str, extras: tuple[str, ...]) -> list[str]:
     return [r for r in every if canonicalize_name(Requirement(r).name) == name]
 
 
+@pytest.mark.parametrize("lock", ["requirements.lock", "requirements-test.lock"])
+def test_each_lock_pins_the_build_backend_so_installing_gatebot_downloads_nothing_unhashed(lock: str) -> None:
+    """The README's lines, CI and the image build gatebot with ``--no-build-isolation`` from the lock's setuptools."""
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    pins = _pins(ROOT / lock)
+    for requirement in map(Requirement, build["requires"]):
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{lock} doesn't pin the build requirement {requirement}: regenerate it (docs/running.md)"
+        version, hashes = pins[name]
+        assert requirement.specifier.contains(version) and hashes
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    installs = [line for line in readme.splitlines() if line.startswith("python3 -m venv")]
+    assert len(installs) == 2 and all("--no-deps --no-build-isolation" in line for line in installs)
+
+
 def test_the_test_lock_pins_the_runtime_set_at_the_same_versions() -> None:
     """Tests run on exactly what a deployment installs from requirements.lock."""
     runtime, test = _pins(ROOT / "requirements.lock"), _pins(ROOT / "requirements-test.lock")
