@@ -8,7 +8,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from gatebot.cli.output import refuse
+from gatebot.cli.output import refuse, say
+from gatebot.messages import _, message_of, n_
 
 if TYPE_CHECKING:
     from gatebot.store.database import Database
@@ -21,8 +22,10 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
     async def work(db: Database) -> str:
         before, after = await upgrade(db)
         if before == after:
-            return f"The database is up to date (revision {after})."
-        return f"Upgraded the database from {before or 'empty'} to {after}."
+            return _("The database is up to date (revision {after}).", after=after)
+        if not before:
+            return _("Upgraded the database from empty to {after}.", after=after)
+        return _("Upgraded the database from {before} to {after}.", before=before, after=after)
 
     return _with_database(work)
 
@@ -34,12 +37,13 @@ def db_current_command(args: argparse.Namespace) -> int:
     async def work(db: Database) -> str:
         revision, head = await current_revision(db), head_revision()
         if revision == head:
-            return f"{revision} (head)"
+            return _("{revision} (head)", revision=revision)
         if revision is None:
-            return f"empty (gatebot db upgrade brings it to {head})"
+            return _("empty (gatebot db upgrade brings it to {head})", head=head)
         if revision in known_revisions():
-            return f"{revision} (behind head {head}: gatebot db upgrade brings it there)"
-        return f"{revision} (newer than this gatebot, whose head is {head})"
+            return _("{revision} (behind head {head}: gatebot db upgrade brings it there)", revision=revision,
+                     head=head)
+        return _("{revision} (newer than this gatebot, whose head is {head})", revision=revision, head=head)
 
     return _with_database(work)
 
@@ -50,7 +54,10 @@ def db_stamp_command(args: argparse.Namespace) -> int:
 
     async def work(db: Database) -> str:
         before = await stamp(db, args.revision)
-        return f"The database now says it is at revision {args.revision} (it said {before or 'none'})."
+        if not before:
+            return _("The database now says it is at revision {revision} (it said none).", revision=args.revision)
+        return _("The database now says it is at revision {revision} (it said {before}).", revision=args.revision,
+                 before=before)
 
     return _with_database(work)
 
@@ -68,14 +75,14 @@ def db_forget_server_command(args: argparse.Namespace) -> int:
             count = await ChallengeService(games).forget_server(args.guild_id)
         finally:
             games.close()
-        plural = "" if count == 1 else "s"
-        return f"Deleted {count} challenge{plural} and the daily schedule of server {args.guild_id}."
+        return n_("Deleted {n} challenge and the daily schedule of server {server}.",
+                  "Deleted {n} challenges and the daily schedule of server {server}.", count, server=args.guild_id)
 
     return _with_database(work)
 
 
 def _with_database(work: Callable[[Database], Awaitable[str]]) -> int:
-    """Open the database named by ``DATABASE_URL``, run ``work``, print its line; exit 2 on DatabaseError.
+    """Open the database named by ``DATABASE_URL``, run ``work``, say its line; exit 2 on DatabaseError.
 
     SQLAlchemy and Alembic are imported here, not at the top, so ``gatebot --help`` and argument
     mistakes answer without loading them.
@@ -92,6 +99,6 @@ def _with_database(work: Callable[[Database], Awaitable[str]]) -> int:
     try:
         line = asyncio.run(run())
     except DatabaseError as error:
-        return refuse(str(error))
-    sys.stdout.write(line + "\n")
+        return refuse(message_of(error))
+    sys.stdout.write(say(line) + "\n")
     return 0

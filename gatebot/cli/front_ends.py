@@ -12,8 +12,9 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, silence, utf8
+from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, say, silence, utf8
 from gatebot.digits import shown
+from gatebot.messages import _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def _settings() -> Settings | int:
     try:
         return Settings.from_env()
     except SettingsError as error:
-        return refuse(str(error))
+        return refuse(message_of(error))
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -53,8 +54,9 @@ def sync_command(args: argparse.Namespace) -> int:
     except StartError as error:
         return refuse_start(str(error), error.exit_code)
     except DatabaseError as error:
-        return refuse(str(error))
-    print(f"Synced {count} commands globally; Discord may take up to an hour to show them everywhere.")
+        return refuse(message_of(error))
+    print(say(_("Synced {count} commands globally; Discord may take up to an hour to show them everywhere.",
+                count=count)))
     return 0
 
 
@@ -76,14 +78,15 @@ def play_command(args: argparse.Namespace) -> int:
     if args.deal is not None:
         deal = parse_deal(args.deal)
         if deal is None:
-            return refuse(f"--deal takes a whole number from 1 to {MAX_DEAL}, not {shown(args.deal)}")
+            return refuse(_("--deal takes a whole number from 1 to {most}, not {typed}", most=MAX_DEAL,
+                            typed=shown(args.deal)))
     try:
         find_variant(args.variant or DEFAULT_VARIANT).check_options(args.option or ())
     except RulesError as error:
-        return refuse(str(error))
+        return refuse(message_of(error))
     user = default_user() if args.user is None else args.user.strip()
     if not 1 <= len(user) <= MAX_USER_LENGTH:
-        return refuse(f"--user takes a name of 1 to {MAX_USER_LENGTH} characters")
+        return refuse(_("--user takes a name of 1 to {most} characters", most=MAX_USER_LENGTH))
 
     stdin, stdout = utf8(sys.stdin), utf8(sys.stdout)
     colour = args.colour if args.colour is not None else stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -96,17 +99,18 @@ def play_command(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
     except DatabaseError as error:
-        return refuse(str(error))
+        return refuse(message_of(error))
     except KeyboardInterrupt:  # at the prompt, or while a request (a hint) was under way
         stdout.write("\n")
         stdout.flush()
-        sys.stderr.write("gatebot: interrupted; every move shown was saved, and gatebot play resumes the game.\n")
+        sys.stderr.write(say(_("gatebot: interrupted; every move shown was saved, and gatebot play resumes the game."))
+                         + "\n")
         return 130
     except BrokenPipeError:  # the output was closed, as by `gatebot play | head`: stop quietly
         silence(stdout)
         return BROKEN_PIPE
     except (SQLAlchemyError, ConnectionError, TimeoutError) as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
-        sys.stderr.write(f"gatebot: the database failed during the game ({reason[0].rstrip('.')}); "
-                         "every move shown before this was saved.\n")
+        sys.stderr.write(say(_("gatebot: the database failed during the game ({reason}); every move shown before "
+                               "this was saved.", reason=reason[0].rstrip("."))) + "\n")
         return 1

@@ -19,6 +19,9 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from gatebot.cli.output import say
+from gatebot.messages import _, message_of
+
 EXIT_HEALTHY, EXIT_UNHEALTHY = 0, 1
 #: The oldest heartbeat that still counts as live: the bot rewrites it every 15 s while connected,
 #: and discord.py drops a connection whose acknowledgements stop for a minute.
@@ -28,7 +31,7 @@ DATABASE_SECONDS = 10.0
 
 
 class Unhealthy(Exception):
-    """One check failed; the message says which and why, in one sentence."""
+    """One check failed; the message (a marked sentence) says which and why."""
 
 
 def health_command(args: argparse.Namespace) -> int:
@@ -38,9 +41,11 @@ def health_command(args: argparse.Namespace) -> int:
         age = heartbeat_age(_health_file(values), now=time.time())
         asyncio.run(database_answers(_database_url(values)))
     except Unhealthy as problem:
-        sys.stderr.write(f"gatebot: unhealthy: {str(problem).rstrip('.')}.\n")
+        reason = say(message_of(problem)).rstrip(".")
+        sys.stderr.write(say(_("gatebot: unhealthy: {reason}.", reason=reason)) + "\n")
         return EXIT_UNHEALTHY
-    sys.stdout.write(f"healthy: the last gateway heartbeat was {age:.0f} s ago and the database answers.\n")
+    sys.stdout.write(say(_("healthy: the last gateway heartbeat was {age} s ago and the database answers.",
+                           age=format(age, ".0f"))) + "\n")
     return EXIT_HEALTHY
 
 
@@ -51,7 +56,7 @@ def _environment() -> dict[str, str]:
     try:
         return {**read_dotenv(Path(".env")), **os.environ}
     except SettingsError as error:
-        raise Unhealthy(str(error)) from None
+        raise Unhealthy(message_of(error)) from None
 
 
 def _health_file(values: Mapping[str, str]) -> Path:
@@ -71,24 +76,27 @@ def heartbeat_age(path: Path, *, now: float) -> float:
     try:
         text = path.read_text(encoding="ascii")
     except FileNotFoundError:
-        raise Unhealthy(f"no heartbeat file at {path}: the bot is not running, or not connected to Discord yet"
-                        ) from None
+        raise Unhealthy(_("no heartbeat file at {path}: the bot is not running, or not connected to Discord yet",
+                          path=str(path))) from None
     except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "it is not ASCII text"
-        raise Unhealthy(f"can't read the heartbeat file {path} ({reason}): check HEALTH_FILE") from None
+        reason = getattr(error, "strerror", None) or _("it is not ASCII text")
+        raise Unhealthy(_("can't read the heartbeat file {path} ({reason}): check HEALTH_FILE", path=str(path),
+                          reason=reason)) from None
     try:
         beat = float(text.strip())
     except ValueError:
         beat = math.nan
     if not math.isfinite(beat):
-        raise Unhealthy(f"the heartbeat file {path} holds no time: is HEALTH_FILE the bot's?")
+        raise Unhealthy(_("the heartbeat file {path} holds no time: is HEALTH_FILE the bot's?", path=str(path)))
     age = now - beat
     if age < -MAX_HEARTBEAT_AGE:
-        raise Unhealthy(f"the heartbeat file {path} holds a time {-age:.0f} s in the future: check the clock")
+        raise Unhealthy(_("the heartbeat file {path} holds a time {ahead} s in the future: check the clock",
+                          path=str(path), ahead=format(-age, ".0f")))
     age = max(0.0, age)  # the clock stepped back a little since the bot wrote it
     if age > MAX_HEARTBEAT_AGE:
-        raise Unhealthy(f"the bot's last gateway heartbeat was {age:.0f} s ago (more than {MAX_HEARTBEAT_AGE:.0f}): "
-                        "it is not connected to Discord, or it has stopped")
+        raise Unhealthy(_("the bot's last gateway heartbeat was {age} s ago (more than {most}): it is not "
+                          "connected to Discord, or it has stopped", age=format(age, ".0f"),
+                          most=format(MAX_HEARTBEAT_AGE, ".0f")))
     return age
 
 
@@ -106,17 +114,19 @@ async def database_answers(url: str) -> None:
         parsed = parse_database_url(url)
         file = parsed.database if parsed.drivername.startswith("sqlite") else None
         if file not in (None, "", ":memory:") and not Path(file).expanduser().is_file():
-            raise Unhealthy(f"the database doesn't answer (there is no file {file})")
+            raise Unhealthy(_("the database doesn't answer (there is no file {file})", file=file))
         db = Database(parsed)
     except DatabaseError as error:
-        raise Unhealthy(f"the database can't be used ({str(error).rstrip('.')})") from None
+        raise Unhealthy(_("the database can't be used ({reason})", reason=say(message_of(error)).rstrip("."))
+                        ) from None
     try:
         async with asyncio.timeout(DATABASE_SECONDS), db.sessions() as session:
             await session.execute(text("SELECT 1"))
     except TimeoutError:
-        raise Unhealthy(f"the database doesn't answer (no answer within {DATABASE_SECONDS:g} s)") from None
+        raise Unhealthy(_("the database doesn't answer (no answer within {seconds} s)",
+                          seconds=format(DATABASE_SECONDS, "g"))) from None
     except (SQLAlchemyError, OSError) as error:
-        raise Unhealthy(f"the database doesn't answer ({_reason(error)})") from None
+        raise Unhealthy(_("the database doesn't answer ({reason})", reason=_reason(error))) from None
     finally:
         await db.dispose()
 

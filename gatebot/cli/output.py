@@ -1,7 +1,9 @@
-"""How every command talks back: a one-sentence refusal, UTF-8 streams, quietly closed pipes and logs.
+"""How every command talks back, in the terminal's language: a one-sentence refusal, UTF-8 streams, closed pipes, logs.
 
 A refusal is one sentence on stderr and exit code 2; output cut short by its reader
 (``| head``) ends a command with :data:`BROKEN_PIPE`, its descriptor pointed at /dev/null.
+Every sentence printed to a person is marked where it arises and said through
+:func:`terminal_language`, the catalogue ``gatebot play`` uses too; log lines stay English.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import os
 import sys
 from typing import TextIO
 
+from gatebot.locale import Translator, terminal_locale, translator
+from gatebot.messages import _
+
 #: The exit code when the output's reader went away early (``| head``): 128 + SIGPIPE, as a
 #: shell reports for a program that SIGPIPE stopped. It differs from every code a command
 #: returns on its own (``solve``'s 1 means "out of budget").
@@ -19,12 +24,25 @@ BROKEN_PIPE = 141
 MAX_REFUSAL = 400
 
 
+def terminal_language() -> Translator:
+    """The language of the person at this terminal: what ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` asks for.
+
+    The same lookup as ``gatebot play``'s screen, so every command speaks as the game does.
+    """
+    return translator(terminal_locale(os.environ))
+
+
+def say(message: str) -> str:
+    """``message`` (a marked sentence, or one built of them) in the terminal's language."""
+    return terminal_language().say(message)
+
+
 def refuse(reason: str) -> int:
-    """Say on stderr, in one sentence, why the command can't run; exit code 2.
+    """Say on stderr, in one sentence in the terminal's language, why the command can't run; exit code 2.
 
     A sentence longer than :data:`MAX_REFUSAL` (one quoting a huge input back) is cut short.
     """
-    reason = " ".join(reason.split()).rstrip(".")
+    reason = " ".join(say(reason).split()).rstrip(".")
     if len(reason) > MAX_REFUSAL:
         reason = reason[: MAX_REFUSAL - 1] + "…"
     sys.stderr.write(f"gatebot: {reason}.\n")
@@ -76,8 +94,8 @@ def finished_game_choice(game: str | None, user: str | None) -> tuple[int | None
     if game is not None:
         game_id = parse_whole(game.removeprefix("#"))
         if game_id is None or game_id < 1:
-            return f"--game takes a game's number, like 12, not {shown(game)}"
+            return _("--game takes a game's number, like 12, not {typed}", typed=shown(game))
     player = default_user() if user is None else user.strip()
     if not 1 <= len(player) <= MAX_USER_LENGTH:
-        return f"--user takes a name of 1 to {MAX_USER_LENGTH} characters"
+        return _("--user takes a name of 1 to {most} characters", most=MAX_USER_LENGTH)
     return game_id, player

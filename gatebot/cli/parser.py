@@ -14,8 +14,11 @@ from gatebot.cli.database import db_current_command, db_forget_server_command, d
 from gatebot.cli.front_ends import play_command, run_command, sync_command
 from gatebot.cli.health import health_command
 from gatebot.cli.invite import invite_command
+from gatebot.cli.output import terminal_language
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
+from gatebot.locale import Translator
+from gatebot.messages import Text, _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 
 Handler = Callable[[argparse.Namespace], int]
@@ -29,162 +32,184 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gatebot", description="Play the solitaire Gate.")
+def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
+    """The ``gatebot`` command's parser, its descriptions, help and converters' refusals in ``language``.
+
+    By default the terminal's language (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``);
+    argparse's own words ("usage:", "error:") are Python's and stay as Python says them.
+    """
+    language = language or terminal_language()
+    say = language.say
+    variant = _variant_type(language)
+    parser = argparse.ArgumentParser(prog="gatebot", description=say(_("Play the solitaire Gate.")))
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title=say(_("commands")), metavar="COMMAND")
     play = commands.add_parser(
-        "play", help="play a game in the terminal, saved as you play",
-        description="Play Gate in the terminal. Moves are read one line at a time; pipe them "
+        "play", help=say(_("play a game in the terminal, saved as you play")),
+        description=say(_("Play Gate in the terminal. Moves are read one line at a time; pipe them "
         "in (printf 'd\\n3f\\n' | gatebot play --deal 1) or type them at the prompt. Every move "
         "is saved in the database named by DATABASE_URL (default: a SQLite file in "
         "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot), so running gatebot play again "
         "resumes your game where you left it. Exit codes: 0 when the game ends, you quit or input "
         "ends; 1 if the database fails mid-game; 2 for bad arguments or a database that can't be "
-        "used; 130 on Ctrl-C; 141 when the output was closed.",
+        "used; 130 on Ctrl-C; 141 when the output was closed.")),
     )
     play.add_argument("--deal", metavar="N",
-                      help=f"deal number, 1 to {MAX_DEAL}, for a new game (default: a random one)")
-    play.add_argument("--variant", type=_variant, metavar="VARIANT",
-                      help=f"the variant of a new game, by name or alias in any case: {_variants_help()} "
-                      "(default: gate)")
+                      help=say(_("deal number, 1 to {most}, for a new game (default: a random one)", most=MAX_DEAL)))
+    play.add_argument("--variant", type=variant, metavar="VARIANT",
+                      help=say(_("the variant of a new game, by name or alias in any case: {variants} (default: gate)",
+                                 variants=_variants_help())))
     play.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
-                      help="a rule option of a new game, one its variant has (" + _options_help()
-                      + "); repeat for more than one")
+                      help=say(_("a rule option of a new game, one its variant has ({options}); repeat for more "
+                                 "than one", options=_options_help(language))))
     play.add_argument("--new", action="store_true",
-                      help="abandon the game in progress, if any, and deal a new one")
+                      help=say(_("abandon the game in progress, if any, and deal a new one")))
     play.add_argument("--user", metavar="NAME",
-                      help="whose game to play, for several players on one machine (default: your login name)")
-    play.add_argument("--compact", action="store_true", help="a narrow board (36 columns), for phones")
-    play.add_argument("--words", action="store_true", help="the board in words, a pile a line, for screen readers")
+                      help=say(_("whose game to play, for several players on one machine (default: your login name)")))
+    play.add_argument("--compact", action="store_true", help=say(_("a narrow board (36 columns), for phones")))
+    play.add_argument("--words", action="store_true",
+                      help=say(_("the board in words, a pile a line, for screen readers")))
     colour = play.add_mutually_exclusive_group()
     colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
-                        help="red cards in red (default: when output is a terminal and NO_COLOR is unset)")
+                        help=say(_("red cards in red (default: when output is a terminal and NO_COLOR is unset)")))
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
     play.set_defaults(handler=play_command)
 
     replay = commands.add_parser(
-        "replay", help="write a finished game as an animated picture, to watch or share",
-        description="Write your last finished gatebot play game (or the one --game names) as an "
+        "replay", help=say(_("write a finished game as an animated picture, to watch or share")),
+        description=say(_("Write your last finished gatebot play game (or the one --game names) as an "
         "animated picture, every move and undo as it happened, from the same database and player as "
         "gatebot play. A game still running is refused: finish it first. Exit codes: 0 when the "
         "file is written; 2 for bad arguments, a game that can't be shown, or a database or file "
-        "that can't be used.",
+        "that can't be used.")),
     )
     replay.add_argument("--out", metavar="FILE",
-                        help="the file to write, a .gif or a .webp (default: gatebot-replay-ID.gif here)")
-    replay.add_argument("--game", metavar="ID", help="the game's number (default: your last finished game)")
+                        help=say(_("the file to write, a .gif or a .webp (default: gatebot-replay-ID.gif here)")))
+    replay.add_argument("--game", metavar="ID", help=say(_("the game's number (default: your last finished game)")))
     replay.add_argument("--user", metavar="NAME",
-                        help="whose game, as for gatebot play (default: your login name)")
+                        help=say(_("whose game, as for gatebot play (default: your login name)")))
     replay.set_defaults(handler=replay_command)
 
     card = commands.add_parser(
-        "card", help="print a finished game's spoiler-free result card, and write it as a picture",
-        description="Print the result card of your last finished gatebot play game (or the one --game "
+        "card", help=say(_("print a finished game's spoiler-free result card, and write it as a picture")),
+        description=say(_("Print the result card of your last finished gatebot play game (or the one --game "
         "names), the way the Share button posts it; with --out, also write the card as a small PNG. "
         "Exit codes: 0 when the card is printed; 2 for bad arguments, no finished game, or a database "
-        "or file that can't be used.",
+        "or file that can't be used.")),
     )
-    card.add_argument("--out", metavar="FILE", help="also write the card as a picture to this .png file")
-    card.add_argument("--game", metavar="ID", help="the game's number (default: your last finished game)")
-    card.add_argument("--user", metavar="NAME", help="whose game, as for gatebot play (default: your login name)")
+    card.add_argument("--out", metavar="FILE", help=say(_("also write the card as a picture to this .png file")))
+    card.add_argument("--game", metavar="ID", help=say(_("the game's number (default: your last finished game)")))
+    card.add_argument("--user", metavar="NAME",
+                      help=say(_("whose game, as for gatebot play (default: your login name)")))
     card.set_defaults(handler=card_command)
 
     solve = commands.add_parser(
-        "solve", help="decide whether a deal or a position can be won, and how",
-        description="Solve a deal or a position with the whole stock order known: print whether it can be "
+        "solve", help=say(_("decide whether a deal or a position can be won, and how")),
+        description=say(_("Solve a deal or a position with the whole stock order known: print whether it can be "
         "won, the winning line in canonical notation, and what the search cost. Exit codes: 0 when "
         "decided (winnable or not), 1 when the budget ran out first, 2 for bad arguments or a position "
-        "that can't be read or solved, 141 when the output was closed (| head).",
+        "that can't be read or solved, 141 when the output was closed (| head).")),
     )
     solve.add_argument("target", metavar="DEAL|FILE",
-                       help=f"a deal number (1 to {MAX_DEAL}); or a file holding a position in the text form "
+                       help=say(_("a deal number (1 to {most}); or a file holding a position in the text form "
                        "of the README, which names its own variant and options; or - to read the position "
-                       "from standard input")
-    _add_game_arguments(solve, "of a deal number")
-    _add_budget_arguments(solve)
+                       "from standard input", most=MAX_DEAL)))
+    _add_game_arguments(
+        solve, variant, language,
+        _("the variant of a deal number, by name or alias in any case: {variants} (default: gate)",
+          variants=_variants_help()),
+        _("a rule option of a deal number, one its variant has ({options}); repeat for more than one",
+          options=_options_help(language)),
+    )
+    _add_budget_arguments(solve, language)
     solve.set_defaults(handler=solve_command)
 
     analyse = commands.add_parser(
-        "analyse", aliases=["analyze"], help="solve a range of deals in parallel and sum up the figures",
-        description="Solve every deal of a range in parallel processes, with a progress line on stderr, "
+        "analyse", aliases=["analyze"], help=say(_("solve a range of deals in parallel and sum up the figures")),
+        description=say(_("Solve every deal of a range in parallel processes, with a progress line on stderr, "
         "then print how many were decided within the budget, the winnable share with its 95% Wilson "
         "interval (deals left unresolved counted both ways), the median and 95th-percentile time, the "
         "nodes searched per second and the peak memory of a process. Exit codes: 0 when every deal "
         "was tried, 2 for bad arguments, 130 when interrupted (the deals finished by then are still "
-        "summed up and written), 141 when the output was closed.",
+        "summed up and written), 141 when the output was closed.")),
     )
     analyse.add_argument("--deals", metavar="RANGE", required=True,
-                         help="the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")
-    _add_game_arguments(analyse, "of the deals")
-    _add_budget_arguments(analyse)
+                         help=say(_("the deals: a number (5), a range (1-1000) or a list of both (1-10,20,30-40)")))
+    _add_game_arguments(
+        analyse, variant, language,
+        _("the variant of the deals, by name or alias in any case: {variants} (default: gate)",
+          variants=_variants_help()),
+        _("a rule option of the deals, one its variant has ({options}); repeat for more than one",
+          options=_options_help(language)),
+    )
+    _add_budget_arguments(analyse, language)
     analyse.add_argument("--jobs", metavar="N",
-                         help="processes to solve in (default: one per CPU)")
+                         help=say(_("processes to solve in (default: one per CPU)")))
     analyse.add_argument("--csv", metavar="FILE",
-                         help="write one row per deal, sorted by deal, to FILE (deal, variant, options, "
-                         "verdict, moves, nodes, seconds, peak_kib)")
+                         help=say(_("write one row per deal, sorted by deal, to FILE (deal, variant, options, "
+                         "verdict, moves, nodes, seconds, peak_kib)")))
     analyse.set_defaults(handler=analyse_command)
 
     db = commands.add_parser(
-        "db", help="look after the database of saved games",
-        description="Look after the database named by DATABASE_URL (default: a SQLite file in "
+        "db", help=say(_("look after the database of saved games")),
+        description=say(_("Look after the database named by DATABASE_URL (default: a SQLite file in "
         "$XDG_DATA_HOME/gatebot, else ~/.local/share/gatebot). The bot upgrades it by itself "
-        "at start-up; these commands do it by hand.",
+        "at start-up; these commands do it by hand.")),
     )
-    db_commands = db.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    db_commands = db.add_subparsers(title=say(_("commands")), metavar="COMMAND", required=True)
     db_commands.add_parser(
-        "upgrade", help="bring the database's tables up to this gatebot's schema",
+        "upgrade", help=say(_("bring the database's tables up to this gatebot's schema")),
     ).set_defaults(handler=db_upgrade_command)
     db_commands.add_parser(
-        "current", help="show the schema revision the database is at",
+        "current", help=say(_("show the schema revision the database is at")),
     ).set_defaults(handler=db_current_command)
     stamp = db_commands.add_parser(
-        "stamp", help="record the revision the database's tables are at, changing no table",
+        "stamp", help=say(_("record the revision the database's tables are at, changing no table")),
     )
-    stamp.add_argument("revision", metavar="REVISION", help="the revision its tables are at, e.g. 0002")
+    stamp.add_argument("revision", metavar="REVISION", help=say(_("the revision its tables are at, e.g. 0002")))
     stamp.set_defaults(handler=db_stamp_command)
     forget = db_commands.add_parser(
-        "forget-server", help="delete a Discord server's challenges and daily schedule",
-        description="Delete everything stored about one Discord server's challenges (its daily "
+        "forget-server", help=say(_("delete a Discord server's challenges and daily schedule")),
+        description=say(_("Delete everything stored about one Discord server's challenges (its daily "
         "schedule too), e.g. after the bot left it or on its admins' request. Attempts at them stay "
-        "their players' games. In the server itself, /challenge-admin forget-server does the same.",
+        "their players' games. In the server itself, /challenge-admin forget-server does the same.")),
     )
-    forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help="the server's id (a snowflake)")
+    forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help=say(_("the server's id (a snowflake)")))
     forget.set_defaults(handler=db_forget_server_command)
 
     commands.add_parser(
-        "run", help="run the Discord bot",
-        description="Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
+        "run", help=say(_("run the Discord bot")),
+        description=say(_("Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
         "DATABASE_URL, GATEBOT_DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and "
         "GATEBOT_MOVE_CHANNELS from the environment or a .env file, and checks them all before "
         "connecting. Exit codes: 0 when stopped by SIGINT or SIGTERM; 1 for a bug (logged with "
         "its traceback); 2 for a setting, token or database to fix first (one sentence says "
         "which); 75 when Discord can't be reached (refused, no such host, no answer, a dropped "
-        "connection, an outage): try again later; 130 for Ctrl-C during start-up.",
+        "connection, an outage): try again later; 130 for Ctrl-C during start-up.")),
     ).set_defaults(handler=run_command)
     commands.add_parser(
-        "sync", help="register the slash commands with Discord globally",
-        description="Register the /gate commands for every server and DM (Discord may take up "
+        "sync", help=say(_("register the slash commands with Discord globally")),
+        description=say(_("Register the /gate commands for every server and DM (Discord may take up "
         "to an hour to show them). `gatebot run` only syncs to GATEBOT_DEV_GUILD_ID. Exit codes "
-        "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.",
+        "as for gatebot run: 0 done, 2 to fix first, 75 Discord can't be reached.")),
     ).set_defaults(handler=sync_command)
     commands.add_parser(
-        "health", help="check that the running bot is connected and its database answers",
-        description="Check the bot that gatebot run runs with the same environment: its last gateway "
+        "health", help=say(_("check that the running bot is connected and its database answers")),
+        description=say(_("Check the bot that gatebot run runs with the same environment: its last gateway "
         "heartbeat, which it writes to HEALTH_FILE (default: gatebot.health beside the default database), "
         "is under 90 s old, and the database named by DATABASE_URL answers SELECT 1. For a container's "
-        "HEALTHCHECK. Exit codes: 0 healthy; 1 unhealthy, with one line saying which check failed.",
+        "HEALTHCHECK. Exit codes: 0 healthy; 1 unhealthy, with one line saying which check failed.")),
     ).set_defaults(handler=health_command)
     invite = commands.add_parser(
-        "invite", help="print the links that add gatebot to a server and to a user's account",
-        description="Print the two install links of your gatebot application: one adds the bot to a "
+        "invite", help=say(_("print the links that add gatebot to a server and to a user's account")),
+        description=say(_("Print the two install links of your gatebot application: one adds the bot to a "
         "server (scopes bot and applications.commands, with the permissions it needs), one adds the "
         "app to a user's account (applications.commands), for playing in DMs and group DMs. "
         "docs/running.md says how to switch both installs on in the developer portal. Exit codes: 0 "
-        "printed; 2 for an id that is no application id.",
+        "printed; 2 for an id that is no application id.")),
     )
     invite.add_argument("application_id", metavar="APPLICATION_ID",
-                        help="the application's id (the developer portal's General Information page)")
+                        help=say(_("the application's id (the developer portal's General Information page)")))
     invite.set_defaults(handler=invite_command)
     return parser
 
@@ -194,10 +219,11 @@ def _all_options() -> tuple[str, ...]:
     return tuple(dict.fromkeys(option for name in variant_names() for option in find_variant(name).known_options))
 
 
-def _options_help() -> str:
+def _options_help(language: Translator) -> str:
     """Each variant's options with what they change, for ``--help``: ``gate: single-moves (...), ...; ...``."""
     return "; ".join(
-        f"{name}: " + ", ".join(f"{option.name} ({option.help})" for option in find_variant(name).rule_options)
+        f"{name}: " + ", ".join(f"{option.name} ({language.say(option.help)})"
+                                for option in find_variant(name).rule_options)
         for name in variant_names() if find_variant(name).rule_options
     )
 
@@ -210,27 +236,32 @@ def _variants_help() -> str:
     )
 
 
-def _variant(text: str) -> str:
-    """``--variant``'s converter: a variant's name, title or alias in any case, as its name."""
-    try:
-        return find_variant(text).name
-    except RulesError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def _variant_type(language: Translator) -> Callable[[str], str]:
+    """``--variant``'s converter: a variant's name, title or alias in any case, as its name; refused in ``language``."""
+
+    def variant(text: str) -> str:
+        try:
+            return find_variant(text).name
+        except RulesError as error:
+            raise argparse.ArgumentTypeError(language.say(message_of(error))) from None
+
+    return variant
 
 
-def _add_game_arguments(parser: argparse.ArgumentParser, whose: str) -> None:
-    parser.add_argument("--variant", type=_variant, default=DEFAULT_VARIANT, metavar="VARIANT",
-                        help=f"the variant {whose}, by name or alias in any case: {_variants_help()} "
-                        "(default: gate)")
+def _add_game_arguments(parser: argparse.ArgumentParser, variant: Callable[[str], str], language: Translator,
+                        variant_help: Text, option_help: Text) -> None:
+    parser.add_argument("--variant", type=variant, default=DEFAULT_VARIANT, metavar="VARIANT",
+                        help=language.say(variant_help))
     parser.add_argument("--option", action="append", type=str.lower, choices=_all_options(), metavar="OPTION",
-                        help=f"a rule option {whose}, one its variant has ({_options_help()}); "
-                        "repeat for more than one")
+                        help=language.say(option_help))
 
 
-def _add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_budget_arguments(parser: argparse.ArgumentParser, language: Translator) -> None:
     from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS
 
     parser.add_argument("--nodes", metavar="N", default=str(DEFAULT_NODES),
-                        help=f"give up on a deal after searching N positions (default: {DEFAULT_NODES:_})")
+                        help=language.say(_("give up on a deal after searching N positions (default: {nodes})",
+                                            nodes=format(DEFAULT_NODES, "_"))))
     parser.add_argument("--seconds", metavar="S", default=str(DEFAULT_SECONDS),
-                        help=f"give up on a deal after S seconds (default: {DEFAULT_SECONDS:g})")
+                        help=language.say(_("give up on a deal after S seconds (default: {seconds})",
+                                            seconds=format(DEFAULT_SECONDS, "g"))))

@@ -10,8 +10,9 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from gatebot.cli.output import finished_game_choice, quiet_service_logs, refuse
+from gatebot.cli.output import finished_game_choice, quiet_service_logs, refuse, say
 from gatebot.digits import shown
+from gatebot.messages import _, message_of
 
 #: The picture formats ``--out`` may name, by the file name's ending.
 FORMATS = {".gif": "gif", ".webp": "webp"}
@@ -33,17 +34,18 @@ def replay_command(args: argparse.Namespace) -> int:
     game_id, user = chosen
     out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix.lower() not in FORMATS:
-        return refuse(f"--out names a .gif or .webp file, not {shown(args.out)}")
+        return refuse(_("--out names a .gif or .webp file, not {typed}", typed=shown(args.out)))
     if out is not None and out.is_dir():
-        return refuse(f"--out names a file to write, and {shown(args.out)} is a folder")
+        return refuse(_("--out names a file to write, and {typed} is a folder", typed=shown(args.out)))
     image_format = "gif" if out is None else FORMATS[out.suffix.lower()]
     request = ReplayRequest(database_url=database_url_from_env(), user=user, out=out, image_format=image_format,
                             game_id=game_id)
     quiet_service_logs()
     try:
-        print(asyncio.run(write_replay(request)))
+        print(say(asyncio.run(write_replay(request))))
     except (UserError, DatabaseError) as error:
-        return refuse(str(error))
+        return refuse(message_of(error))
     except OSError as error:
-        return refuse(f"{error.filename or request.out} can't be written: {error.strerror or error}")
+        return refuse(_("{file} can't be written: {reason}", file=str(error.filename or request.out),
+                        reason=error.strerror or str(error)))
     return 0

@@ -12,9 +12,10 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from gatebot.cli.output import refuse, utf8
+from gatebot.cli.output import refuse, say, terminal_language, utf8
 from gatebot.digits import parse_whole, shown
 from gatebot.errors import UserError
+from gatebot.messages import Text, _, message_of, n_
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, RulesError, find_variant
 
 if TYPE_CHECKING:
@@ -33,14 +34,15 @@ def _budget(args: argparse.Namespace) -> tuple[int, float] | None:
         if nodes < 1:
             raise ValueError(nodes)
     except ValueError:
-        refuse(f"--nodes takes a whole number of positions, 1 or more, not {shown(args.nodes)}")
+        refuse(_("--nodes takes a whole number of positions, 1 or more, not {typed}", typed=shown(args.nodes)))
         return None
     try:
         seconds = float(args.seconds)
         if not 0 < seconds < math.inf:
             raise ValueError(seconds)
     except ValueError:
-        refuse(f"--seconds takes a number of seconds above 0, like 10 or 0.5, not {shown(args.seconds)}")
+        refuse(_("--seconds takes a number of seconds above 0, like 10 or 0.5, not {typed}",
+                 typed=shown(args.seconds)))
         return None
     return nodes, seconds
 
@@ -61,44 +63,51 @@ def solve_command(args: argparse.Namespace) -> int:
     if digits.isascii() and digits.isdigit():
         deal = parse_whole(digits) or 0
         if not 1 <= deal <= MAX_DEAL:
-            named = digits if len(digits) <= 20 else f"of {len(digits):,} digits"
-            return refuse(f"Deal numbers run from 1 to {MAX_DEAL}, so there is no deal {named}")
+            if len(digits) <= 20:
+                return refuse(_("Deal numbers run from 1 to {most}, so there is no deal {typed}", most=MAX_DEAL,
+                                typed=digits))
+            return refuse(_("Deal numbers run from 1 to {most}, so there is no deal of {count} digits",
+                            most=MAX_DEAL, count=format(len(digits), ",")))
         try:
             game = Game.new(args.variant, deal=deal, options=args.option or ())
         except RulesError as error:
-            return refuse(str(error))
-        name = f"Deal {deal} of {game.title}" + (f" ({' '.join(game.options)})" if game.options else "")
+            return refuse(message_of(error))
+        name: Text = _("Deal {deal} of {title}", deal=deal, title=game.title)
+        if game.options:
+            name = _("Deal {deal} of {title} ({options})", deal=deal, title=game.title, options=" ".join(game.options))
     else:
         if args.option or args.variant != DEFAULT_VARIANT:
-            return refuse("--variant and --option go with a deal number: a position names its variant "
-                           "and options on its first line")
+            return refuse(_("--variant and --option go with a deal number: a position names its variant "
+                            "and options on its first line"))
         game_or_code = _read_position(target)
         if isinstance(game_or_code, int):
             return game_or_code
-        game, name = game_or_code, "The position"
+        game, name = game_or_code, _("The position")
     if not registry.thinks_about(game):
-        return refuse(f"The solver doesn't play {game.title} yet")
+        return refuse(_("The solver doesn't play {title} yet", title=game.title))
     if not game.stock_known and game.stock_count:
-        return refuse(f"The stock's order is hidden in this position (S: ?{game.stock_count}), so it can't be "
-                       "solved: list the stock's cards in drawing order on the S: line")
+        return refuse(_("The stock's order is hidden in this position (S: ?{count}), so it can't be solved: list "
+                        "the stock's cards in drawing order on the S: line", count=game.stock_count))
     try:
         solution = registry.solve(game, max_nodes=budget[0], max_seconds=budget[1])
     except ValueError as error:  # a position with cards hidden elsewhere (Canfield's reserve)
-        return refuse(str(error))
+        return refuse(message_of(error))
     stdout = utf8(sys.stdout)
+    nodes, seconds = format(solution.nodes, ","), format_seconds(solution.seconds)
     if solution.verdict is Verdict.WINNABLE and not solution.line:
-        stdout.write(f"{name} is already won.\n")
+        stdout.write(say(_("{name} is already won.", name=name)) + "\n")
     elif solution.verdict is Verdict.WINNABLE:
-        plural = "s" if len(solution.line) != 1 else ""
-        stdout.write(f"{name} is winnable: a win in {len(solution.line)} move{plural}.\n")
+        stdout.write(say(n_("{name} is winnable: a win in {n} move.", "{name} is winnable: a win in {n} moves.",
+                            len(solution.line), name=name)) + "\n")
         stdout.write(textwrap.fill(" ".join(str(move) for move in solution.line), width=72) + "\n")
     elif solution.verdict is Verdict.LOST:
-        stdout.write(f"{name} can't be won.\n")
+        stdout.write(say(_("{name} can't be won.", name=name)) + "\n")
     else:
-        stdout.write(f"{name} is undecided after {solution.nodes:,} nodes ({format_seconds(solution.seconds)}): "
-                     "try a bigger budget.\n")
+        stdout.write(say(_("{name} is undecided after {nodes} nodes ({seconds}): try a bigger budget.", name=name,
+                           nodes=nodes, seconds=seconds)) + "\n")
     speed = solution.nodes / solution.seconds if solution.seconds > 0 else 0.0
-    stdout.write(f"{solution.nodes:,} nodes in {format_seconds(solution.seconds)} ({speed:,.0f} nodes/s).\n")
+    stdout.write(say(_("{nodes} nodes in {seconds} ({speed} nodes/s).", nodes=nodes, seconds=seconds,
+                       speed=format(speed, ",.0f"))) + "\n")
     return 0 if solution.decided else 1
 
 
@@ -112,7 +121,7 @@ def _read_position(target: str) -> Game | int:
     for people.
     """
     if target == "-":
-        source = "standard input"
+        source: str = _("standard input")
         binary = getattr(sys.stdin, "buffer", None)
         data = binary.read(MAX_POSITION_BYTES + 1) if binary is not None else sys.stdin.read().encode()
     else:
@@ -121,26 +130,30 @@ def _read_position(target: str) -> Game | int:
             with open(target, "rb") as file:
                 data = file.read(MAX_POSITION_BYTES + 1)
         except FileNotFoundError:
-            return refuse(f"There is no file {source}, and it is not a deal number either")
+            return refuse(_("There is no file {source}, and it is not a deal number either", source=source))
         except IsADirectoryError:
-            return refuse(f"{source} is a folder, not a position file")
+            return refuse(_("{source} is a folder, not a position file", source=source))
         except (OSError, ValueError) as error:  # ValueError: a name with a NUL character
-            return refuse(f"Can't read {source}: {getattr(error, 'strerror', None) or error}")
+            return refuse(_("Can't read {source}: {reason}", source=source,
+                            reason=getattr(error, "strerror", None) or str(error)))
+    said = say(source)
     if len(data) > MAX_POSITION_BYTES:
-        return refuse(f"{source[:1].upper()}{source[1:]} is too big to be a position "
-                       f"(more than {MAX_POSITION_BYTES // 1024} KiB; a position is a few hundred bytes)")
+        return refuse(_("{Source} is too big to be a position (more than {most} KiB; a position is a few hundred "
+                        "bytes)", Source=said[:1].upper() + said[1:], most=MAX_POSITION_BYTES // 1024))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return refuse(f"{source[:1].upper()}{source[1:]} is not text in UTF-8, so it holds no position")
+        return refuse(_("{Source} is not text in UTF-8, so it holds no position", Source=said[:1].upper() + said[1:]))
     try:
         return Game.from_text(text)
     except UserError as error:
-        reason = str(error)
-        return refuse(f"Can't read the position in {source}: {reason[:1].lower()}{reason[1:]}")
+        reason = say(message_of(error))
+        if terminal_language().language == "en":  # mid-sentence; German keeps its nouns' capitals
+            reason = reason[:1].lower() + reason[1:]
+        return refuse(_("Can't read the position in {source}: {reason}", source=source, reason=reason))
     except ValueError:
-        return refuse(f"Can't read the position in {source}: it is not a position in gatebot's text form "
-                       "(the README's \"Deal numbers and position text\" shows it)")
+        return refuse(_("Can't read the position in {source}: it is not a position in gatebot's text form "
+                        "(the README's \"Deal numbers and position text\" shows it)", source=source))
 
 
 def analyse_command(args: argparse.Namespace) -> int:
@@ -155,7 +168,7 @@ def analyse_command(args: argparse.Namespace) -> int:
         deals = parse_deals(args.deals)
         options = find_variant(args.variant).check_options(args.option or ())
     except (DealRangeError, RulesError) as error:
-        return refuse(str(error))
+        return refuse(message_of(error))
     budget = _budget(args)
     if budget is None:
         return 2
@@ -164,24 +177,28 @@ def analyse_command(args: argparse.Namespace) -> int:
     if args.jobs is not None:
         jobs = parse_whole(args.jobs) or 0
         if not 1 <= jobs <= MAX_JOBS:
-            return refuse(f"--jobs takes a number of processes from 1 to {MAX_JOBS}, not {shown(args.jobs)}")
+            return refuse(_("--jobs takes a number of processes from 1 to {most}, not {typed}", most=MAX_JOBS,
+                            typed=shown(args.jobs)))
     csv_file = None
     if args.csv is not None:
         try:
             csv_file = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
         except OSError as error:
-            return refuse(f"Can't write the CSV file {args.csv!r}: {error.strerror or error}")
+            return refuse(_("Can't write the CSV file {file}: {reason}", file=repr(args.csv),
+                            reason=error.strerror or str(error)))
 
     rows: list[DealResult] = []
     progress = Progress(len(deals), sys.stderr)
     interrupted = False
     try:
         title = find_variant(args.variant).title + (f" ({' '.join(options)})" if options else "")
-        sys.stdout.write(
-            f"{title}, deals {format_deals(deals)}: {len(deals):,} deal{'s' if len(deals) != 1 else ''}, "
-            f"at most {max_nodes:,} nodes or {max_seconds:g} s each, in {min(jobs, len(deals))} "
-            f"process{'es' if min(jobs, len(deals)) != 1 else ''}.\n"
-        )
+        processes = min(jobs, len(deals))
+        sys.stdout.write(say(_(
+            "{title}, deals {deals}: {count}, at most {nodes} nodes or {seconds} s each, in {processes}.",
+            title=title, deals=format_deals(deals), nodes=format(max_nodes, ","), seconds=format(max_seconds, "g"),
+            count=n_("{n} deal", "{n} deals", len(deals), n=format(len(deals), ",")),
+            processes=n_("{n} process", "{n} processes", processes),
+        )) + "\n")
         sys.stdout.flush()
         try:
             for row in analyse(args.variant, deals, options=options, jobs=jobs,
@@ -192,14 +209,16 @@ def analyse_command(args: argparse.Namespace) -> int:
             interrupted = True
         progress.finish()
         if interrupted:
-            sys.stderr.write(f"gatebot: interrupted after {len(rows):,} of {len(deals):,} deals.\n")
+            sys.stderr.write(say(_("gatebot: interrupted after {done} of {count} deals.", done=format(len(rows), ","),
+                                   count=format(len(deals), ","))) + "\n")
         for line in _summary_lines(summarise(rows)):
-            sys.stdout.write(line + "\n")
+            sys.stdout.write(say(line) + "\n")
         if csv_file is not None:
             from gatebot.analyse import write_csv
 
             count = write_csv(rows, csv_file)
-            sys.stdout.write(f"Wrote {count:,} row{'s' if count != 1 else ''} to {args.csv}.\n")
+            sys.stdout.write(say(n_("Wrote {n} row to {file}.", "Wrote {n} rows to {file}.", count,
+                                    n=format(count, ","), file=args.csv)) + "\n")
     finally:
         if csv_file is not None:
             csv_file.close()
@@ -207,27 +226,30 @@ def analyse_command(args: argparse.Namespace) -> int:
 
 
 def _summary_lines(summary: Summary) -> list[str]:
-    """The summary of ``gatebot analyse``, one figure a line."""
+    """The summary of ``gatebot analyse``, one figure a line, each a marked sentence."""
     from gatebot.analyse import format_memory, format_seconds, format_share
 
     if not summary.deals:
-        return ["No deal was finished."]
-    lines = [
-        f"Decided:     {summary.decided:,} of {summary.deals:,} ({format_share(summary.decided_share)}): "
-        f"{summary.winnable:,} winnable, {summary.lost:,} lost, {summary.unresolved:,} unresolved.",
+        return [_("No deal was finished.")]
+    lines: list[str] = [
+        _("Decided:     {decided} of {deals} ({share}): {winnable} winnable, {lost} lost, {unresolved} unresolved.",
+          decided=format(summary.decided, ","), deals=format(summary.deals, ","),
+          share=format_share(summary.decided_share), winnable=format(summary.winnable, ","),
+          lost=format(summary.lost, ","), unresolved=format(summary.unresolved, ",")),
     ]
     interval = f"{format_share(summary.winnable_low)}–{format_share(summary.winnable_high)}"
     if summary.winnable_share is None:
-        lines.append(f"Winnable:    unknown; 95% interval {interval}.")
+        lines.append(_("Winnable:    unknown; 95% interval {interval}.", interval=interval))
     elif summary.unresolved:
-        lines.append(f"Winnable:    {format_share(summary.winnable_share)} of the decided deals; 95% interval "
-                     f"{interval} of all deals, counting the unresolved both ways.")
+        lines.append(_("Winnable:    {share} of the decided deals; 95% interval {interval} of all deals, counting "
+                       "the unresolved both ways.", share=format_share(summary.winnable_share), interval=interval))
     else:
-        lines.append(f"Winnable:    {format_share(summary.winnable_share)}; 95% interval {interval}.")
+        lines.append(_("Winnable:    {share}; 95% interval {interval}.", share=format_share(summary.winnable_share),
+                       interval=interval))
     lines += [
-        f"Time:        median {format_seconds(summary.median_seconds)}, "
-        f"95th percentile {format_seconds(summary.p95_seconds)} per deal.",
-        f"Speed:       {summary.nodes_per_second:,.0f} nodes/s per process.",
-        f"Peak memory: {format_memory(summary.peak_kib)} per process.",
+        _("Time:        median {median}, 95th percentile {p95} per deal.",
+          median=format_seconds(summary.median_seconds), p95=format_seconds(summary.p95_seconds)),
+        _("Speed:       {speed} nodes/s per process.", speed=format(summary.nodes_per_second, ",.0f")),
+        _("Peak memory: {memory} per process.", memory=format_memory(summary.peak_kib)),
     ]
     return lines

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+from gatebot.messages import _, joined
 from gatebot.render.card import render_card
 from gatebot.render.card_image import render_card_png
 from gatebot.service.stats import NoCard, Statistics
@@ -33,6 +34,8 @@ class CardRequest:
 async def share_card(request: CardRequest) -> str:
     """The requested game's result card as text; its picture written to ``request.out`` first, when asked.
 
+    The sentences are marked, to be said in the reader's language where they are printed.
+
     Raises :class:`~gatebot.service.stats.NoCard` (one sentence, nothing written) when there
     is no card to give, :class:`~gatebot.store.DatabaseError` for a database that can't be
     used, and ``OSError`` when the file can't be written.
@@ -48,10 +51,11 @@ async def share_card(request: CardRequest) -> str:
     finally:
         await db.dispose()
     if card is None:
-        raise NoCard("You have no finished game to share yet: finish one with gatebot play, then share it.")
+        raise NoCard(_("You have no finished game to share yet: finish one with gatebot play, then share it."))
     text = render_card(card)
     if request.out is not None:
         picture = await asyncio.to_thread(render_card_png, card)
         request.out.write_bytes(picture)
-        text += f"\nWrote the card's picture to {request.out}: {max(1, round(len(picture) / 1024))} KB."
+        text = joined(text, _("Wrote the card's picture to {out}: {size} KB.", out=str(request.out),
+                              size=max(1, round(len(picture) / 1024))), sep="\n")
     return text

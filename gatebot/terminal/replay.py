@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+from gatebot.messages import _, n_
 from gatebot.render.replay import Animation, animate
 from gatebot.service import Actor, GameService
 from gatebot.service.replays import GameReplay
@@ -18,6 +19,10 @@ from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 from gatebot.terminal.request import describe_game
 from gatebot.terminal.session import PLATFORM
+
+#: How a game ended, as the line saying what was written words it (a status it doesn't know: as stored).
+_ENDINGS = {"won": _("won"), "lost": _("lost"), "resigned": _("resigned"), "abandoned": _("abandoned"),
+            "expired": _("expired")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +63,13 @@ async def write_replay(request: ReplayRequest) -> str:
 
 
 def wrote(replay: GameReplay, animation: Animation, out: Path) -> str:
-    """What was written: ``Wrote game #3, Gate deal 1 (won in 118 moves), to x.gif: 119 frames, 212 KB.``."""
-    moves = f"{replay.moves} move{'s' if replay.moves != 1 else ''}"
+    """What was written: ``Wrote game #3, Gate deal 1 (won in 118 moves), to x.gif: 119 frames, 212 KB.``.
+
+    A marked sentence, said in the reader's language where it is printed.
+    """
+    ending = n_("{ending} in {n} move", "{ending} in {n} moves", replay.moves,
+                ending=_ENDINGS.get(replay.status.value, replay.status.value))
     game = describe_game(replay.variant, replay.deal, replay.options)
     size = max(1, round(len(animation.data) / 1024))
-    return (f"Wrote game #{replay.game_id}, {game} ({replay.status.value} in {moves}), to {out}: "
-            f"{animation.frames} frames, {size} KB.")
+    return _("Wrote game #{game_id}, {game} ({ending}), to {out}: {frames} frames, {size} KB.",
+             game_id=replay.game_id, game=game, ending=ending, out=str(out), frames=animation.frames, size=size)
