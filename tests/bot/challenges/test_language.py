@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from tests.bot.challenges.test_challenges import create, play_button, posts
 from tests.bot.gatebots import Running
+from tests.bot.test_language import _walk
 from tests.fake_discord import FakeDiscord
 
 #: Sentences of the English challenge texts: none may remain in a German one.
@@ -39,10 +40,10 @@ async def test_a_german_player_gets_the_challenge_answers_and_refusals_in_german
     again = await (await fake.send_command("challenge play", user=bob)).response()
     assert again.ephemeral
     assert again.content == (
-        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge leaderboard."
+        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge rangliste."
     )
     missing = await (await fake.send_command("challenge leaderboard", {"challenge": 99}, user=bob)).response()
-    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge list."
+    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge liste."
     made = await (await fake.send_command("challenge-admin create", {"deal": 3}, user=bob)).response()
     assert made.ephemeral
     assert made.content == "Nur Mitglieder mit der Berechtigung „Server verwalten“ können Challenges erstellen."
@@ -86,3 +87,26 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
                                   else fake.message(daily.id), what="the Play button removed")
     assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
     assert not ENGLISH.search(retired.content), retired.content
+
+
+async def test_the_challenge_commands_are_named_and_described_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    synced = {command["name"]: command for command in run.fake.commands(run.fake.guild)}
+    for top in ("challenge", "challenge-admin"):
+        undescribed = [
+            path for path, part in _walk(synced[top])
+            if "description" in part and not (part.get("description_localizations") or {}).get("de")
+        ]
+        assert undescribed == [], top
+        for path, part in _walk(synced[top]):  # within Discord's limits, or it refuses the whole sync
+            german = (part.get("name_localizations") or {}).get("de")
+            if german is not None and "=" not in path:
+                assert re.fullmatch(r"[-_\w]{1,32}", german) and german == german.lower(), (path, german)
+            described = (part.get("description_localizations") or {}).get("de")
+            assert described is None or 1 <= len(described) <= 100, (path, described)
+    parts = dict(_walk(synced["challenge"]) + _walk(synced["challenge-admin"]))
+    assert parts["challenge leaderboard"]["name_localizations"]["de"] == "rangliste"
+    assert parts["challenge-admin daily"]["name_localizations"]["de"] == "täglich"
+    assert parts["challenge-admin create hours"]["name_localizations"]["de"] == "stunden"
+    assert parts["challenge"]["description_localizations"]["de"] == "Server-Challenges: ein Spiel, jeder einmal"
+    assert parts["challenge-admin create hints = Forbidden"]["name_localizations"]["de"] == "Verboten"
