@@ -64,7 +64,8 @@ class Herald:
         """Post an open challenge's announcement with its Play button, and record the message."""
         assert info.channel_id is not None
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        sent = await channel.send(opened_text(info, self._language(info)), view=self.views.play_view(info.id))
+        language = self._language(info)
+        sent = await channel.send(opened_text(info, language), view=self.views.play_view(info.id, language))
         await self.challenges.record_announcement(info.id, info.channel_id, sent.id)
 
     async def post_closed(self, announcement: Announcement) -> None:

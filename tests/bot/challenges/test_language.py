@@ -13,6 +13,7 @@ from collections.abc import Callable
 from tests.bot.challenges.test_challenges import create, play_button, posts
 from tests.bot.gatebots import Running
 from tests.bot.test_language import _walk
+from tests.bot.test_questions import labels
 from tests.fake_discord import FakeDiscord
 
 #: Sentences of the English challenge texts: none may remain in a German one.
@@ -72,7 +73,8 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
     await run.scheduler.run_once()
     [daily] = posts(fake, games)
     assert "ist offen! (Challenge 1)" in daily.content and "Tipps erlaubt" in daily.content
-    assert "Ein Versuch für jeden: drück **Play**" in daily.content
+    assert "Ein Versuch für jeden: drück **Spielen**" in daily.content
+    assert labels(daily) == ["Spielen"], "its button is worded like the announcement"
     assert not ENGLISH.search(daily.content), daily.content
     pressed = await fake.click(daily, play_button(daily))  # from an English client
     assert "Your attempt at" in (await pressed.response()).content
@@ -87,6 +89,22 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
                                   else fake.message(daily.id), what="the Play button removed")
     assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
     assert not ENGLISH.search(retired.content), retired.content
+
+
+async def test_the_question_before_an_attempt_has_german_buttons_for_a_german_player(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await create(run, name="Freitag", deal=1, hours=3)
+    await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
+    question = await fake.send_command("challenge play", user=bob)  # a game is running: asked first
+    assert (await question.response()).ephemeral
+    assert labels(question.original) == ["Meinen Versuch starten", "Weiterspielen"]
+    await (await fake.send_command("gate new", {"deal": 2})).response()
+    english = await fake.send_command("challenge play")
+    assert (await english.response()).ephemeral
+    assert labels(english.original) == ["Start my attempt", "Keep playing"]
 
 
 async def test_the_challenge_commands_are_named_and_described_in_german(gatebot: Callable) -> None:
