@@ -129,20 +129,20 @@ class ChallengeAdmin(
         chosen = rule_options(options)
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
+        server = server_speaker(interaction.guild)  # an announcement has no single reader
         try:
             info = await self.challenges.create(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
                 name=name, variant=chosen_variant(variant),
                 options=chosen, deal=deal, winnable=winnable, hours=hours,
                 starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
-                undo=Rule(undo.value) if undo else Rule.ALLOWED,
+                undo=Rule(undo.value) if undo else Rule.ALLOWED, say=server.say,
             )
         except ChallengeError as error:
             if not winnable:
                 raise
             await interaction.edit_original_response(content=speaker(interaction).say(message_of(error)))
             return
-        server = server_speaker(interaction.guild)  # an announcement has no single reader
         if starts_in:  # announced with its Play button by the scheduler once it opens
             text, view = scheduled_text(info, server), None
         else:

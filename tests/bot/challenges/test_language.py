@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from tests.bot.challenges.test_challenges import create, play_button, posts
 from tests.bot.gatebots import Running
@@ -89,6 +90,27 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
                                   else fake.message(daily.id), what="the Play button removed")
     assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
     assert not ENGLISH.search(retired.content), retired.content
+
+
+#: The months as German writes them in a date (5. März 2026).
+MONTHS = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember")
+
+
+async def test_a_daily_challenge_on_a_german_server_is_named_in_german(fake: FakeDiscord, gatebot: Callable) -> None:
+    fake.guild.preferred_locale = "de"
+    run: Running = await gatebot()
+    games = fake.guild.channel("games")
+    await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
+    await run.scheduler.run_once()
+    today = datetime.now(UTC).date()
+    name = f"Tages-Challenge {today.day}. {MONTHS[today.month - 1]} {today.year}"
+    [daily] = posts(fake, games)
+    assert f"**{name}** ist offen!" in daily.content, daily.content
+    listed = await (await fake.send_command("challenge list")).response()
+    assert name in listed.content, "the name is stored as said: an English reader sees it too"
+    made = await (await fake.send_command("challenge-admin create", {"deal": 3})).response()
+    assert "**Challenge 1** ist offen!" in made.content, made.content
 
 
 async def test_the_question_before_an_attempt_has_german_buttons_for_a_german_player(gatebot: Callable) -> None:
