@@ -11,6 +11,9 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from gatebot.bot.challenges._announcements import server_line
+from gatebot.locale import translator
+from gatebot.service.challenges import ServerStanding
 from tests.bot.challenges.test_challenges import create, play_button, posts
 from tests.bot.gatebots import Running
 from tests.bot.test_language import _walk
@@ -150,3 +153,9 @@ async def test_the_challenge_commands_are_named_and_described_in_german(gatebot:
     assert parts["challenge-admin create hours"]["name_localizations"]["de"] == "stunden"
     assert parts["challenge"]["description_localizations"]["de"] == "Server-Challenges: ein Spiel, jeder einmal"
     assert parts["challenge-admin create hints = Forbidden"]["name_localizations"]["de"] == "Verboten"
+
+
+def test_the_all_time_leaderboard_writes_its_win_rate_the_readers_way() -> None:
+    standing = ServerStanding(rank=1, name="Bob", user_id="2", played=3, wins=2, best_streak=1)
+    assert server_line(standing, translator("de")).endswith("2 Siege bei 3 gespielten (67\u00a0%) · beste Serie 1")
+    assert server_line(standing, translator("en")).endswith("2 wins of 3 played (67%) · best streak 1")
