@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Mapping
+from datetime import date
 from typing import Protocol
 
 
@@ -66,6 +67,43 @@ class Text(str):
         text = super().__new__(type(self), english)
         text.__dict__.update(self.__dict__)
         return text
+
+
+class Number(float):
+    """A measured number in a sentence, as each language writes it: ``digits`` after the point, or a percentage.
+
+    In English it reads as Python formats it (``26.5``; ``percent``: a share of 0.52 reads
+    ``52%``), which is how a :class:`Text` words it; a translator writes it its language's
+    way (German ``26,5`` and ``52 %``). Counts stay plain ``int``: they need no such care.
+    """
+
+    digits: int
+    percent: bool
+
+    def __new__(cls, value: float, digits: int = 0, *, percent: bool = False) -> Number:
+        number = super().__new__(cls, value)
+        number.digits, number.percent = digits, percent
+        return number
+
+    def __str__(self) -> str:
+        return format(float(self), f".{self.digits}{'%' if self.percent else 'f'}")
+
+    def __format__(self, spec: str) -> str:
+        return format(float(self), spec) if spec else str(self)
+
+
+class Day(date):
+    """A date in a sentence, as each language writes it: ``5 Mar 2026`` in English, ``5. März 2026`` in German."""
+
+    @classmethod
+    def of(cls, day: date) -> Day:
+        return cls(day.year, day.month, day.day)
+
+    def __str__(self) -> str:
+        return f"{self.day} {self:%b %Y}"
+
+    def __format__(self, spec: str) -> str:
+        return super().__format__(spec) if spec else str(self)
 
 
 def _(msgid: str, /, **params: object) -> Text:

@@ -3,8 +3,9 @@
     python scripts/catalogue.py
 
 extracts every marked sentence (:mod:`gatebot.messages`' ``_``, ``n_``, ``N_``, ``NP_`` and
-the translations' ``gettext``/``ngettext``/``pgettext``) with Babel, adds the ``/gate``
-slash commands' names and descriptions (read off the cog's class, context ``command``), writes
+the translations' ``gettext``/``ngettext``/``pgettext``) with Babel, adds the ``/gate``,
+``/challenge`` and ``/challenge-admin`` slash commands' names and descriptions (read off the
+cogs' classes, context ``command``), writes
 the template ``gatebot/locale/gatebot.pot``, merges it into each language's ``gatebot.po``
 (new ids come in untranslated, gone ones become obsolete) and compiles each ``gatebot.mo``.
 Translate the new entries, run it again to compile, and commit all three.
@@ -41,14 +42,24 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
 COMMAND = "command"
 
 
-def command_strings() -> Iterator[tuple[str, str | None]]:
-    """Each name (context ``command``) and description of the ``/gate`` commands, read off the cog's class."""
+def command_strings() -> Iterator[tuple[str, str | None, str]]:
+    """Each name (context ``command``) and description of the slash commands, with the file of its cog.
+
+    Read off the cogs' classes: ``/gate``, ``/challenge`` and ``/challenge-admin``.
+    """
+    from gatebot.bot.challenges._cog import ChallengeAdmin, Challenges
     from gatebot.bot.games._cog import Games
 
-    yield Games.__cog_group_name__, COMMAND
-    yield str(Games.__cog_group_description__), None
-    for command in Games.__cog_app_commands__:
-        yield from _command_strings(command)
+    for cog, where in (
+        (Games, "gatebot/bot/games/_cog.py"),
+        (Challenges, "gatebot/bot/challenges/_cog.py"),
+        (ChallengeAdmin, "gatebot/bot/challenges/_cog.py"),
+    ):
+        yield cog.__cog_group_name__, COMMAND, where
+        yield str(cog.__cog_group_description__), None, where
+        for command in cog.__cog_app_commands__:
+            for text, context in _command_strings(command):
+                yield text, context, where
 
 
 def _command_strings(command: app_commands.Command | app_commands.Group) -> Iterator[tuple[str, str | None]]:
@@ -78,8 +89,8 @@ def template() -> Catalog:
         comment_tags=("TRANSLATORS:",),
     ):
         catalogue.add(message, None, [(f"gatebot/{filename}", lineno)], auto_comments=comments, context=context)
-    for text, context in command_strings():
-        catalogue.add(text, None, [("gatebot/bot/games/_cog.py", 0)], context=context)
+    for text, context, where in command_strings():
+        catalogue.add(text, None, [(where, 0)], context=context)
     return catalogue
 
 

@@ -12,6 +12,7 @@ import importlib.util
 import pickle
 import re
 import string
+from datetime import date
 from pathlib import Path
 from types import ModuleType
 
@@ -22,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gatebot.locale import LANGUAGES, language_of, terminal_locale, translator
-from gatebot.messages import N_, Text, _, joined, message_of, n_
+from gatebot.messages import N_, Day, Number, Text, _, joined, message_of, n_
 from gatebot.rules import Game, IllegalMove, Move
 from gatebot.rules.cards import CARD_WORDS
 
@@ -198,3 +199,24 @@ def test_canfields_refusals_are_german_too() -> None:
         game.validate(Move.from_text("91"))
     assert str(caught.value) == "Pile 9 doesn't exist: Canfield has tableau piles 1–4"
     assert translator("de").say(message_of(caught.value)) == "Stapel 9 gibt es nicht: Canfield hat die Stapel 1–4"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(0, 1), st.integers(0, 2), st.booleans())
+def test_a_number_reads_alike_in_english_and_german_but_for_the_comma_and_the_space_before_percent(
+    value: float, digits: int, percent: bool
+) -> None:
+    shown = value if percent else value * 52  # a share, or an average score out of 52: never a thousand
+    said = _("Average {x}", x=Number(shown, digits, percent=percent))
+    english = format(shown, f".{digits}{'%' if percent else 'f'}")
+    assert said == translator("en").say(said) == f"Average {english}"
+    german = english.replace(".", ",").replace("%", "\u00a0%")
+    assert translator("de").say(said) == f"Average {german}"
+
+
+def test_a_date_in_a_sentence_is_written_each_languages_way() -> None:
+    said = _("Daily {day}", day=Day.of(date(2026, 3, 5)))
+    assert said == translator("en").say(said) == "Daily 5 Mar 2026"
+    assert translator("de").say(said) == "Tages-Challenge 5. März 2026"
+    december = _("Daily {day}", day=Day.of(date(2026, 12, 24)))
+    assert translator("de").say(december) == "Tages-Challenge 24. Dezember 2026"

@@ -1,4 +1,9 @@
-"""The buttons under a yes/no question the bot asks one person (before abandoning a game, or deleting data)."""
+"""The buttons under a yes/no question the bot asks one person (before abandoning a game, or deleting data).
+
+A button's label is fixed where its class is defined, in English; each question is worded
+for the one it asks when it is made: :class:`Question` says its buttons' labels (marked with
+:func:`~gatebot.messages.N_`) through the translator its caller passes, the asker's.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,9 @@ from typing import Any
 import discord
 
 from gatebot.bot.errors import on_view_error, reply_privately
+from gatebot.bot.language import speaker
+from gatebot.locale import Translator, translator
+from gatebot.messages import N_, _
 
 #: How long a question waits for its answer, in seconds; then its buttons stop working.
 ANSWER_SECONDS = 120
@@ -18,16 +26,21 @@ class Question(discord.ui.View):
 
     The questions are ephemeral, so only the asker sees them in practice; the check is what
     makes that a rule rather than a habit. A failure in a button is logged and apologised for.
+    ``language`` is the asker's translator: the buttons read in it (English by default).
     """
 
-    def __init__(self, user_id: str) -> None:
+    def __init__(self, user_id: str, language: Translator | None = None) -> None:
         super().__init__(timeout=ANSWER_SECONDS)
         self.user_id = user_id
+        said = language or translator()
+        for item in self.children:
+            if isinstance(item, discord.ui.Button) and item.label:
+                item.label = said.say(item.label)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if str(interaction.user.id) == self.user_id:
             return True
-        await reply_privately(interaction, "Only the one who asked can answer this.")
+        await reply_privately(interaction, _("Only the one who asked can answer this."))
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
@@ -38,20 +51,22 @@ class ConfirmNewGame(Question):
     """Yes/no before a new game abandons the running one: ``/gate new``, Play again and New deal alike.
 
     ``deal`` is what the yes does: deal the new game (the service told to abandon the old one)
-    and answer ``interaction`` with its board.
+    and answer ``interaction`` with its board; ``language`` the asker's, for the buttons.
     """
 
-    def __init__(self, user_id: str, deal: Callable[[discord.Interaction], Awaitable[None]]) -> None:
-        super().__init__(user_id)
+    def __init__(
+        self, user_id: str, deal: Callable[[discord.Interaction], Awaitable[None]], language: Translator | None = None
+    ) -> None:
+        super().__init__(user_id, language)
         self._deal = deal
 
-    @discord.ui.button(label="Start the new game", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Start the new game"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNewGame]) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Dealing…", view=None)
+        await interaction.response.edit_message(content=speaker(interaction).say(_("Dealing…")), view=None)
         await self._deal(interaction)
 
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Keep playing"), style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNewGame]) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Your game goes on.", view=None)
+        await interaction.response.edit_message(content=speaker(interaction).say(_("Your game goes on.")), view=None)

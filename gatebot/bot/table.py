@@ -306,7 +306,8 @@ class Table:
 
                 def ask() -> discord.ui.View:
                     return ConfirmNewGame(
-                        actor.user_id, lambda yes: self.deal_again(yes, game_id, variant, confirm=True)
+                        actor.user_id, lambda yes: self.deal_again(yes, game_id, variant, confirm=True),
+                        speaker(interaction),
                     )
 
                 await self.answer(interaction, answer.reply, new_board=True, confirm=ask, answer=answer)

@@ -18,11 +18,14 @@ from __future__ import annotations
 import functools
 import gettext
 from collections.abc import Mapping
+from decimal import Decimal
 from importlib.resources import files
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_date
+from babel.numbers import parse_pattern
 
-from gatebot.messages import Text
+from gatebot.messages import Day, Number, Text
 from gatebot.render.spoken import RANK_NAMES, SUIT_NAMES
 from gatebot.rules.cards import CardWord
 
@@ -84,6 +87,15 @@ class Translator:
         # TRANSLATORS: a card in a sentence; {symbol} is K♦, {rank} "king", {suit} "diamonds".
         return self.pgettext("card in a sentence", "{symbol}").format(symbol=str.__str__(card), rank=rank, suit=suit)
 
+    def number(self, number: Number) -> str:
+        """A measured number in this language's way (German ``26,5``, ``52 %``), as Babel writes it."""
+        locale = Locale.parse(self.language)
+        pattern = parse_pattern((locale.percent_formats if number.percent else locale.decimal_formats)[None].pattern)
+        pattern.frac_prec = (number.digits, number.digits)
+        # Rounded as the English is (Python's float formatting), so a half reads alike in every language.
+        rounded = Decimal(format(float(number) * 100 if number.percent else float(number), f".{number.digits}f"))
+        return pattern.apply(rounded.scaleb(-2) if number.percent else rounded, locale)
+
     def _params(self, params: Mapping[str, object]) -> dict[str, object]:
         said: dict[str, object] = {}
         for name, value in params.items():
@@ -91,6 +103,11 @@ class Translator:
                 said[name] = self.card(value)
             elif isinstance(value, Text):
                 said[name] = self.say(value)
+            elif isinstance(value, Number) and self.language != ENGLISH:
+                said[name] = self.number(value)
+            elif isinstance(value, Day) and self.language != ENGLISH:
+                # TRANSLATORS: a date in a sentence, as a Babel (CLDR) pattern: "d MMM y" reads 5 Mar 2026.
+                said[name] = format_date(value, self.pgettext("date in a sentence", "d MMM y"), locale=self.language)
             else:
                 said[name] = value  # a number, or a player's own words: never looked up
         return said

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.messages import _, joined, n_
+from gatebot.messages import Number, _, joined, n_
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
 from gatebot.rules import Game, Move, RulesError, find_variant
 from gatebot.service import saved
@@ -493,10 +493,10 @@ def _variant_line(variant: VariantStats) -> str:
         "title": variant.title,
         "games": n_("{n} game", "{n} games", variant.games),
         "wins": variant.wins,
-        "rate": f"{variant.win_rate:.0%}",
+        "rate": Number(variant.win_rate, percent=True),
         "streak": variant.current_streak,
         "best": variant.best_streak,
-        "average": f"{variant.average_score:.1f}",
+        "average": Number(variant.average_score, 1),
         "deck": deck_size(variant.variant),
     }
     fastest = variant.fastest_win

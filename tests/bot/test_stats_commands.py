@@ -219,8 +219,10 @@ async def test_a_german_player_reads_their_statistics_in_german(gatebot: Callabl
     await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
     mine = (await (await fake.send_command("gate stats", user=bob)).response()).content
-    assert mine.startswith("Deine Spiele:\nGate: 1 Spiel, 1 gewonnen (100%); Serie 1, beste 1;"), mine
-    assert "schnellster Sieg" in mine and "Punkte im Schnitt 52.0/52" in mine, mine
+    # German numbers as Babel writes them: a space (no-break) before %, a decimal comma.
+    assert mine.startswith("Deine Spiele:\nGate: 1 Spiel, 1 gewonnen (100\u00a0%); Serie 1, beste 1;"), mine
+    assert "schnellster Sieg" in mine and "Punkte im Schnitt 52,0/52" in mine, mine
+    assert not re.search(r"\d%|\d\.\d", mine), mine
     assert not re.search(r"\b(games?|won|streak|best|average|fastest|moves?)\b", mine), mine
     english = (await (await fake.send_command("gate stats", {"user": bob})).response()).content
     assert english.startswith("Bob's games:\nGate: 1 game, 1 won (100%)"), "alice reads it in English"

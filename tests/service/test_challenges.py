@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from gatebot.locale import translator
 from gatebot.rules import MAX_DEAL, Game
 from gatebot.service import Actor, GameService, ReplyKind
 from gatebot.service.challenges import (
@@ -1156,3 +1157,19 @@ async def test_a_winnable_daily_needs_a_long_list_of_proven_deals(challenges: Ch
     await challenges.set_daily(GUILD, CHANNEL, variant="canfield", winnable=True)
     opened = [a.challenge for a in await challenges.tick() if a.challenge.guild_id == GUILD]
     assert len(opened) == 1 and opened[0].deal in winnable_deals("canfield")
+
+
+async def test_a_servers_default_names_are_said_as_its_caller_says_them_and_stored_as_said(
+    challenges: ChallengeService, clock: Clock
+) -> None:
+    german = translator("de").say
+    await challenges.set_daily(GUILD, CHANNEL)
+    await challenges.set_daily(OTHER_GUILD, CHANNEL)
+    challenges.server_say = lambda guild: german if guild == GUILD else str
+    opened = await challenges.tick()
+    names = {announcement.challenge.guild_id: announcement.challenge.name for announcement in opened}
+    assert names == {GUILD: "Tages-Challenge 1. Dezember 2026", OTHER_GUILD: "Daily 1 Dec 2026"}  # DAY_1's
+    made = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, deal=3, say=german)
+    assert made.name == "Challenge 1"
+    listed = await challenges.listing(GUILD)
+    assert {info.name for info in listed} == {names[GUILD], "Challenge 1"}  # read back as stored, in any language

@@ -18,7 +18,7 @@ from datetime import datetime
 import discord
 
 from gatebot.locale import Translator, translator
-from gatebot.messages import _, n_
+from gatebot.messages import Number, _, n_
 from gatebot.render.card import duration
 from gatebot.service import ChallengeKind, GameStatus
 from gatebot.service.challenges import (
@@ -181,7 +181,8 @@ def server_line(standing: ServerStanding, language: Translator = ENGLISH) -> str
     return f"`{standing.rank:>2}.` **{_name(standing.name)}** — " + language.say(n_(
         "{n} win of {played} played ({rate}) · best streak {streak}",
         "{n} wins of {played} played ({rate}) · best streak {streak}",
-        standing.wins, played=standing.played, rate=format(standing.win_rate, ".0%"), streak=standing.best_streak,
+        standing.wins, played=standing.played, rate=Number(standing.win_rate, percent=True),
+        streak=standing.best_streak,
     ))
 
 

@@ -47,7 +47,8 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
-from gatebot.messages import _, message_of, n_
+from gatebot.locale import Translator
+from gatebot.messages import N_, _, message_of, n_
 from gatebot.rules import MAX_DEAL
 from gatebot.service import Rule
 from gatebot.service.challenges import DEFAULT_HOURS, MAX_HOURS, ChallengeError, ChallengeService
@@ -128,24 +129,24 @@ class ChallengeAdmin(
         chosen = rule_options(options)
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
+        server = server_speaker(interaction.guild)  # an announcement has no single reader
         try:
             info = await self.challenges.create(
                 interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
                 name=name, variant=chosen_variant(variant),
                 options=chosen, deal=deal, winnable=winnable, hours=hours,
                 starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
-                undo=Rule(undo.value) if undo else Rule.ALLOWED,
+                undo=Rule(undo.value) if undo else Rule.ALLOWED, say=server.say,
             )
         except ChallengeError as error:
             if not winnable:
                 raise
             await interaction.edit_original_response(content=speaker(interaction).say(message_of(error)))
             return
-        server = server_speaker(interaction.guild)  # an announcement has no single reader
         if starts_in:  # announced with its Play button by the scheduler once it opens
             text, view = scheduled_text(info, server), None
         else:
-            text, view = opened_text(info, server), self.views.play_view(info.id)
+            text, view = opened_text(info, server), self.views.play_view(info.id, server)
         if winnable:
             found = (
                 _("I found a winnable deal: {name} is set to open later.", name=info.name) if starts_in
@@ -184,7 +185,9 @@ class ChallengeAdmin(
                 "Delete all of this server's challenges, their standings and the daily challenge settings? "
                 "Players keep their attempts as ordinary games. This can't be undone."
             )),
-            view=ConfirmForgetServer(self.challenges, self.herald, str(interaction.user.id), interaction.guild_id),
+            view=ConfirmForgetServer(
+                self.challenges, self.herald, str(interaction.user.id), interaction.guild_id, speaker(interaction)
+            ),
             ephemeral=True,
         )
 
@@ -356,11 +359,14 @@ async def challenge_choices(
 class ConfirmForgetServer(Question):
     """Yes/no before a server's challenges are deleted."""
 
-    def __init__(self, challenges: ChallengeService, herald: Herald, user_id: str, guild_id: int) -> None:
-        super().__init__(user_id)
+    def __init__(
+        self, challenges: ChallengeService, herald: Herald, user_id: str, guild_id: int,
+        language: Translator | None = None,
+    ) -> None:
+        super().__init__(user_id, language)
         self.challenges, self.herald, self.guild_id = challenges, herald, guild_id
 
-    @discord.ui.button(label="Delete the challenges", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Delete the challenges"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
         self.stop()
         challenges = self.challenges
@@ -382,7 +388,7 @@ class ConfirmForgetServer(Question):
         for info in running:
             await self.herald.retire(info, removed_text(info, server))
 
-    @discord.ui.button(label="Keep them", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Keep them"), style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
         self.stop()
         await interaction.response.edit_message(

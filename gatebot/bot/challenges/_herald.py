@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable
 
 import discord
 
@@ -39,6 +40,7 @@ class Herald:
         #: Redraws the boards of attempts a closing ended.
         self.table = services.table
         self.views = ChallengeViews(services, self)
+        self.challenges.server_say = self.server_say  # a daily's name is said in its server's language
         #: One update of an announcement at a time, so the last edit shows the latest count.
         self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -64,7 +66,8 @@ class Herald:
         """Post an open challenge's announcement with its Play button, and record the message."""
         assert info.channel_id is not None
         channel = self.client.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        sent = await channel.send(opened_text(info, self._language(info)), view=self.views.play_view(info.id))
+        language = self._language(info)
+        sent = await channel.send(opened_text(info, language), view=self.views.play_view(info.id, language))
         await self.challenges.record_announcement(info.id, info.channel_id, sent.id)
 
     async def post_closed(self, announcement: Announcement) -> None:
@@ -112,6 +115,10 @@ class Herald:
                     continue
                 if fresh.is_open(self.challenges.now()):
                     await self._edit(fresh, content=opened_text(fresh, self._language(fresh)))
+
+    def server_say(self, guild_id: int) -> Callable[[str], str]:
+        """How a server says a sentence: in its language, as its announcements are (a daily's name, for one)."""
+        return server_speaker(self.client.get_guild(guild_id)).say
 
     def _language(self, info: ChallengeInfo) -> Translator:
         """The language of the server a challenge belongs to (English if the bot no longer knows it)."""

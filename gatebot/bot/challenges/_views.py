@@ -19,7 +19,7 @@ from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.services import Services
 from gatebot.locale import Translator, translator
-from gatebot.messages import _, message_of
+from gatebot.messages import N_, _, message_of
 from gatebot.service import Actor, Reply
 from gatebot.service.challenges import ChallengeError, ChallengeService
 
@@ -47,14 +47,15 @@ class PlayButton(DynamicItem[discord.ui.Button[Any]], template=PLAY_ID):
     """The Play button under a challenge's announcement: starts the presser's one attempt.
 
     Pressed, it is an instance of its :class:`ChallengeViews`' bound subclass, which knows them.
+    Its label is said in ``language``, the announcement's (the server's); English by default.
     """
 
     views: ClassVar[ChallengeViews]
 
-    def __init__(self, challenge_id: int) -> None:
+    def __init__(self, challenge_id: int, language: Translator | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Play", emoji="▶️", style=discord.ButtonStyle.success,
+                label=(language or translator()).say(N_("Play")), emoji="▶️", style=discord.ButtonStyle.success,
                 custom_id=f"challenge:play:{challenge_id}",
             )
         )
@@ -138,10 +139,10 @@ class ChallengeViews:
         """The classes for ``add_dynamic_items``: they answer presses on messages from before a restart."""
         return (self.play_button, self.page_button)
 
-    def play_view(self, challenge_id: int) -> discord.ui.View:
-        """The components under an open challenge's announcement."""
+    def play_view(self, challenge_id: int, language: Translator | None = None) -> discord.ui.View:
+        """The components under an open challenge's announcement, worded in ``language`` (the announcement's)."""
         view = discord.ui.View(timeout=None)
-        view.add_item(self.play_button(challenge_id))
+        view.add_item(self.play_button(challenge_id, language))
         return view
 
     def page_view(self, scope: str, key: int, page: int, pages: int) -> discord.ui.View | None:
@@ -188,7 +189,7 @@ class ChallengeViews:
             return reply
 
         def ask() -> discord.ui.View:
-            return ConfirmPlay(self, str(interaction.user.id), challenge_id)
+            return ConfirmPlay(self, str(interaction.user.id), challenge_id, speaker(interaction))
 
         try:
             await self.services.table.command(interaction, request, new_board=True, confirm=None if confirm else ask)
@@ -202,17 +203,19 @@ class ChallengeViews:
 class ConfirmPlay(Question):
     """Yes/no before an attempt abandons the running game."""
 
-    def __init__(self, views: ChallengeViews, user_id: str, challenge_id: int | None) -> None:
-        super().__init__(user_id)
+    def __init__(
+        self, views: ChallengeViews, user_id: str, challenge_id: int | None, language: Translator | None = None
+    ) -> None:
+        super().__init__(user_id, language)
         self.views, self.challenge_id = views, challenge_id
 
-    @discord.ui.button(label="Start my attempt", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Start my attempt"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmPlay]) -> None:
         self.stop()
         await interaction.response.edit_message(content=speaker(interaction).say(_("Dealing…")), view=None)
         await self.views.start_attempt(interaction, self.challenge_id, confirm=True)
 
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Keep playing"), style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmPlay]) -> None:
         self.stop()
         await interaction.response.edit_message(

@@ -92,7 +92,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
             await self.services.table.command(yes, deal_anyway, new_board=True)
 
         def ask() -> discord.ui.View:
-            return ConfirmNewGame(user_id, deal_confirmed)
+            return ConfirmNewGame(user_id, deal_confirmed, speaker(interaction))
 
         await self.table.command(interaction, deal_it, new_board=True, confirm=ask)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 from datetime import UTC, date, datetime, time
 
+from gatebot.messages import Day, _
 from gatebot.rules import MAX_DEAL
 from gatebot.solver.deals import winnable_deals
 
@@ -25,8 +26,8 @@ def daily_deal(secret: str, day: date, variant: str, *, winnable: bool = False) 
 
 
 def daily_name(day: date) -> str:
-    """The name of ``day``'s daily challenge, like ``Daily 5 Mar 2026``."""
-    return f"Daily {day.day} {day:%b %Y}"
+    """The name of ``day``'s daily challenge, like ``Daily 5 Mar 2026``: a sentence, said in the server's language."""
+    return _("Daily {day}", day=Day.of(day))
 
 
 def midnight(day: date) -> datetime:

@@ -20,7 +20,7 @@ import logging
 import math
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from typing import Any, cast
 
@@ -61,6 +61,8 @@ from gatebot.store.models import (
 )
 
 log = logging.getLogger(__name__)
+#: How a server says a marked name it is given by default: in its language (English, ``str``, unless told).
+Say = Callable[[str], str]
 
 #: How long a challenge made with ``/challenge-admin create`` runs, by default and at most.
 DEFAULT_HOURS = 24
@@ -78,6 +80,9 @@ class ChallengeService:
         self._games = games
         self._db = games.database
         self._rng = rng or random.SystemRandom()
+        #: For a server's id, how it says the name its daily challenge is given (a front end that
+        #: knows the servers' languages sets it); English, ``Daily 5 Mar 2026``, by default.
+        self.server_say: Callable[[int], Say] = lambda _guild_id: str
 
     def now(self) -> datetime:
         return self._games.now()
@@ -99,12 +104,14 @@ class ChallengeService:
         starts_in: int = 0,
         hints: Rule = Rule.ALLOWED,
         undo: Rule = Rule.ALLOWED,
+        say: Say = str,
     ) -> ChallengeInfo:
         """Make a challenge in a server, open for ``hours`` from now or ``starts_in`` hours from now.
 
         One that opens now counts as announced (its maker announces it); one that opens
         later is announced by the :meth:`tick` that finds it open. The caller checks the
-        asker may make challenges.
+        asker may make challenges. Without a ``name`` it is named ``Challenge N`` as ``say``
+        words it, in the language its announcement is said in; the name is stored as said.
         """
         try:
             cls = find_variant(variant)
@@ -145,7 +152,7 @@ class ChallengeService:
                     select(func.count()).select_from(Challenge)
                     .where(Challenge.guild_id == guild_id, Challenge.kind == ChallengeKind.CUSTOM)
                 )
-                name = f"Challenge {(made or 0) + 1}"
+                name = say(_("Challenge {n}", n=(made or 0) + 1))
             row = Challenge(
                 guild_id=guild_id, kind=ChallengeKind.CUSTOM, name=name, variant=cls.name, options=" ".join(chosen),
                 deal=number, hints=hints, undo=undo, channel_id=channel_id, opens_at=opens_at,
@@ -390,6 +397,8 @@ class ChallengeService:
     async def tick(self) -> list[Announcement]:
         """Close every challenge whose time is up, then open each server's daily challenge for today.
 
+        A daily challenge is named as :attr:`server_say` words it for its server, and stored as said.
+
         What is returned was claimed in the database by this call alone: announce it. Days
         the bot missed entirely get no challenge; the one that was running when it stopped
         is closed (its standings announced) and today's opened.
@@ -418,12 +427,12 @@ class ChallengeService:
                 announcements.append(opened)
         today = now.date()
         for schedule in schedules:
-            opened = await self._open_daily(schedule, today)
+            opened = await self._open_daily(schedule, today, self.server_say(schedule.guild_id))
             if opened is not None:
                 announcements.append(opened)
         return announcements
 
-    async def _open_daily(self, schedule: DailySchedule, day: date) -> Announcement | None:
+    async def _open_daily(self, schedule: DailySchedule, day: date, say: Say) -> Announcement | None:
         """Open a server's daily challenge for ``day`` unless it exists (made by any process)."""
         async with self._db.sessions() as session:
             exists = await session.scalar(
@@ -432,7 +441,7 @@ class ChallengeService:
         if exists is not None:
             return None
         row = Challenge(
-            guild_id=schedule.guild_id, kind=ChallengeKind.DAILY, name=daily_name(day), variant=schedule.variant,
+            guild_id=schedule.guild_id, kind=ChallengeKind.DAILY, name=say(daily_name(day)), variant=schedule.variant,
             options=schedule.options,
             deal=daily_deal(schedule.secret, day, schedule.variant, winnable=schedule.winnable),
             hints=schedule.hints, undo=schedule.undo, channel_id=schedule.channel_id, day=day,

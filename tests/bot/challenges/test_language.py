@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 
+from gatebot.bot.challenges._announcements import server_line
+from gatebot.locale import translator
+from gatebot.service.challenges import ServerStanding
 from tests.bot.challenges.test_challenges import create, play_button, posts
 from tests.bot.gatebots import Running
+from tests.bot.test_language import _walk
+from tests.bot.test_questions import labels
 from tests.fake_discord import FakeDiscord
 
 #: Sentences of the English challenge texts: none may remain in a German one.
@@ -39,10 +45,10 @@ async def test_a_german_player_gets_the_challenge_answers_and_refusals_in_german
     again = await (await fake.send_command("challenge play", user=bob)).response()
     assert again.ephemeral
     assert again.content == (
-        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge leaderboard."
+        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge rangliste."
     )
     missing = await (await fake.send_command("challenge leaderboard", {"challenge": 99}, user=bob)).response()
-    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge list."
+    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge liste."
     made = await (await fake.send_command("challenge-admin create", {"deal": 3}, user=bob)).response()
     assert made.ephemeral
     assert made.content == "Nur Mitglieder mit der Berechtigung „Server verwalten“ können Challenges erstellen."
@@ -71,7 +77,8 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
     await run.scheduler.run_once()
     [daily] = posts(fake, games)
     assert "ist offen! (Challenge 1)" in daily.content and "Tipps erlaubt" in daily.content
-    assert "Ein Versuch für jeden: drück **Play**" in daily.content
+    assert "Ein Versuch für jeden: drück **Spielen**" in daily.content
+    assert labels(daily) == ["Spielen"], "its button is worded like the announcement"
     assert not ENGLISH.search(daily.content), daily.content
     pressed = await fake.click(daily, play_button(daily))  # from an English client
     assert "Your attempt at" in (await pressed.response()).content
@@ -86,3 +93,69 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
                                   else fake.message(daily.id), what="the Play button removed")
     assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
     assert not ENGLISH.search(retired.content), retired.content
+
+
+#: The months as German writes them in a date (5. März 2026).
+MONTHS = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember")
+
+
+async def test_a_daily_challenge_on_a_german_server_is_named_in_german(fake: FakeDiscord, gatebot: Callable) -> None:
+    fake.guild.preferred_locale = "de"
+    run: Running = await gatebot()
+    games = fake.guild.channel("games")
+    await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
+    await run.scheduler.run_once()
+    today = datetime.now(UTC).date()
+    name = f"Tages-Challenge {today.day}. {MONTHS[today.month - 1]} {today.year}"
+    [daily] = posts(fake, games)
+    assert f"**{name}** ist offen!" in daily.content, daily.content
+    listed = await (await fake.send_command("challenge list")).response()
+    assert name in listed.content, "the name is stored as said: an English reader sees it too"
+    made = await (await fake.send_command("challenge-admin create", {"deal": 3})).response()
+    assert "**Challenge 1** ist offen!" in made.content, made.content
+
+
+async def test_the_question_before_an_attempt_has_german_buttons_for_a_german_player(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await create(run, name="Freitag", deal=1, hours=3)
+    await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
+    question = await fake.send_command("challenge play", user=bob)  # a game is running: asked first
+    assert (await question.response()).ephemeral
+    assert labels(question.original) == ["Meinen Versuch starten", "Weiterspielen"]
+    await (await fake.send_command("gate new", {"deal": 2})).response()
+    english = await fake.send_command("challenge play")
+    assert (await english.response()).ephemeral
+    assert labels(english.original) == ["Start my attempt", "Keep playing"]
+
+
+async def test_the_challenge_commands_are_named_and_described_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    synced = {command["name"]: command for command in run.fake.commands(run.fake.guild)}
+    for top in ("challenge", "challenge-admin"):
+        undescribed = [
+            path for path, part in _walk(synced[top])
+            if "description" in part and not (part.get("description_localizations") or {}).get("de")
+        ]
+        assert undescribed == [], top
+        for path, part in _walk(synced[top]):  # within Discord's limits, or it refuses the whole sync
+            german = (part.get("name_localizations") or {}).get("de")
+            if german is not None and "=" not in path:
+                assert re.fullmatch(r"[-_\w]{1,32}", german) and german == german.lower(), (path, german)
+            described = (part.get("description_localizations") or {}).get("de")
+            assert described is None or 1 <= len(described) <= 100, (path, described)
+    parts = dict(_walk(synced["challenge"]) + _walk(synced["challenge-admin"]))
+    assert parts["challenge leaderboard"]["name_localizations"]["de"] == "rangliste"
+    assert parts["challenge-admin daily"]["name_localizations"]["de"] == "täglich"
+    assert parts["challenge-admin create hours"]["name_localizations"]["de"] == "stunden"
+    assert parts["challenge"]["description_localizations"]["de"] == "Server-Challenges: ein Spiel, jeder einmal"
+    assert parts["challenge-admin create hints = Forbidden"]["name_localizations"]["de"] == "Verboten"
+
+
+def test_the_all_time_leaderboard_writes_its_win_rate_the_readers_way() -> None:
+    standing = ServerStanding(rank=1, name="Bob", user_id="2", played=3, wins=2, best_streak=1)
+    assert server_line(standing, translator("de")).endswith("2 Siege bei 3 gespielten (67\u00a0%) · beste Serie 1")
+    assert server_line(standing, translator("en")).endswith("2 wins of 3 played (67%) · best streak 1")
