@@ -89,7 +89,7 @@ def header(card: ResultCard, language: Language = ENGLISH) -> str:
     title = ", ".join((card.title, *card.options))
     where = card.challenge if card.challenge is not None else language.gettext("deal {deal}").format(deal=card.deal)
     if card.won:
-        result = language.gettext("won {score}/{total}").format(score=card.total, total=card.total)
+        result = language.gettext("won {total}/{total}").format(total=card.total)
     else:
         result = f"{card.score}/{card.total}"
     return f"{title} · {where} · {result}"
