@@ -116,6 +116,7 @@ def test_no_english_is_left_on_a_german_emoji_or_image_board(
             if any(not pile for pile in getattr(position, "columns", getattr(position, "piles", ()))):
                 assert "*frei*" in board  # an empty column or pile, in German
         layout = layout_board(position, language=GERMAN)
-        assert layout.cards == layout_board(position).cards
+        # The same cards on the same piles (a longer German header may push the table down).
+        assert [(s.pile, s.card) for s in layout.cards] == [(s.pile, s.card) for s in layout_board(position).cards]
         words = [word for text in layout_words(layout) for word in [text.replace(position.title, "")]]
         assert not any(ENGLISH.search(word) for word in words), words
