@@ -1059,6 +1059,18 @@ def test_python_m_gatebot_card_prints_the_last_finished_games_card_and_writes_it
     assert (picture.format, picture.mode) == ("PNG", "P") and out.stat().st_size < 10_000
 
 
+def test_python_m_gatebot_card_prints_the_card_in_the_terminals_language(typed) -> None:
+    typed("3f\nresign\n")
+    assert main(["play", "--deal", "1"]) == 0
+    german = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
+    lines = _subprocess("card", stdin="", env=german).stdout.splitlines()
+    assert lines[0] == "Gate · Spiel 1 · 1/52"
+    assert lines[5] == "🟩 früh · 🟨 Spielmitte · 🟧 spät · ⬛ nie abgelegt"
+    assert lines[6].startswith("1 Zug · keine Tipps · keine Rücknahmen")
+    english = {**german, "LANG": "C.UTF-8"}
+    assert _subprocess("card", stdin="", env=english).stdout.splitlines()[0] == "Gate · deal 1 · 1/52"
+
+
 def test_card_without_a_finished_game_or_with_a_bad_file_name_says_so_and_writes_nothing(
     typed, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

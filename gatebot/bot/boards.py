@@ -81,22 +81,23 @@ async def game_message(
     """Draw ``game`` as ``preferences`` ask, with ``line`` under it and ``view``'s components.
 
     The one drawing of a position for Discord: a board message, and each step of a replay.
-    The line and the text and words boards are in ``language`` (English by default); the
-    emoji and image boards' few words are English yet.
+    The line and every board's words are in ``language`` (English by default).
     """
     language = language or translator()
     line = language.say(line) if line else line
     if preferences.board_style == "image":
         from gatebot.render.image import render_png
 
-        png = await asyncio.to_thread(render_png, game, four_colour=preferences.four_colour)
+        png = await asyncio.to_thread(render_png, game, four_colour=preferences.four_colour, language=language)
         embed = discord.Embed(description=_clip(line, DESCRIPTION_LIMIT) or None, colour=discord.Colour.dark_green())
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
     if preferences.board_style == "emoji":
         from gatebot.render import render_emoji
 
-        board = render_emoji(game, compact=preferences.compact, four_colour=preferences.four_colour)
+        board = render_emoji(
+            game, compact=preferences.compact, four_colour=preferences.four_colour, language=language
+        )
     elif preferences.board_style == "words":
         board = render_spoken(game, language)
     else:

@@ -210,7 +210,7 @@ class ReplayScreen:
         """
         await interaction.response.defer()
         replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
-        drawn = await asyncio.to_thread(animate, replay.positions)
+        drawn = await asyncio.to_thread(animate, replay.positions, language=speaker(interaction))
         picture = discord.File(io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}")
         await interaction.followup.send(speaker(interaction).say(title_line(replay)), file=picture)
 

@@ -15,6 +15,7 @@ import io
 
 import discord
 
+from gatebot.bot.language import speaker
 from gatebot.render.card import ResultCard, render_card
 from gatebot.render.card_image import render_card_png
 
@@ -25,10 +26,12 @@ CARD_FILENAME = "result.png"
 async def post_card(interaction: discord.Interaction, card: ResultCard) -> None:
     """Answer ``interaction`` with ``card`` for everyone in the channel: its text, its picture attached.
 
-    The picture is drawn in a worker thread, off the event loop. A failed upload raises, for
-    the caller's error boundary to apologise; the game the card is of is only read.
+    The card is worded in the sharing player's language (:func:`speaker`), text and picture
+    alike. The picture is drawn in a worker thread, off the event loop. A failed upload raises,
+    for the caller's error boundary to apologise; the game the card is of is only read.
     """
-    picture = await asyncio.to_thread(render_card_png, card)
+    language = speaker(interaction)
+    picture = await asyncio.to_thread(render_card_png, card, language)
     await interaction.response.send_message(
-        render_card(card), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME)
+        render_card(card, language), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME)
     )

@@ -44,7 +44,7 @@ class TextBoard(Protocol[G_contra]):
 class EmojiBoard(Protocol[G_contra]):
     """Draws a game as a Discord message of emoji cards (see :func:`render_emoji`)."""
 
-    def __call__(self, game: G_contra, *, compact: bool = False) -> str: ...
+    def __call__(self, game: G_contra, *, compact: bool = False, language: Language = ENGLISH) -> str: ...
 
 
 class SpokenBoard(Protocol[G_contra]):
@@ -56,7 +56,7 @@ class SpokenBoard(Protocol[G_contra]):
 class ImageLayout(Protocol[G_contra]):
     """Lays a game out for the PNG board (see :func:`layout_board`); imports Pillow only when called."""
 
-    def __call__(self, game: G_contra, scale: float = 1.0) -> Layout: ...
+    def __call__(self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH) -> Layout: ...
 
 
 class RulesSummary(Protocol[G_contra]):
@@ -111,7 +111,9 @@ def render_text(game: Game, *, compact: bool = False, colour: bool = False, lang
     return draw(game, compact=compact, colour=colour, language=language)
 
 
-def render_emoji(game: Game, *, compact: bool = False, four_colour: bool = False) -> str:
+def render_emoji(
+    game: Game, *, compact: bool = False, four_colour: bool = False, language: Language = ENGLISH
+) -> str:
     """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
@@ -119,11 +121,12 @@ def render_emoji(game: Game, *, compact: bool = False, four_colour: bool = False
     or with ``compact`` :data:`~gatebot.render.emoji_rows.COMPACT_EMOJI_WIDTH` units and
     five cards, the title on a line of its own. ``four_colour`` draws clubs and diamonds
     in their four-colour deck glyphs (:func:`~gatebot.render.emoji_rows.four_colour_suits`).
+    Its words (header, ``free space``, the stock's, the ending) are in ``language``.
     """
     draw = boards_for(game).emoji
     if draw is None:
         raise MissingBoard(f"There is no emoji board for {game.title} yet")
-    board = draw(game, compact=compact)
+    board = draw(game, compact=compact, language=language)
     return four_colour_suits(board) if four_colour else board
 
 
@@ -140,12 +143,15 @@ def render_spoken(game: Game, language: Language = ENGLISH) -> str:
     return speak(game, language)
 
 
-def layout_board(game: Game, scale: float = 1.0) -> Layout:
-    """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box."""
+def layout_board(game: Game, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+    """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box.
+
+    The header's and captions' words, and the empty places' notes, are in ``language``.
+    """
     lay_out = boards_for(game).layout
     if lay_out is None:
         raise MissingBoard(f"There is no picture of a {game.title} board yet")
-    return lay_out(game, scale)
+    return lay_out(game, scale, language)
 
 
 def rules_text(game: Game, width: int = 78) -> str:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gatebot.messages import ENGLISH, N_, Language
+
 #: Squares by the third of the game a card went up in, then the square of a card never up.
 THIRDS = ("🟩", "🟨", "🟧")
 NEVER = "⬛"
@@ -25,9 +27,9 @@ RANKS = 13
 SUITS = 4
 DECK = RANKS * SUITS
 #: What the squares mean, for the legend under the grid (white and black only when shown).
-MEANINGS = dict(zip(THIRDS, ("early", "mid-game", "late"), strict=True))
-DEALT_MEANING = "from the deal"
-NEVER_MEANING = "never home"
+MEANINGS = dict(zip(THIRDS, (N_("early"), N_("mid-game"), N_("late")), strict=True))
+DEALT_MEANING = N_("from the deal")
+NEVER_MEANING = N_("never home")
 #: The step of a card on its foundation from the deal, before any move.
 DEALT = -1
 
@@ -61,8 +63,10 @@ class ResultCard:
     total: int = DECK
 
 
-def render_card(card: ResultCard) -> str:
+def render_card(card: ResultCard, language: Language = ENGLISH) -> str:
     """The card as text: header, a row of squares per foundation, the legend, counts; a few hundred characters at most.
+
+    Its words are in ``language`` (German: ``Gate · Spiel 617 · gewonnen 52/52``); the squares are the same in all.
 
     >>> print(render_card(card))  # doctest: +SKIP
     Gate · deal 617 · won 52/52
@@ -74,17 +78,20 @@ def render_card(card: ResultCard) -> str:
     113 moves · no hints · no undos · 6:12
     """
     rows = grid_rows(card)
-    return "\n".join((header(card), *rows, legend(rows), counts_line(card)))
+    return "\n".join((header(card, language), *rows, legend(rows, language), counts_line(card, language)))
 
 
-def header(card: ResultCard) -> str:
+def header(card: ResultCard, language: Language = ENGLISH) -> str:
     """``Gate · deal 617 · won 52/52``, ``Little Gate, single-moves · Friday Cup · 31/52``.
 
     The result is out of the variant's cards (:attr:`ResultCard.total`): ``Archway · deal 3 · 60/104``.
     """
     title = ", ".join((card.title, *card.options))
-    where = card.challenge if card.challenge is not None else f"deal {card.deal}"
-    result = f"won {card.total}/{card.total}" if card.won else f"{card.score}/{card.total}"
+    where = card.challenge if card.challenge is not None else language.gettext("deal {deal}").format(deal=card.deal)
+    if card.won:
+        result = language.gettext("won {total}/{total}").format(total=card.total)
+    else:
+        result = f"{card.score}/{card.total}"
     return f"{title} · {where} · {result}"
 
 
@@ -93,30 +100,42 @@ def grid_rows(card: ResultCard) -> tuple[str, ...]:
     return tuple("".join(_square(step, card.steps) for step in row) for row in card.ascents)
 
 
-def legend(rows: tuple[str, ...]) -> str:
+def legend(rows: tuple[str, ...], language: Language = ENGLISH) -> str:
     """What the squares say, in one line: ``🟩 early · 🟨 mid-game · 🟧 late`` (in the game a card went up).
 
     A white or a black square is explained only when the grid has one, to keep the line short.
+    The meanings are in ``language``.
     """
     shown = "".join(rows)
-    parts = [f"{square} {meaning}" for square, meaning in MEANINGS.items()]
+    say = language.gettext
+    parts = [f"{square} {say(meaning)}" for square, meaning in MEANINGS.items()]
     if DEALT_SQUARE in shown:
-        parts.append(f"{DEALT_SQUARE} {DEALT_MEANING}")
+        parts.append(f"{DEALT_SQUARE} {say(DEALT_MEANING)}")
     if NEVER in shown:
-        parts.append(f"{NEVER} {NEVER_MEANING}")
+        parts.append(f"{NEVER} {say(NEVER_MEANING)}")
     return " · ".join(parts)
 
 
-def counts_line(card: ResultCard) -> str:
-    """``113 moves · 2 hints · 1 undo · 6:12`` (the time left out when unknown)."""
-    parts = [_count(card.moves, "move"), _count(card.hints, "hint"), _count(card.undos, "undo")]
+def counts_line(card: ResultCard, language: Language = ENGLISH) -> str:
+    """``113 moves · 2 hints · 1 undo · 6:12`` (the time left out when unknown), in ``language``."""
+    parts = [
+        language.gettext("no moves") if card.moves == 0
+        else language.ngettext("{n} move", "{n} moves", card.moves).format(n=card.moves),
+        language.gettext("no hints") if card.hints == 0
+        else language.ngettext("{n} hint", "{n} hints", card.hints).format(n=card.hints),
+        language.gettext("no undos") if card.undos == 0
+        else language.ngettext("{n} undo", "{n} undos", card.undos).format(n=card.undos),
+    ]
     if card.seconds is not None:
         parts.append(duration(card.seconds))
     return " · ".join(parts)
 
 
 def duration(seconds: float) -> str:
-    """``0:42``, ``6:12``, ``1:02:03``: minutes and seconds, with hours once there are any."""
+    """``0:42``, ``6:12``, ``1:02:03``: minutes and seconds, with hours once there are any.
+
+    Only digits and colons, read the same in every language, so it takes none.
+    """
     whole = max(0, round(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
@@ -129,9 +148,3 @@ def _square(step: int | None, steps: int) -> str:
     if step is None or steps <= 0:
         return NEVER
     return THIRDS[min(len(THIRDS) - 1, len(THIRDS) * step // steps)]
-
-
-def _count(number: int, noun: str) -> str:
-    if number == 0:
-        return f"no {noun}s"
-    return f"1 {noun}" if number == 1 else f"{number} {noun}s"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS, ResultCard, counts_line, grid_rows, header, legend
 from gatebot.render.image_geometry import Box, font
 
@@ -89,20 +90,20 @@ class CardLayout:
     legend: tuple[Square, ...]
 
 
-def render_card_png(card: ResultCard) -> bytes:
-    """The result card as palette PNG bytes, showing exactly what :func:`render_card` writes.
+def render_card_png(card: ResultCard, language: Language = ENGLISH) -> bytes:
+    """The result card as palette PNG bytes, showing exactly what :func:`render_card` writes in ``language``.
 
     Call it through ``asyncio.to_thread`` from async code (it is CPU work, if little).
     """
-    return encode_card(draw_card(card_layout(card)))
+    return encode_card(draw_card(card_layout(card, language)))
 
 
-def card_layout(card: ResultCard) -> CardLayout:
-    """The card laid out: header, counts, the grid, the legend, each below the last."""
+def card_layout(card: ResultCard, language: Language = ENGLISH) -> CardLayout:
+    """The card laid out: header, counts, the grid, the legend, each below the last, in ``language``."""
     rows = grid_rows(card)
     texts: list[Text] = []
     y = MARGIN
-    for line, points in ((header(card), HEADER_FONT), (counts_line(card), COUNTS_FONT)):
+    for line, points in ((header(card, language), HEADER_FONT), (counts_line(card, language), COUNTS_FONT)):
         texts.append(Text((MARGIN, y), line, points))
         y += round(points * 1.4)
     y += SQUARE_GAP
@@ -115,7 +116,7 @@ def card_layout(card: ResultCard) -> CardLayout:
         ))
         y += SQUARE + SQUARE_GAP
     y += SQUARE_GAP
-    legend_squares, legend_texts, right = _legend(rows, y)
+    legend_squares, legend_texts, right = _legend(rows, y, language)
     texts.extend(legend_texts)
     widths = [right, *(MARGIN + round(font(t.size).getlength(t.text)) for t in texts)]
     widths.extend(row[-1].box[2] for row in grid if row)
@@ -123,7 +124,7 @@ def card_layout(card: ResultCard) -> CardLayout:
     return CardLayout(size, tuple(texts), tuple(grid), legend_squares)
 
 
-def _legend(rows: tuple[str, ...], y: int) -> tuple[tuple[Square, ...], list[Text], int]:
+def _legend(rows: tuple[str, ...], y: int, language: Language) -> tuple[tuple[Square, ...], list[Text], int]:
     """The legend's squares and words on one line from the top ``y``, and where the line ends.
 
     It is :func:`gatebot.render.card.legend`'s line with each emoji drawn as a square; the
@@ -134,7 +135,7 @@ def _legend(rows: tuple[str, ...], y: int) -> tuple[tuple[Square, ...], list[Tex
     x = MARGIN
     words = font(LEGEND_FONT)
     top = y + (round(LEGEND_FONT * 1.2) - LEGEND_SQUARE) // 2
-    for index, entry in enumerate(legend(rows).split(SEPARATOR)):
+    for index, entry in enumerate(legend(rows, language).split(SEPARATOR)):
         square, meaning = entry.split(" ", 1)
         if index:
             x += ENTRY_GAP - LEGEND_GAP

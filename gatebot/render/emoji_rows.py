@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.rules import Card, Game, Termination
 
 #: Widest line of the normal (desktop) and compact (phone) board, in :func:`display_width` units.
@@ -88,15 +89,26 @@ def bold_title(game: Game) -> str:
     return f"**{game.title}**" + (f" ({', '.join(game.options)})" if game.options else "")
 
 
-def ending_lines(game: Game, width: int, *, total: int = 52) -> list[str]:
-    """The result once the game is over: won, or stuck with no move left (score out of ``total``)."""
+def empty_words(language: Language = ENGLISH) -> str:
+    """An emptied pile's word, in italics: ``*empty*``."""
+    return language.gettext("{italic}empty{italic}").format(italic="*")
+
+
+def space_words(language: Language = ENGLISH) -> str:
+    """An empty column of Canfield or Archway: a blank tile and ``*space*``."""
+    return f"{BLANK_TILE} " + language.gettext("{italic}space{italic}").format(italic="*")
+
+
+def ending_lines(game: Game, width: int, *, total: int = 52, language: Language = ENGLISH) -> list[str]:
+    """The result once the game is over: won, or stuck with no move left (score out of ``total``), in ``language``."""
     outcome = game.outcome()
     if outcome is None:
         return []
     if outcome.termination is Termination.WON:
-        text = f"🏆 **Won!** Every card is home. Score {outcome.score}/{total}."
+        text = "🏆 " + language.gettext("{bold}Won!{bold} Every card is home. Score {score}/{total}.")
     else:
-        text = f"**Game over:** no move left. Score {outcome.score}/{total}."
+        text = language.gettext("{bold}Game over:{bold} no move left. Score {score}/{total}.")
+    text = text.format(bold="**", score=outcome.score, total=total)
     return ["", *flow(text.split(" "), width, sep=" ", indent="")]
 
 

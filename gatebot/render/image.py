@@ -17,9 +17,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
-from gatebot.render.image_geometry import Box, Layout, Metrics, SlotKind, font
+from gatebot.render.image_geometry import Box, Layout, Metrics, font, slot_note
 from gatebot.rules import Card, Game
 
 FELT_CENTRE = (40, 118, 66)
@@ -34,10 +35,11 @@ TEXT_COLOURS = {
     "over": (255, 170, 150),
     "caption": (235, 240, 225),
 }
-_SLOT_NOTES = {SlotKind.FREE: "free", SlotKind.EMPTY: "empty", SlotKind.FOUNDATION: ""}
 
 
-def render_png(game: Game, *, scale: float = 1.0, four_colour: bool = False) -> bytes:
+def render_png(
+    game: Game, *, scale: float = 1.0, four_colour: bool = False, language: Language = ENGLISH
+) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
     A Gate board is about ``1140 * scale`` px wide, a Canfield board about ``700 * scale``, an
@@ -46,13 +48,17 @@ def render_png(game: Game, *, scale: float = 1.0, four_colour: bool = False) -> 
     Call it through ``asyncio.to_thread`` from async code: it is CPU work that would
     otherwise stall the bot's event loop.
 
-    With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue.
+    With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue. The
+    board's words (header, captions, empty places) are in ``language``.
     """
-    return encode(draw_board(layout_board(game, scale), four_colour=four_colour))
+    return encode(draw_board(layout_board(game, scale, language), four_colour=four_colour, language=language))
 
 
-def draw_board(layout: Layout, *, four_colour: bool = False) -> Image.Image:
-    """Paint a laid-out board: felt, header, badges, slots, stacks, then cards bottom to top."""
+def draw_board(layout: Layout, *, four_colour: bool = False, language: Language = ENGLISH) -> Image.Image:
+    """Paint a laid-out board: felt, header, badges, slots, stacks, then cards bottom to top.
+
+    An empty place with no note of its own gets its kind's word in ``language`` (:func:`slot_note`).
+    """
     m = layout.metrics
     image = _felt(layout.size).copy()
     draw = ImageDraw.Draw(image)
@@ -62,7 +68,7 @@ def draw_board(layout: Layout, *, four_colour: bool = False) -> Image.Image:
         pill, shape = _badge(badge.text, badge.box[2] - badge.box[0], badge.box[3] - badge.box[1], m)
         image.paste(pill, badge.box[:2], shape)
     for place in layout.slots:
-        sprite = slot(m, place.suit, _SLOT_NOTES[place.kind] if place.note is None else place.note)
+        sprite = slot(m, place.suit, slot_note(place, language))
         image.paste(sprite, place.box[:2], sprite)
     for stack in layout.stacks:
         sprite = _shadowed(None, m) if stack.face_down else _shadowed_blank(m)

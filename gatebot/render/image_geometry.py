@@ -15,6 +15,7 @@ from enum import Enum
 
 from PIL import ImageFont
 
+from gatebot.messages import ENGLISH, N_, Language
 from gatebot.rules import Card, Game, Suit, Termination
 
 #: Piles longer than this are squeezed (a smaller fan step) so the board never grows taller.
@@ -114,6 +115,18 @@ class Slot:
     note: str | None = None
 
 
+#: The word written in an empty place of each kind when its :class:`Slot` has no note of its own.
+SLOT_NOTES = {SlotKind.FREE: N_("free"), SlotKind.EMPTY: N_("empty"), SlotKind.FOUNDATION: ""}
+
+
+def slot_note(place: Slot, language: Language = ENGLISH) -> str:
+    """What is written in the empty place ``place``: its own note, else its kind's word in ``language``."""
+    if place.note is not None:
+        return place.note
+    word = SLOT_NOTES[place.kind]
+    return language.gettext(word) if word else word
+
+
 @dataclass(frozen=True, slots=True)
 class Stack:
     """Cards lying under a pile's top (waste or stock), drawn as edges peeking out."""
@@ -198,8 +211,12 @@ def badge(text: str, over: Box, top: int, m: Metrics) -> Badge:
     return Badge(text, (centre - width // 2, top, centre - width // 2 + width, top + m.badge_h))
 
 
-def header_texts(game: Game, left_text: str, facts: str, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
+def header_texts(
+    game: Game, left_text: str, facts: str, m: Metrics, right_edge: int, language: Language = ENGLISH
+) -> tuple[list[Text], int]:
     """``left_text`` (title and deal) at the left, ``facts`` (moves, score, the result) at the right.
+
+    The result's words (``Won!``, ``No move left``) are in ``language``, as the caller's texts are.
 
     When both do not fit on one line, the facts go on a second line; a line still too wide
     (a narrow board with options) is set in a smaller size until it fits. Returns the texts
@@ -209,7 +226,7 @@ def header_texts(game: Game, left_text: str, facts: str, m: Metrics, right_edge:
     role = "facts"
     if outcome is not None:
         won = outcome.termination is Termination.WON
-        facts = ("Won! · " if won else "No move left · ") + facts
+        facts = (language.gettext("Won!") if won else language.gettext("No move left")) + " · " + facts
         role = "won" if won else "over"
 
     available = right_edge - m.margin

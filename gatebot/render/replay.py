@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, features
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import layout_board
 from gatebot.render.image import draw_board
 from gatebot.rules import Game, Move
@@ -79,14 +80,17 @@ def positions(start: Game, log: Iterable[str], *, undo_token: str) -> list[Game]
     return seen
 
 
-def animate(games: Sequence[Game], *, scale: float = REPLAY_SCALE, image_format: str | None = None) -> Animation:
+def animate(
+    games: Sequence[Game], *, scale: float = REPLAY_SCALE, image_format: str | None = None,
+    language: Language = ENGLISH,
+) -> Animation:
     """The animated picture of ``games`` (positions in order, as :func:`positions` gives them).
 
     Each position is drawn as the PNG board at ``scale``; positions that look the same one
     after another are one frame, shown as long as they were together. The first frame (the
     deal) and the last (the end) stay longer. ``image_format`` is ``gif`` (the default) or
     ``webp`` (when Pillow has it). Every frame has the size of the tallest board, so
-    a column that grows doesn't move the rest.
+    a column that grows doesn't move the rest. The boards' words are in ``language``.
     """
     if not games:
         raise ValueError("a replay needs at least one position")
@@ -96,13 +100,13 @@ def animate(games: Sequence[Game], *, scale: float = REPLAY_SCALE, image_format:
     if chosen == "webp" and not features.check("webp"):
         raise ValueError("this Pillow can't write WebP")
     shown = _spread(games, MAX_FRAMES)
-    layouts = [layout_board(game, scale) for game in shown]
+    layouts = [layout_board(game, scale, language) for game in shown]
     size = (max(layout.size[0] for layout in layouts), max(layout.size[1] for layout in layouts))
     frames: list[Image.Image] = []
     durations: list[int] = []
     previous = b""
     for index, layout in enumerate(layouts):
-        image = draw_board(replace(layout, size=size))
+        image = draw_board(replace(layout, size=size), language=language)
         pixels = image.tobytes()
         if frames and pixels == previous:
             durations[-1] += FRAME_MS

@@ -193,7 +193,7 @@ class TerminalGame:
         """Print the result card of the player's last finished game, as /gate share posts it."""
         card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
         self.say(_("You have no finished game yet: its card appears here once one ends.") if card is None
-                 else render_card(card))
+                 else render_card(card, self.screen.language))
         return True
 
     async def new(self, args: list[str]) -> bool:

@@ -8,9 +8,11 @@ the picture is drawn off the event loop and written to the file asked for.
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from gatebot.locale import terminal_locale, translator
 from gatebot.messages import _, n_
 from gatebot.render.replay import Animation, animate
 from gatebot.service import Actor, GameService
@@ -56,7 +58,9 @@ async def write_replay(request: ReplayRequest) -> str:
         if service is not None:
             service.close()
         await db.dispose()
-    animation = await asyncio.to_thread(animate, replay.positions, image_format=request.image_format)
+    language = translator(terminal_locale(os.environ))  # the boards in the terminal's language, as gatebot play's
+    animation = await asyncio.to_thread(animate, replay.positions, image_format=request.image_format,
+                                        language=language)
     out = request.out or Path(f"gatebot-replay-{replay.game_id}.{animation.extension}")
     out.write_bytes(animation.data)
     return wrote(replay, animation, out)

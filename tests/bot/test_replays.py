@@ -20,7 +20,8 @@ from PIL import Image
 
 from gatebot.bot.actors import PLATFORM
 from gatebot.bot.replays import ANIMATION_ID, REPLAY_APOLOGY, STEP_ID, ReplayScreen
-from gatebot.render.replay import positions
+from gatebot.locale import translator
+from gatebot.render.replay import animate, positions
 from gatebot.rules import Game
 from gatebot.service import Actor, Preferences
 from gatebot.service.changes import UNDO_TOKEN
@@ -149,6 +150,21 @@ async def test_animation_posts_a_gif_with_one_frame_per_position(gatebot: Callab
     with Image.open(io.BytesIO(posted.file(attachment["filename"]).data)) as picture:
         assert picture.format == "GIF"
         assert picture.n_frames == len(LOG) + 1
+
+
+async def test_a_german_players_animation_words_its_boards_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await played(run)
+    _handle, replay = await opened(fake)
+    fake.user("alice").locale = "de"  # the player herself, her client now set to German
+    pressed = await press(fake, replay, "Animation")
+    await pressed.response()
+    posted = await pressed.followup(0, timeout=20)
+    [attachment] = posted.attachments
+    shown = positions(Game.new("gate", deal=1), LOG, undo_token=UNDO_TOKEN)
+    assert posted.file(attachment["filename"]).data == animate(shown, language=translator("de")).data
+    assert animate(shown, language=translator("de")).data != animate(shown).data
 
 
 async def test_another_players_private_game_is_refused_privately_at_the_command_and_at_a_press(

@@ -1,5 +1,6 @@
 """The result card: its grid shows when cards went up and never which cards, and it fits a message."""
 
+import dataclasses
 import math
 import re
 
@@ -7,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gatebot.locale import translator
 from gatebot.render.card import DEALT, DEALT_SQUARE, NEVER, THIRDS, ResultCard, duration, render_card
 from gatebot.rules import Game
 from gatebot.service.stats import ascents
@@ -160,3 +162,30 @@ def test_the_legend_explains_every_square_the_grid_shows_in_one_short_line(
     assert set(THIRDS) <= explained, "the three colours are always explained"
     assert len(legend) <= 80 and CARD_NAME.search(legend) is None
     assert len(render_card(card)) < 2000
+
+
+GERMAN = translator("de")
+#: Words only the English card has: its header's, its legend's, its counts'.
+CARD_ENGLISH = re.compile(r"\b(deal|won|early|mid-game|late|from the deal|never home|moves?|hints?|undos?|no)\b")
+
+
+def test_a_german_card_words_its_header_legend_and_counts_and_keeps_the_grid() -> None:
+    card = card_of(1, WIN_DEAL_1, won=True, hints=2, undos=0)
+    german, english = render_card(card, GERMAN).splitlines(), render_card(card).splitlines()
+    assert german[0] == "Gate · Spiel 1 · gewonnen 52/52"
+    assert german[5] == "🟩 früh · 🟨 Spielmitte · 🟧 spät"
+    assert german[6] == f"{len(WIN_DEAL_1)} Züge · 2 Tipps · keine Rücknahmen · 6:12"
+    assert german[1:5] == english[1:5]  # the squares are the same in every language
+    assert english[0] == "Gate · deal 1 · won 52/52" and english[6].endswith("2 hints · no undos · 6:12")
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, len(WIN_DEAL_1)), st.integers(0, 3), st.integers(0, 3), st.booleans())
+def test_no_english_is_left_on_a_german_card(played: int, hints: int, undos: int, dealt: bool) -> None:
+    steps = WIN_DEAL_1[:played]
+    card = card_of(1, steps, won=played == len(WIN_DEAL_1), hints=hints, undos=undos, moves=played)
+    if dealt:  # a card that lay on its foundation from the deal, as in Canfield: the white square's meaning too
+        card = dataclasses.replace(card, ascents=((DEALT, *card.ascents[0][1:]), *card.ascents[1:]))
+    text = render_card(card, GERMAN)
+    assert not CARD_ENGLISH.search(text), text
+    assert ("seit dem Geben" in text) == dealt and ("nie abgelegt" in text) == (card.score < 52)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageFont
 
+from gatebot.locale import translator
 from gatebot.render.card import DEALT, ResultCard, render_card
 from gatebot.render.card_image import CardLayout, card_layout, render_card_png
 from gatebot.service.stats import ascents
@@ -121,3 +122,13 @@ def test_a_typical_card_is_a_palette_png_well_under_ten_kilobytes_the_same_bytes
         assert len(data) < 8_000, (card.title, len(data))
         assert render_card_png(card) == data
         assert 300 <= image.width <= 800 and 150 <= image.height <= 500, image.size
+
+
+def test_a_german_picture_writes_the_german_cards_lines() -> None:
+    german = translator("de")
+    card = game_card("Gate", 1, WIN_DEAL_1, won=True)
+    lines = render_card(card, german).splitlines()
+    words = [t.text for t in card_layout(card, german).texts]
+    assert words == [lines[0], lines[-1], "früh", "Spielmitte", "spät"]
+    assert words[0] == "Gate · Spiel 1 · gewonnen 52/52" and words[1].endswith("2 Tipps · 1 Rücknahme · 6:12")
+    assert render_card_png(card, german) != render_card_png(card)

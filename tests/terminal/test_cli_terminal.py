@@ -162,3 +162,12 @@ def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_ger
     # 5♥ is face down: where it lies is told only as far as the player can see.
     assert "Herz-Fünf ist noch nicht im Spiel, sondern liegt verdeckt in der Reserve oder im Talon" in out
     assert "isn't in play yet" not in out
+
+
+def test_a_german_terminal_prints_the_result_card_in_german(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--deal", "1", stdin=" ".join(WIN_DEAL_1) + "\nj\ncard\n",
+                       lang="de_DE.UTF-8").stdout
+    assert "\nGate · Spiel 1 · gewonnen 52/52\n" in out
+    assert "\n🟩 früh · 🟨 Spielmitte · 🟧 spät\n" in out
+    assert re.search(rf"\n{len(WIN_DEAL_1)} Züge · keine Tipps · keine Rücknahmen · \d+:\d\d\n", out), out
+    assert "deal 1 · won" not in out and "early" not in out

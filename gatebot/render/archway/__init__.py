@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.archway.emoji import render_archway_emoji
 from gatebot.render.archway.rules import archway_rules
 from gatebot.render.archway.spoken import spoken_archway
@@ -19,11 +20,11 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: ArchwayGame, scale: float = 1.0) -> Layout:
+def _layout(game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
     """Archway's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.archway.layout import layout_archway
 
-    return layout_archway(game, scale)
+    return layout_archway(game, scale, language)
 
 
 BOARDS: Boards[ArchwayGame] = Boards(

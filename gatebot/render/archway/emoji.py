@@ -12,9 +12,9 @@ most there can be) takes under 1000 characters: the whole board always fits one 
 
 from __future__ import annotations
 
-from gatebot.render.archway.text import DOWN_WORDS, UP_WORDS, archway_facts
+from gatebot.messages import ENGLISH, Language
+from gatebot.render.archway.text import DOWN_WORDS, EMPTY_PACKET, UP_WORDS, archway_facts
 from gatebot.render.emoji_rows import (
-    BLANK_TILE,
     COMPACT_CARDS_PER_LINE,
     COMPACT_EMOJI_WIDTH,
     NORMAL_CARDS_PER_LINE,
@@ -25,6 +25,7 @@ from gatebot.render.emoji_rows import (
     ending_lines,
     flow,
     header_lines,
+    space_words,
 )
 from gatebot.rules import ArchwayGame
 
@@ -32,32 +33,36 @@ from gatebot.rules import ArchwayGame
 PACKET_MARK = "· "
 
 
-def render_archway_emoji(game: ArchwayGame, *, compact: bool = False) -> str:
-    """Draw an Archway ``game`` for a Discord message, within the widths of the Gate board."""
+def render_archway_emoji(game: ArchwayGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
+    """Draw an Archway ``game`` for a Discord message, within the widths of the Gate board.
+
+    Its words (header, foundations, empty packets and columns, the ending) are in ``language``.
+    """
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
-    lines = [*header_lines(bold_title(game), archway_facts(game), width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), archway_facts(game, language), width, compact=compact), ""]
 
     def row(label: str, cells: list[str], cards_per_line: int = per_line) -> None:
         lines.extend(flow(cells, width, cards_per_line, first=f"`{label}` "))
 
-    row("A", [*map(emoji_card, game.ace_foundations), f"*{UP_WORDS}*"])
-    row("K", [*map(emoji_card, game.king_foundations), f"*{DOWN_WORDS}*"])
+    row("A", [*map(emoji_card, game.ace_foundations), f"*{language.gettext(UP_WORDS)}*"])
+    row("K", [*map(emoji_card, game.king_foundations), f"*{language.gettext(DOWN_WORDS)}*"])
     lines.append("")
-    row("P", _arch(game), 0)
+    row("P", _arch(game, language), 0)
     lines.append("")
     for number, column in enumerate(game.columns, start=1):
         cells = [*map(emoji_card, column[:-1]), f"[{emoji_card(column[-1])}]"] if column else []
-        row(str(number), cells or [f"{BLANK_TILE} *space*"])
-    lines.extend(ending_lines(game, width, total=game.card_count))
+        row(str(number), cells or [space_words(language)])
+    lines.extend(ending_lines(game, width, total=game.card_count, language=language))
     return "\n".join(lines)
 
 
-def _arch(game: ArchwayGame) -> list[str]:
+def _arch(game: ArchwayGame, language: Language) -> list[str]:
     """The arch's cards packet by packet, each packet's first one after a mark, an empty packet as its rank."""
     cells: list[str] = []
+    none = language.gettext(EMPTY_PACKET)
     for rank, packet in enumerate(game.arch, start=1):
-        packet_cells = [*map(emoji_card, packet)] or [f"{RANK_EMOJI[rank - 1]} *none*"]
+        packet_cells = [*map(emoji_card, packet)] or [f"{RANK_EMOJI[rank - 1]} *{none}*"]
         if cells:
             packet_cells[0] = PACKET_MARK + packet_cells[0]
         cells.extend(packet_cells)

@@ -29,6 +29,8 @@ phone (about 380 px) a card's index is nearly as large as on Gate's wider board.
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, Language
+from gatebot.render.archway.text import DOWN_WORDS, UP_WORDS, archway_facts
 from gatebot.render.image_geometry import (
     MAX_SCALE,
     MIN_SCALE,
@@ -45,7 +47,7 @@ from gatebot.render.image_geometry import (
     font,
     header_texts,
 )
-from gatebot.render.text_rows import rank_word
+from gatebot.render.text_rows import rank_word, title_words
 from gatebot.rules import ArchwayGame, Card
 
 #: Archway's cards at this share of the other boards' card size.
@@ -58,14 +60,17 @@ COLUMN_ROOM = 12
 LEFT_LEG, TOP, RIGHT_LEG = (5, 4, 3, 2, 1), (6, 7, 8), (9, 10, 11, 12, 13)
 
 
-def layout_archway(game: ArchwayGame, scale: float = 1.0) -> Layout:
-    """Lay out an Archway ``game`` at ``scale``: every card, slot, badge and text with its box."""
+def layout_archway(game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+    """Lay out an Archway ``game`` at ``scale``: every card, slot, badge and text with its box.
+
+    Its words (header, the foundations' directions, empty columns) are in ``language``.
+    """
     Metrics.at(scale)  # refuses a scale outside the range every board accepts
     m = Metrics.at(min(MAX_SCALE, max(MIN_SCALE, scale * CARD_SIZE)))
     places = packet_places(m)
     columns_w = 4 * m.card_w + 3 * m.gap
     width = places[RIGHT_LEG[0] - 1][2] + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin)
+    texts, header_bottom = _header(game, m, width - m.margin, language)
     badges: list[Badge] = []
     slots: list[Slot] = []
     cards: list[CardSpot] = []
@@ -76,8 +81,8 @@ def layout_archway(game: ArchwayGame, scale: float = 1.0) -> Layout:
     left_xs = [m.margin + i * (m.card_w + m.gap) for i in range(4)]
     right_xs = [width - m.margin - m.card_w - (3 - i) * (m.card_w + m.gap) for i in range(4)]
     for label, xs, tops, words in (
-        ("A", left_xs, game.ace_foundations, "up to K"),
-        ("K", right_xs, game.king_foundations, "down to A"),
+        ("A", left_xs, game.ace_foundations, language.gettext(UP_WORDS)),
+        ("K", right_xs, game.king_foundations, language.gettext(DOWN_WORDS)),
     ):
         boxes = [card_box(x, top, m) for x in xs]
         badges.append(badge(label, (boxes[0][0], top, boxes[-1][2], top), badge_top, m))
@@ -103,7 +108,7 @@ def layout_archway(game: ArchwayGame, scale: float = 1.0) -> Layout:
         box = card_box(first_x + (number - 1) * (m.card_w + m.gap), column_top, m)
         badges.append(badge(label, box, column_badge_top, m))
         if not column:
-            slots.append(Slot(label, box, SlotKind.FREE, note="space"))
+            slots.append(Slot(label, box, SlotKind.FREE, note=language.gettext("space")))
             continue
         step = column_step(len(column), m)
         for i, card in enumerate(column):
@@ -197,10 +202,7 @@ def _packet(
     return label
 
 
-def _header(game: ArchwayGame, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
+def _header(game: ArchwayGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
     """Title and deal at the left; moves and score (and the result) at the right."""
-    title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
-    deal = "custom position" if game.deal is None else f"deal {game.deal}"
-    count = len(game.moves)
-    facts = f"{count} move{'s' if count != 1 else ''} · score {game.score}/{game.card_count}"
-    return header_texts(game, f"{title} · {deal}", facts, m, right_edge)
+    deal, moves, score = archway_facts(game, language)
+    return header_texts(game, f"{title_words(game)} · {deal}", f"{moves} · {score}", m, right_edge, language)

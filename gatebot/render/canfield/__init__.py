@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import Boards
 from gatebot.render.canfield.emoji import render_canfield_emoji
 from gatebot.render.canfield.rules import canfield_rules
@@ -19,11 +20,11 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: CanfieldGame, scale: float = 1.0) -> Layout:
+def _layout(game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
     """Canfield's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.canfield.layout import layout_canfield
 
-    return layout_canfield(game, scale)
+    return layout_canfield(game, scale, language)
 
 
 BOARDS: Boards[CanfieldGame] = Boards(

@@ -18,7 +18,8 @@ base rank it starts at. Every pile carries a badge with the name players type fo
 
 from __future__ import annotations
 
-from gatebot.render.canfield.text import pass_words, shown_waste
+from gatebot.messages import ENGLISH, Language
+from gatebot.render.canfield.text import canfield_facts, pass_words, shown_waste
 from gatebot.render.image_geometry import (
     Badge,
     Box,
@@ -34,21 +35,24 @@ from gatebot.render.image_geometry import (
     fan_step,
     header_texts,
 )
-from gatebot.render.text_rows import rank_word
+from gatebot.render.text_rows import rank_word, title_words
 from gatebot.rules import CanfieldGame, Suit
 
 #: At most this many cards drawn as edges under a pile's top (the reserve's, the waste's, the stock's).
 EDGES = 3
 
 
-def layout_canfield(game: CanfieldGame, scale: float = 1.0) -> Layout:
-    """Lay out a Canfield ``game`` at ``scale``: every card, slot, badge and text with its box."""
+def layout_canfield(game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+    """Lay out a Canfield ``game`` at ``scale``: every card, slot, badge and text with its box.
+
+    Its words (header, captions, empty piles) are in ``language``.
+    """
     m = Metrics.at(scale)
     left, middle = m.margin, m.margin + m.card_w + m.gap
     first_pile = middle + m.card_w + m.post_gap
     pile_xs = [first_pile + i * (m.card_w + m.gap) for i in range(4)]
     width = pile_xs[-1] + m.card_w + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin)
+    texts, header_bottom = _header(game, m, width - m.margin, language)
 
     badges: list[Badge] = []
     slots: list[Slot] = []
@@ -69,7 +73,7 @@ def layout_canfield(game: CanfieldGame, scale: float = 1.0) -> Layout:
         backs.append(stock_box)
     else:
         slots.append(Slot("S", stock_box, SlotKind.EMPTY))
-    bottom = _waste(game, waste_box, m, slots, stacks, cards, texts)
+    bottom = _waste(game, waste_box, m, slots, stacks, cards, texts, language)
     base = rank_word(game.base_rank)
     for suit, (box, top_card) in enumerate(zip(foundation_boxes, game.foundations, strict=True)):
         if top_card is None:
@@ -87,7 +91,7 @@ def layout_canfield(game: CanfieldGame, scale: float = 1.0) -> Layout:
         under = len(reserve) - 1
         if under:
             stacks.append(Stack("R", reserve_box, min(under, EDGES), face_down=True))
-            texts.append(_caption(f"+{under} under", reserve_box, m))
+            texts.append(_caption(language.gettext("+{n} under").format(n=under), reserve_box, m))
         cards.append(CardSpot("R", reserve[-1], reserve_box, m.card_h))
     else:
         slots.append(Slot("R", reserve_box, SlotKind.EMPTY))
@@ -97,7 +101,7 @@ def layout_canfield(game: CanfieldGame, scale: float = 1.0) -> Layout:
         box = card_box(x, pile_top, m)
         badges.append(badge(label, box, badge_top, m))
         if not pile:
-            slots.append(Slot(label, box, SlotKind.FREE, note="space"))
+            slots.append(Slot(label, box, SlotKind.FREE, note=language.gettext("space")))
             continue
         step = fan_step(len(pile), m)
         for i, card in enumerate(pile):
@@ -121,7 +125,7 @@ def layout_canfield(game: CanfieldGame, scale: float = 1.0) -> Layout:
 
 def _waste(
     game: CanfieldGame, box: Box, m: Metrics, slots: list[Slot], stacks: list[Stack], cards: list[CardSpot],
-    texts: list[Text],
+    texts: list[Text], language: Language,
 ) -> int:
     """Lay out the waste fanned downwards from ``box``; return how far down it reaches."""
     shown = shown_waste(game)
@@ -138,7 +142,7 @@ def _waste(
     last_box = card_box(x, y + (len(shown) - 1) * m.fan, m)
     if not under:
         return last_box[3]
-    texts.append(_caption(f"+{under} under", last_box, m))
+    texts.append(_caption(language.gettext("+{n} under").format(n=under), last_box, m))
     return last_box[3] + m.caption_font + 3 * m.pad
 
 
@@ -147,10 +151,8 @@ def _caption(text: str, under: Box, m: Metrics) -> Text:
     return Text(text, ((under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
 
 
-def _header(game: CanfieldGame, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
+def _header(game: CanfieldGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
     """Title, deal and base rank at the left; pass, moves and score (and the result) at the right."""
-    title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
-    deal = "custom position" if game.deal is None else f"deal {game.deal}"
-    count = len(game.moves)
-    facts = f"{pass_words(game)} · {count} move{'s' if count != 1 else ''} · score {game.score}/52"
-    return header_texts(game, f"{title} · {deal} · base {rank_word(game.base_rank)}", facts, m, right_edge)
+    deal, base, moves, score = canfield_facts(game, language)
+    facts = f"{pass_words(game, language)} · {moves} · {score}"
+    return header_texts(game, f"{title_words(game)} · {deal} · {base}", facts, m, right_edge, language)

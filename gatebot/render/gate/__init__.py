@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import Boards
 from gatebot.render.gate.emoji import render_gate_emoji
 from gatebot.render.gate.rules import gate_rules
@@ -19,11 +20,11 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: GateGame, scale: float = 1.0) -> Layout:
+def _layout(game: GateGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
     """Gate's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.gate.layout import layout_gate
 
-    return layout_gate(game, scale)
+    return layout_gate(game, scale, language)
 
 
 BOARDS: Boards[GateGame] = Boards(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.emoji_rows import (
     BLANK_TILE,
     COMPACT_CARDS_PER_LINE,
@@ -26,6 +27,7 @@ from gatebot.render.emoji_rows import (
     SUIT_EMOJI,
     bold_title,
     emoji_card,
+    empty_words,
     ending_lines,
     flow,
     header_lines,
@@ -35,34 +37,35 @@ from gatebot.render.text_rows import header_facts
 from gatebot.rules import Card, GateGame, Suit
 
 
-def render_gate_emoji(game: GateGame, *, compact: bool = False) -> str:
+def render_gate_emoji(game: GateGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
     """Draw a Gate ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
     stay within :data:`NORMAL_EMOJI_WIDTH` units and ten cards, or with ``compact``
     :data:`COMPACT_EMOJI_WIDTH` units and five cards, the title on a line of its own. It
-    shows reserves, foundations, columns, waste and stock.
+    shows reserves, foundations, columns, waste and stock, its words in ``language``.
     """
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
     left, right = game.reserves
     foundations = [_foundation(top, Suit(suit)) for suit, top in enumerate(game.foundations)]
-    piles = [("L", _reserve(left)), ("R", _reserve(right)), ("F", foundations), ("", [])]
+    piles = [("L", _reserve(left, language)), ("R", _reserve(right, language)), ("F", foundations), ("", [])]
+    free = f"{BLANK_TILE} " + language.gettext("{italic}free space{italic}").format(italic="*")
     for number, column in enumerate(game.columns, start=1):
-        piles.append((str(number), [emoji_card(card) for card in column] or [f"{BLANK_TILE} *free space*"]))
-    piles += [("", []), ("W", _waste(game.waste)), ("S", [_stock(game)])]
+        piles.append((str(number), [emoji_card(card) for card in column] or [free]))
+    piles += [("", []), ("W", _waste(game.waste, language)), ("S", [_stock(game, language)])]
 
-    lines = [*header_lines(bold_title(game), header_facts(game), width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), header_facts(game, language), width, compact=compact), ""]
     for label, cells in piles:
         lines.extend(flow(cells, width, per_line, first=f"`{label}` ") if label else [""])
-    lines.extend(ending_lines(game, width))
+    lines.extend(ending_lines(game, width, language=language))
     return "\n".join(lines)
 
 
-def _reserve(cards: Sequence[Card]) -> list[str]:
+def _reserve(cards: Sequence[Card], language: Language) -> list[str]:
     """A reserve bottom to top, its top card (the only one that can move) in brackets."""
     if not cards:
-        return ["*empty*"]
+        return [empty_words(language)]
     return [*map(emoji_card, cards[:-1]), f"[{emoji_card(cards[-1])}]"]
 
 
@@ -71,13 +74,13 @@ def _foundation(top: Card | None, suit: Suit) -> str:
     return emoji_card(top) if top is not None else BLANK_TILE + JOIN + SUIT_EMOJI[suit]
 
 
-def _waste(cards: Sequence[Card]) -> list[str]:
+def _waste(cards: Sequence[Card], language: Language) -> list[str]:
     """Only the waste's top card shows; the cards under it are counted, not listed."""
     if not cards:
-        return ["*empty*"]
+        return [empty_words(language)]
     top = f"[{emoji_card(cards[-1])}]"
-    return [top, f"+{len(cards) - 1} under it"] if len(cards) > 1 else [top]
+    return [top, language.gettext("+{n} under it").format(n=len(cards) - 1)] if len(cards) > 1 else [top]
 
 
-def _stock(game: GateGame) -> str:
-    return stock_words(game, italic="*", bold="**", code="`")
+def _stock(game: GateGame, language: Language) -> str:
+    return stock_words(game, italic="*", bold="**", code="`", language=language)

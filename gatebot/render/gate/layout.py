@@ -13,6 +13,7 @@ is laid out here, from the pieces in :mod:`gatebot.render.image_geometry` every 
 
 from __future__ import annotations
 
+from gatebot.messages import ENGLISH, Language
 from gatebot.render.image_geometry import (
     Badge,
     Box,
@@ -28,15 +29,16 @@ from gatebot.render.image_geometry import (
     fan_step,
     header_texts,
 )
+from gatebot.render.text_rows import header_facts, title_words
 from gatebot.rules import GateGame, Suit
 
 
-def layout_gate(game: GateGame, scale: float = 1.0) -> Layout:
-    """Lay out a Gate ``game`` at ``scale``: every card, slot, badge and text with its box."""
+def layout_gate(game: GateGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+    """Lay out a Gate ``game`` at ``scale``: every card, slot, badge and text with its box, words in ``language``."""
     m = Metrics.at(scale)
     grid = _grid(len(game.columns), m)
     width = grid[-1] + m.card_w + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin)
+    texts, header_bottom = _header(game, m, width - m.margin, language)
 
     badges: list[Badge] = []
     slots: list[Slot] = []
@@ -67,7 +69,8 @@ def layout_gate(game: GateGame, scale: float = 1.0) -> Layout:
         cards.append(CardSpot("W", waste[-1], waste_box, m.card_h))
         if len(waste) > 1:
             caption_xy = ((waste_box[0] + waste_box[2]) // 2, waste_box[3] + m.pad + m.pad // 2)
-            texts.append(Text(f"+{len(waste) - 1} under", caption_xy, m.caption_font, "caption", "mt"))
+            under = language.gettext("+{n} under").format(n=len(waste) - 1)
+            texts.append(Text(under, caption_xy, m.caption_font, "caption", "mt"))
     else:
         slots.append(Slot("W", waste_box, SlotKind.EMPTY))
     for suit, (box, top_card) in enumerate(zip(foundation_boxes, game.foundations, strict=True)):
@@ -121,10 +124,7 @@ def _grid(columns: int, m: Metrics) -> list[int]:
     return [m.margin, *xs, xs[-1] + m.card_w + m.post_gap]
 
 
-def _header(game: GateGame, m: Metrics, right_edge: int) -> tuple[list[Text], int]:
-    """Title and deal at the left, moves and score (and the result) at the right."""
-    title = game.title + (f" ({', '.join(game.options)})" if game.options else "")
-    deal = "custom position" if game.deal is None else f"deal {game.deal}"
-    count = len(game.moves)
-    facts = f"{count} move{'s' if count != 1 else ''} · score {game.score}/52"
-    return header_texts(game, f"{title} · {deal}", facts, m, right_edge)
+def _header(game: GateGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
+    """Title and deal at the left, moves and score (and the result) at the right, as the text board words them."""
+    deal, moves, score = header_facts(game, language)
+    return header_texts(game, f"{title_words(game)} · {deal}", f"{moves} · {score}", m, right_edge, language)
