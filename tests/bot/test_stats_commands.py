@@ -226,3 +226,26 @@ async def test_a_german_player_reads_their_statistics_in_german(gatebot: Callabl
     assert not re.search(r"\b(games?|won|streak|best|average|fastest|moves?)\b", mine), mine
     english = (await (await fake.send_command("gate stats", {"user": bob})).response()).content
     assert english.startswith("Bob's games:\nGate: 1 game, 1 won (100%)"), "alice reads it in English"
+
+
+async def test_a_german_player_is_asked_and_answered_about_forgetting_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
+    asked = await fake.send_command("gate forget-me", user=bob)
+    answer = await asked.response()
+    assert answer.ephemeral and "nicht rückgängig" in answer.content, answer.content
+    question = asked.original
+    labels = [c.get("label") for row in question.components for c in row["components"]]
+    assert labels == ["Alles löschen", "Meine Daten behalten"]
+    kept = await (await fake.click(question, labelled(question, "Meine Daten behalten"), user=bob)).response()
+    assert kept.content == "Nichts wurde gelöscht: deine Daten sind, wie sie waren."
+    assert await rows_of(run, bob) == (1, 1)
+    asked = await fake.send_command("gate forget-me", user=bob)
+    await asked.response()
+    question = asked.original
+    done = await (await fake.click(question, labelled(question, "Alles löschen"), user=bob)).response()
+    assert done.content.startswith("Erledigt:") and "gelöscht" in done.content
+    assert await rows_of(run, bob) == (0, 0)

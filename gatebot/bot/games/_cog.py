@@ -24,7 +24,8 @@ from gatebot.bot.variants import (
     variant_choices,
     variant_help,
 )
-from gatebot.messages import _
+from gatebot.locale import Translator
+from gatebot.messages import N_, _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
@@ -207,10 +208,11 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(name="forget-me", description="Delete everything gatebot keeps about you (asks first)")
     async def forget_me(self, interaction: discord.Interaction) -> None:
+        said = speaker(interaction)
         await interaction.response.send_message(
-            "Delete everything I keep about you — your games, statistics, challenge results and board "
-            "settings? This can't be undone.",
-            view=ConfirmForget(self.services, str(interaction.user.id)),
+            said.say(_("Delete everything I keep about you — your games, statistics, challenge results and board "
+                       "settings? This can't be undone.")),
+            view=ConfirmForget(self.services, str(interaction.user.id), said),
             ephemeral=True,
         )
 
@@ -218,21 +220,23 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 class ConfirmForget(Question):
     """Yes/no before a player's data is deleted."""
 
-    def __init__(self, services: Services, user_id: str) -> None:
-        super().__init__(user_id)
+    def __init__(self, services: Services, user_id: str, language: Translator | None = None) -> None:
+        super().__init__(user_id, language)
         self.services = services
 
-    @discord.ui.button(label="Delete everything", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Delete everything"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
         self.stop()
         forgotten = await self.services.games.forget(interaction_actor(interaction))
         text = (
-            "Done: your games, statistics, challenge results and board settings are deleted."
-            if forgotten else "I had nothing stored about you, so nothing was deleted."
+            _("Done: your games, statistics, challenge results and board settings are deleted.")
+            if forgotten else _("I had nothing stored about you, so nothing was deleted.")
         )
-        await interaction.response.edit_message(content=text, view=None)
+        await interaction.response.edit_message(content=speaker(interaction).say(text), view=None)
 
-    @discord.ui.button(label="Keep my data", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Keep my data"), style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Nothing was deleted: your data is as it was.", view=None)
+        await interaction.response.edit_message(
+            content=speaker(interaction).say(_("Nothing was deleted: your data is as it was.")), view=None
+        )
