@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from canfield_decided import Row
 from canfield_solvitaire import (
     canfield,
     parse_classify,
@@ -11,6 +12,7 @@ from canfield_solvitaire import (
     solvitaire_deal,
     state_of,
     strict_spaces,
+    table,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,3 +119,16 @@ def test_a_position_no_single_move_reaches_is_named() -> None:
         replay(canfield(4), [first, third])
     with pytest.raises(ValueError, match="not gatebot's"):
         replay(canfield(5), [first, third])
+
+
+def test_the_table_compares_times_on_the_deals_both_decided() -> None:
+    rows = {
+        "gatebot": [Row("gatebot", 1, "winnable", 100, 0.2), Row("gatebot", 2, "unresolved", 900, 5.0),
+                    Row("gatebot", 3, "lost", 50, 0.8)],
+        "Solvitaire": [Row("Solvitaire", 1, "winnable", 1000, 0.1), Row("Solvitaire", 2, "lost", 4000, 2.0),
+                       Row("Solvitaire", 3, "unresolved", 5000, 5.0)],
+    }
+    header, _, ours, theirs = table(rows, {"gatebot": "positions", "Solvitaire": "states"})
+    assert "the 1 deals both decided" in header  # deal 1 only
+    assert ours == "| gatebot | 1 | 1 | 1 | 66.7% | 0.500 s | 0.200 s | 0.2 s | 175 positions/s |"
+    assert theirs == "| Solvitaire | 1 | 1 | 1 | 66.7% | 1.050 s | 0.100 s | 0.1 s | 1,408 states/s |"
