@@ -26,6 +26,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -63,13 +64,17 @@ def work() -> int:
 
 
 class Worker:
-    """A worker process solving with the ``gatebot`` of ``checkout``."""
+    """A worker process solving with the ``gatebot`` of ``checkout``.
 
-    def __init__(self, name: str, checkout: Path) -> None:
+    ``script`` is the benchmark whose ``--worker`` mode answers (this one unless another
+    benchmark brings a worker of its own); it speaks a JSON line per request line.
+    """
+
+    def __init__(self, name: str, checkout: Path, script: Path | None = None) -> None:
         self.name = name
         environment = dict(os.environ, PYTHONPATH=str(checkout))
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker"], cwd=checkout, env=environment,
+            [sys.executable, str(script or Path(__file__).resolve()), "--worker"], cwd=checkout, env=environment,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         self.file = json.loads(self._read())["file"]
@@ -81,11 +86,16 @@ class Worker:
             raise SystemExit(f"The {self.name} solver's worker stopped")
         return line
 
-    def solve(self, deal: int, seconds: float, nodes: int) -> Row:
+    def ask(self, request: str) -> dict[str, Any]:
+        """Send one request line and return the worker's JSON answer."""
         assert self.process.stdin is not None
-        self.process.stdin.write(f"{deal} {seconds} {nodes}\n")
+        self.process.stdin.write(f"{request}\n")
         self.process.stdin.flush()
-        answer = json.loads(self._read())
+        answer: dict[str, Any] = json.loads(self._read())
+        return answer
+
+    def solve(self, deal: int, seconds: float, nodes: int) -> Row:
+        answer = self.ask(f"{deal} {seconds} {nodes}")
         return Row(self.name, deal, answer["verdict"], answer["nodes"], answer["seconds"])
 
     def close(self) -> None:
