@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from gatebot.digits import parse_whole, shown
+from gatebot.messages import _
 from gatebot.rules import MAX_DEAL, Game, find_variant
 from gatebot.solver import DEFAULT_NODES, DEFAULT_SECONDS, Verdict, registry
 
@@ -46,15 +47,18 @@ def parse_deals(text: str) -> tuple[int, ...]:
     deals: set[int] = set()
     parts = [part.strip() for part in text.split(",")]
     if not text.strip() or not all(parts):
-        raise DealRangeError(f"--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {shown(text)}")
+        raise DealRangeError(_("--deals takes deal numbers and ranges like 1-1000 or 1-10,20, not {text}",
+                               text=shown(text)))
     for part in parts:
         first, dash, last = part.partition("-")
         low = _deal_number(first, text)
         high = _deal_number(last, text) if dash else low
         if high < low:
-            raise DealRangeError(f"The deal range {part} runs backwards: write it as {high}-{low}")
+            raise DealRangeError(_("The deal range {part} runs backwards: write it as {high}-{low}",
+                                   part=part, high=high, low=low))
         if len(deals) + (high - low + 1) > MAX_DEALS:
-            raise DealRangeError(f"--deals {shown(text)} names more than {MAX_DEALS:,} deals: analyse fewer at a time")
+            raise DealRangeError(_("--deals {text} names more than {most} deals: analyse fewer at a time",
+                                   text=shown(text), most=format(MAX_DEALS, ",")))
         deals.update(range(low, high + 1))
     return tuple(sorted(deals))
 
@@ -62,17 +66,18 @@ def parse_deals(text: str) -> tuple[int, ...]:
 def _deal_number(word: str, text: str) -> int:
     number = parse_whole(word)
     if number is None or not 1 <= number <= MAX_DEAL:
-        raise DealRangeError(
-            f"--deals takes deal numbers from 1 to {MAX_DEAL} and ranges like 1-1000 or 1-10,20, not {shown(text)}"
-        )
+        raise DealRangeError(_(
+            "--deals takes deal numbers from 1 to {most} and ranges like 1-1000 or 1-10,20, not {text}",
+            most=MAX_DEAL, text=shown(text),
+        ))
     return number
 
 
 def format_deals(deals: Iterable[int]) -> str:
     """The shortest ``--deals`` text for ``deals``: ``1-10,20,30-40``."""
     parts = []
-    for _, run in itertools.groupby(enumerate(sorted(set(deals))), key=lambda pair: pair[1] - pair[0]):
-        numbers = [deal for _, deal in run]
+    for _offset, run in itertools.groupby(enumerate(sorted(set(deals))), key=lambda pair: pair[1] - pair[0]):
+        numbers = [deal for _index, deal in run]
         parts.append(str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}")
     return ",".join(parts)
 
@@ -346,7 +351,7 @@ def summarise(rows: Iterable[DealResult]) -> Summary:
     for row in rows:
         counts[row.verdict] += 1
     winnable, unresolved = counts[Verdict.WINNABLE], counts[Verdict.UNRESOLVED]
-    low, _ = wilson_interval(winnable, len(rows))
+    low, _high = wilson_interval(winnable, len(rows))
     _, high = wilson_interval(winnable + unresolved, len(rows))
     seconds = [row.seconds for row in rows]
     total_seconds = sum(seconds)

@@ -8,6 +8,7 @@ walk this list, so a missing piece fails a test rather than a player.
 
 from __future__ import annotations
 
+from gatebot.messages import _
 from gatebot.rules.archway import ArchwayGame
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.rules.errors import UnknownVariant, quoted
@@ -43,7 +44,8 @@ def find_variant(name: str) -> type[Game]:
         return _BY_NAME[_key(name)]
     except KeyError:
         known = ", ".join(variant_names())
-        raise UnknownVariant(f"There is no variant called {quoted(name)}: choose one of {known}") from None
+        raise UnknownVariant(_("There is no variant called {name}: choose one of {known}", name=quoted(name),
+                                 known=known)) from None
 
 
 Game.find_variant = staticmethod(find_variant)

@@ -18,6 +18,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from gatebot.messages import _
 from gatebot.store.notices import Listener, listener_dsn
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
@@ -48,16 +49,16 @@ def parse_database_url(raw: str) -> URL:
     try:
         url = make_url(raw)
     except (ArgumentError, ValueError):
-        raise DatabaseError(
+        raise DatabaseError(_(
             "DATABASE_URL is not a database URL: use sqlite+aiosqlite:///path/to/gatebot.db "
             "or postgresql+asyncpg://user:password@host/dbname"
-        ) from None
+        )) from None
     drivername = _DRIVERS.get(url.drivername, url.drivername)
     if drivername not in _SUPPORTED:
-        raise DatabaseError(
-            f"gatebot can't store games with {url.drivername!r}: use a sqlite+aiosqlite or "
-            "postgresql+asyncpg URL"
-        )
+        raise DatabaseError(_(
+            "gatebot can't store games with {driver}: use a sqlite+aiosqlite or postgresql+asyncpg URL",
+            driver=repr(url.drivername),
+        ))
     return url.set(drivername=drivername)
 
 
@@ -100,19 +101,19 @@ class Database:
         if not path or path == ":memory:":
             return
         if Path(path).expanduser().is_dir():
-            raise DatabaseError(f"The database path {path} is a folder: name a file, like {path}/gatebot.db")
+            raise DatabaseError(_("The database path {path} is a folder: name a file, like {path}/gatebot.db",
+                                  path=path))
         folder = Path(path).expanduser().parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise DatabaseError(
-                f"Can't create the folder {folder} for the database ({error.strerror}): "
-                "set DATABASE_URL to a writable place"
-            ) from None
+            raise DatabaseError(_(
+                "Can't create the folder {folder} for the database ({reason}): set DATABASE_URL to a writable place",
+                folder=str(folder), reason=error.strerror,
+            )) from None
         if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
-            raise DatabaseError(
-                f"The database {path} is not writable: set DATABASE_URL to a writable place"
-            )
+            raise DatabaseError(_("The database {path} is not writable: set DATABASE_URL to a writable place",
+                                  path=path))
 
     def listen(
         self, channel: str, *, on_notice: Callable[[str], None], on_lost: Callable[[], None],

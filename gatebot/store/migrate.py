@@ -33,6 +33,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+from gatebot.messages import _
 from gatebot.store.database import Database, DatabaseError
 from gatebot.store.models import Base
 
@@ -152,9 +153,10 @@ async def stamp(db: Database, revision: str) -> str | None:
     say (see :func:`upgrade`'s refusal). A revision this gatebot doesn't ship is refused.
     """
     if revision not in known_revisions():
-        raise DatabaseError(
-            f"There is no schema revision {revision!r} in this gatebot: its revisions are {', '.join(_in_order())}"
-        )
+        raise DatabaseError(_(
+            "There is no schema revision {revision} in this gatebot: its revisions are {known}",
+            revision=repr(revision), known=", ".join(_in_order()),
+        ))
     return await _run(db, functools.partial(_stamp_on, revision=revision), begin=True)
 
 
@@ -168,10 +170,11 @@ def _revision_on(connection: Connection) -> str | None:
     """The revision stamped in ``alembic_version``, None when there is none."""
     heads = MigrationContext.configure(connection).get_current_heads()
     if len(heads) > 1:
-        raise DatabaseError(
-            f"The database is at several revisions at once ({', '.join(heads)}), which gatebot "
-            "never writes: repair its alembic_version table, or point DATABASE_URL elsewhere"
-        )
+        raise DatabaseError(_(
+            "The database is at several revisions at once ({heads}), which gatebot never writes: "
+            "repair its alembic_version table, or point DATABASE_URL elsewhere",
+            heads=", ".join(heads),
+        ))
     return heads[0] if heads else None
 
 
@@ -185,24 +188,27 @@ def _upgrade_on(connection: Connection) -> tuple[str | None, str]:
     if before == head:
         return before, head
     if before is not None and before not in known_revisions():
-        raise DatabaseError(
-            f"This database was written by a newer gatebot (revision {before}): upgrade gatebot, "
-            "or point DATABASE_URL elsewhere"
-        )
+        raise DatabaseError(_(
+            "This database was written by a newer gatebot (revision {revision}): upgrade gatebot, "
+            "or point DATABASE_URL elsewhere",
+            revision=before,
+        ))
     if before is None:
         found = sorted(set(inspect(connection).get_table_names()) & set(Base.metadata.tables))
         if found:
-            raise DatabaseError(
-                f"The database already has gatebot's tables ({', '.join(found)}) but no schema "
-                "revision, so gatebot can't tell what they hold: point DATABASE_URL at an empty "
-                "database, or stamp this one with `alembic stamp`"
-            )
+            raise DatabaseError(_(
+                "The database already has gatebot's tables ({tables}) but no schema revision, so gatebot "
+                "can't tell what they hold: point DATABASE_URL at an empty database, or stamp this one "
+                "with `alembic stamp`",
+                tables=", ".join(found),
+            ))
     if before is not None:
         _check_tables_match(connection, before)
     try:
         command.upgrade(alembic_config(connection), "head")
     except CommandError as error:
-        raise DatabaseError(f"Alembic can't upgrade the database ({_first_line(str(error))})") from error
+        raise DatabaseError(_("Alembic can't upgrade the database ({reason})",
+                              reason=_first_line(str(error)))) from error
     return before, head
 
 
@@ -220,11 +226,12 @@ def _check_tables_match(connection: Connection, stamped: str) -> None:
     later = revisions[revisions.index(stamped) + 1:]
     matched = next((revision for revision in later if tables_at(revision) == found), None)
     if matched is not None:
-        raise DatabaseError(
-            f"The database says it is at revision {stamped} but its tables are already at {matched}'s, "
-            f"so upgrading would make them twice: if they hold what {matched} made, run "
-            f"`gatebot db stamp {matched}` and start again, or else restore a backup"
-        )
+        raise DatabaseError(_(
+            "The database says it is at revision {stamped} but its tables are already at {matched}'s, "
+            "so upgrading would make them twice: if they hold what {matched} made, run "
+            "`gatebot db stamp {matched}` and start again, or else restore a backup",
+            stamped=stamped, matched=matched,
+        ))
 
 
 async def _run(db: Database, work: Callable[[Connection], T], *, begin: bool = False) -> T:
@@ -239,20 +246,21 @@ async def _run(db: Database, work: Callable[[Connection], T], *, begin: bool = F
         await connection.start()
     except _CANT_CONNECT as error:
         await _let_stray_workers_stop(threads_before)
-        raise DatabaseError(
-            f"Can't open the database {db.safe_url} ({_reason(error, db)}): check DATABASE_URL "
-            "and that the database is reachable"
-        ) from None
+        raise DatabaseError(_(
+            "Can't open the database {url} ({reason}): check DATABASE_URL and that the database is reachable",
+            url=db.safe_url, reason=_reason(error, db),
+        )) from None
     try:
         if not begin:
             return await connection.run_sync(work)
         async with connection.begin():
             return await connection.run_sync(work)
     except _CANT_USE as error:
-        raise DatabaseError(
-            f"The database {db.safe_url} failed while gatebot used it ({_reason(error, db)}): check "
-            "that it is writable and that no other program is holding it"
-        ) from None
+        raise DatabaseError(_(
+            "The database {url} failed while gatebot used it ({reason}): check that it is writable and "
+            "that no other program is holding it",
+            url=db.safe_url, reason=_reason(error, db),
+        )) from None
     finally:
         await connection.close()
 

@@ -213,3 +213,35 @@ def test_card_and_replay_say_their_lines_in_german(monkeypatch: pytest.MonkeyPat
     assert not [word for word in ("Wrote", "resigned", "move", "frames") if word in replay.stdout]
     assert main(["replay", "--out", str(tmp_path / "game.png")]) == 2
     assert capsys.readouterr().err.startswith("gatebot: --out nennt eine .gif- oder .webp-Datei")
+
+
+@pytest.mark.parametrize(("args", "environment", "german", "english"), [
+    (("play", "--variant", "spider"), {}, "Eine Variante namens 'spider' gibt es nicht", "There is no variant called"),
+    (("analyse", "--deals", "9-3"), {}, "Der Spielbereich 9-3 läuft rückwärts: schreib ihn als 3-9", "runs backwards"),
+    (("play",), {"DATABASE_URL": "mysql://gatebot@localhost/games"}, "gatebot kann mit 'mysql' keine Spiele speichern",
+     "can't store games"),
+])
+def test_refusals_from_below_the_command_line_are_german_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...], environment: dict[str, str], german: str, english: str,
+) -> None:
+    """A variant that isn't one, a deal range backwards and a database gatebot can't use: the rules', the
+    analysis's and the store's sentences, said in the terminal's language with nothing else printed."""
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("LANG", GERMAN)
+    assert _exit_code(args) == 2
+    out, err = capsys.readouterr()
+    said = err.rstrip("\n").splitlines()[-1]  # argparse's own "usage:" line may come first
+    assert out == "" and said.startswith("gatebot") and german in said and english not in err, err
+    monkeypatch.setenv("LANG", "C")
+    assert _exit_code(args) == 2
+    assert english in capsys.readouterr().err
+
+
+def _exit_code(args: tuple[str, ...]) -> int:
+    """What ``gatebot ARGS`` exits with, whether main returns it or argparse exits with it."""
+    try:
+        return main(list(args))
+    except SystemExit as exit:
+        return int(exit.code or 0)
