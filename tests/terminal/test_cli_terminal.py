@@ -162,3 +162,19 @@ def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_ger
     # 5♥ is face down: where it lies is told only as far as the player can see.
     assert "Herz-Fünf ist noch nicht im Spiel, sondern liegt verdeckt in der Reserve oder im Talon" in out
     assert "isn't in play yet" not in out
+
+
+def test_a_german_terminal_gets_the_rules_in_german(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "little-gate", "--option", "stock-fill", "--deal", "5",
+                       stdin="rules\n9z\n", lang="de_DE.UTF-8").stdout
+    words = " ".join(out.split())
+    assert "Little Gate: Lege alle 52 Karten auf die vier Ablagestapel (F)" in words
+    assert "Spalten 1-4: abwärts bauen" in words and "Talon S: d legt eine Karte auf den Abwurfstapel W" in words
+    assert "die nächste Karte des Talons (stock-fill)" in words, "the option's rule, its name kept"
+    english = ("put all 52 cards", "Reserves L and R", "build down", "Stock S:", "free space", "game is over")
+    assert not [sentence for sentence in english if sentence in words], out
+    canfield = gatebot_play(tmp_path / "canfield.db", "--variant", "canfield", "--deal", "1", stdin="rules\n",
+                            lang="de_DE.UTF-8").stdout
+    said = " ".join(canfield.split())
+    assert "Canfield: Lege alle 52 Karten" in said and "Reserve R: 13 Karten, verdeckt" in said
+    assert "so oft du willst" in said and "as often as you like" not in said
