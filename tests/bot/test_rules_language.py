@@ -1,7 +1,8 @@
-"""``/gate rules`` in the reader's language, through the fake Discord.
+"""``/gate rules`` and the ``options`` autocomplete in the reader's language, through the fake Discord.
 
 A German client (``locale`` de) gets the rules summary of its game in German, with not one
-English sentence of it left; the options' names in it are notation and stay as they are typed.
+English sentence of it left, and the rule options' help lines in German beside their names
+(which are notation and stay as they are typed).
 """
 
 from __future__ import annotations
@@ -59,3 +60,20 @@ async def test_an_english_player_still_gets_the_english_rules(gatebot: Callable)
     rules = await (await run.fake.send_command("gate rules")).response()
     assert "Gate: put all 52 cards on the four foundations (F)" in " ".join(rules.content.split())
 
+
+async def test_the_options_autocomplete_says_each_options_help_in_the_members_language(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    bob = run.fake.user("bob")
+    bob.locale = "de"
+    asked = await run.fake.send_autocomplete(
+        "gate new", {"variant": "canfield", "options": ""}, focused="options", user=bob
+    )
+    choices = {choice["value"]: choice["name"] for choice in (await asked.response()).data["choices"]}
+    assert list(choices) == ["draw-one", "passes-1", "passes-2", "partial-moves"]
+    assert choices["draw-one"].startswith("draw-one — ") and "Talon" in choices["draw-one"]
+    assert "Durchgang" in choices["passes-1"] and "Stapel" in choices["partial-moves"]
+    for name in choices.values():
+        assert english_left(name.split(" — ", 1)[1]) == set(), name
+    english = await run.fake.send_autocomplete("gate new", {"variant": "archway", "options": ""}, focused="options")
+    [kit] = (await english.response()).data["choices"]
+    assert kit["name"] == "kit — a column's card may go back to the arch"
