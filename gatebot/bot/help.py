@@ -16,7 +16,7 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.language import speaker
 from gatebot.locale import Translator
-from gatebot.messages import N_
+from gatebot.messages import ENGLISH, N_
 from gatebot.render import rules_text
 from gatebot.rules import DEFAULT_VARIANT, Game
 
@@ -73,10 +73,11 @@ def help_page(key: str | None, say: Translator) -> str:
     return say.say(next((text for name, _, _, text in SECTIONS if name == key), OVERVIEW))
 
 
-def rules_for(game: Game | None) -> str:
-    """The rules of the player's game (its variant and options), or of plain Gate."""
+def rules_for(game: Game | None, say: Translator | None = None) -> str:
+    """The rules of the player's game (its variant and options), or of plain Gate, in ``say``'s language."""
     shown = game if game is not None else Game.new(DEFAULT_VARIANT, deal=1)
-    return f"```\n{rules_text(shown, width=60)}\n```"
+    language = say if say is not None else ENGLISH
+    return f"```\n{rules_text(shown, width=60, language=language)}\n```"
 
 
 #: The help menu's custom id: the section chosen travels in the select's values, so it works after a restart.

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 
 import gatebot.rules.variants as registry
+from gatebot.bot.language import speaker
+from gatebot.locale import translator
 from gatebot.rules import DEFAULT_VARIANT, Game, RulesError, find_variant
 
 #: What the ``options`` parameter says.
@@ -52,7 +54,7 @@ def rule_options(text: str | None) -> tuple[str, ...]:
 
 
 async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The chosen variant's options (name — help) that complete what has been typed into ``options``.
+    """The chosen variant's options (name — help, the help in the member's language) that complete ``options``.
 
     The names already typed stay in front; the last, unfinished one is what is completed, and
     an option already named isn't offered again.
@@ -65,13 +67,15 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     finished = not current or _SEPARATORS.fullmatch(current[-1]) is not None
     typed = "" if finished or not names else names.pop()
     head = "".join(f"{name} " for name in names)
+    # The member's language; a caller that names no locale (a bare namespace) is answered in English.
+    say = speaker(interaction) if getattr(interaction, "locale", None) is not None else translator()
     choices = []
     for option in variant.rule_options:
         if option.name in names or not option.name.startswith(typed):
             continue
         value = f"{head}{option.name}"
         if len(value) <= CHOICE_LIMIT:
-            choices.append(app_commands.Choice(name=f"{value} — {option.help}"[:CHOICE_LIMIT], value=value))
+            choices.append(app_commands.Choice(name=f"{value} — {say.say(option.help)}"[:CHOICE_LIMIT], value=value))
     return choices[:MAX_CHOICES]
 
 

@@ -60,9 +60,9 @@ class ImageLayout(Protocol[G_contra]):
 
 
 class RulesSummary(Protocol[G_contra]):
-    """The rules a game is played by, options included, as plain paragraphs (see :func:`rules_text`)."""
+    """The rules a game is played by, options included, as plain paragraphs in a language (see :func:`rules_text`)."""
 
-    def __call__(self, game: G_contra) -> list[str]: ...
+    def __call__(self, game: G_contra, language: Language = ENGLISH) -> list[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,13 +154,14 @@ def layout_board(game: Game, scale: float = 1.0, language: Language = ENGLISH) -
     return lay_out(game, scale, language)
 
 
-def rules_text(game: Game, width: int = 78) -> str:
+def rules_text(game: Game, width: int = 78, *, language: Language = ENGLISH) -> str:
     """A short, exact summary of the rules this game is played by, options included.
 
     For any front end (``rules`` in the terminal, ``/gate rules``): one paragraph a rule,
-    wrapped to ``width`` with indented continuation lines.
+    wrapped to ``width`` with indented continuation lines, worded in ``language`` (pile
+    letters, moves and option names are notation and read the same in every language).
     """
     summary = boards_for(game).rules
     if summary is None:
         raise MissingBoard(f"There is no summary of the rules of {game.title} yet")
-    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ") for text in summary(game))
+    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ") for text in summary(game, language))

@@ -48,7 +48,8 @@ class RuleOption:
 
     #: The option's name in position text and commands (``draw-one``, ``passes-1``).
     name: str
-    #: One line saying what it changes, for command option lists and ``--help``.
+    #: One line saying what it changes, for command option lists and ``--help``: a marked
+    #: sentence (:func:`~gatebot.messages._`), said in the reader's language where it is shown.
     help: str
 
 
@@ -96,7 +97,7 @@ class Game(ABC):
     #: Whether cards under a column's top card can ever move with it (False: one card at a time).
     moves_runs: ClassVar[bool] = True
     #: Examples of moves for messages about unreadable input.
-    move_examples: ClassVar[str] = "d, 3f, w5, 3>7, 35:2 or a card like 7h"
+    move_examples: ClassVar[str] = _("d, 3f, w5, 3>7, 35:2 or a card like 7h")
     #: Looks a variant up by name for :meth:`new` and :meth:`from_text`; :mod:`gatebot.rules.variants`,
     #: which lists the variants, sets it (this module can't import the variants it is the base of).
     find_variant: ClassVar[Callable[[str], type[Game]]]

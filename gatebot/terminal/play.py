@@ -148,7 +148,7 @@ class TerminalGame:
                 self.say(HELP_TEXT)
                 return True
             if command == "rules":
-                self.say(rules_text(self.game) if self.game is not None else _NO_GAME)
+                self.say(rules_text(self.game, language=self.screen.language) if self.game is not None else _NO_GAME)
                 return True
             if command == "moves":
                 self.list_moves()

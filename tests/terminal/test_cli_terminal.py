@@ -171,3 +171,21 @@ def test_a_german_terminal_prints_the_result_card_in_german(tmp_path: Path) -> N
     assert "\n🟩 früh · 🟨 Spielmitte · 🟧 spät\n" in out
     assert re.search(rf"\n{len(WIN_DEAL_1)} Züge · keine Tipps · keine Rücknahmen · \d+:\d\d\n", out), out
     assert "deal 1 · won" not in out and "early" not in out
+
+
+def test_a_german_terminal_gets_the_rules_and_the_move_examples_in_german(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "little-gate", "--option", "stock-fill", "--deal", "5",
+                       stdin="rules\n9z\n", lang="de_DE.UTF-8").stdout
+    words = " ".join(out.split())
+    assert "Little Gate: Lege alle 52 Karten auf die vier Ablagestapel (F)" in words
+    assert "Spalten 1-4: abwärts bauen" in words and "Talon S: d legt eine Karte auf den Abwurfstapel W" in words
+    assert "die nächste Karte des Talons (stock-fill)" in words, "the option's rule, its name kept"
+    assert "schreib Züge wie d, 3f, w5, 3>7, 35:2 oder eine Karte wie 7h" in words
+    english = ("put all 52 cards", "Reserves L and R", "build down", "Stock S:", "free space", "game is over",
+               "or a card like")
+    assert not [sentence for sentence in english if sentence in words], out
+    canfield = gatebot_play(tmp_path / "canfield.db", "--variant", "canfield", "--deal", "1", stdin="rules\n",
+                            lang="de_DE.UTF-8").stdout
+    said = " ".join(canfield.split())
+    assert "Canfield: Lege alle 52 Karten" in said and "Reserve R: 13 Karten, verdeckt" in said
+    assert "so oft du willst" in said and "as often as you like" not in said

@@ -151,7 +151,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     @app_commands.command(description="The rules of the game you are playing (Gate's without one)")
     async def rules(self, interaction: discord.Interaction) -> None:
         reply = await self.service.show(interaction_actor(interaction))
-        await interaction.response.send_message(rules_for(reply.game), ephemeral=True)
+        await interaction.response.send_message(rules_for(reply.game, speaker(interaction)), ephemeral=True)
 
     @app_commands.command(name="help", description="How to play with gatebot: an overview, and a menu of sections")
     async def help_(self, interaction: discord.Interaction) -> None:

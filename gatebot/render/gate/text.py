@@ -66,6 +66,7 @@ def stock_words(
     """How many cards are left to draw, never which (the stock is face down), with optional markup."""
     count = game.stock_count
     if count == 0:
+        # TRANSLATORS: the stock's row once it is out; the compact board gives it 32 characters (a phone's 36).
         return language.gettext("{italic}empty{italic} (one pass, no redeal)").format(italic=italic)
     cards = language.ngettext("{bold}{n}{bold} card", "{bold}{n}{bold} cards", count).format(bold=bold, n=count)
     if game.stock_known:

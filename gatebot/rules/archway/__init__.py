@@ -68,7 +68,7 @@ class ArchwayGame(Game):
     name = "archway"
     title = "Archway"
     family = "archway"
-    rule_options = (RuleOption(KIT, "a column's card may go back to the arch"),)
+    rule_options = (RuleOption(KIT, _("a column's card may go back to the arch")),)
     card_count = 104
     has_stock = False
     #: The solver won 4 of the 979 plain deals 1-1000 it decided (docs/figures.md, "Archway, deals 1–1000").

@@ -78,10 +78,10 @@ class CanfieldGame(Game):
     aliases = ("demon",)
     family = "canfield"
     rule_options = (
-        RuleOption(DRAW_ONE, "turn the stock one card at a time (3 passes)"),
-        RuleOption(PASSES_1, "with draw-one: one pass through the stock instead of 3"),
-        RuleOption(PASSES_2, "with draw-one: two passes through the stock instead of 3"),
-        RuleOption(PARTIAL_MOVES, "part of a pile may move, not only the whole pile"),
+        RuleOption(DRAW_ONE, _("turn the stock one card at a time (3 passes)")),
+        RuleOption(PASSES_1, _("with draw-one: one pass through the stock instead of 3")),
+        RuleOption(PASSES_2, _("with draw-one: two passes through the stock instead of 3")),
+        RuleOption(PARTIAL_MOVES, _("part of a pile may move, not only the whole pile")),
     )
 
     __slots__ = (

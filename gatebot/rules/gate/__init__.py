@@ -106,8 +106,8 @@ class GateGame(Game):
     title = "Gate"
     family = "gate"
     rule_options = (
-        RuleOption(SINGLE_MOVES, "only top cards move, no runs"),
-        RuleOption(STOCK_FILL, "an emptied column takes the next stock card once the waste is empty"),
+        RuleOption(SINGLE_MOVES, _("only top cards move, no runs")),
+        RuleOption(STOCK_FILL, _("an emptied column takes the next stock card once the waste is empty")),
     )
     unseen_words = _("shuffles of the stock")
     column_count: ClassVar[int] = 8

@@ -16,6 +16,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gatebot.locale import translator
 from gatebot.render import render_text
 from gatebot.rules import Card, Game, GateGame
 from tests.render import playouts
@@ -29,6 +30,7 @@ PHONE_COLUMNS = 36
 COMPACT_WIDTH = PHONE_COLUMNS
 NORMAL_WIDTH = 72
 RED_CARD = re.compile(r"\x1b\[31m((?:10|[2-9AJQK])[♦♥])\x1b\[0m")
+GERMAN = translator("de")
 LABELS = {"L", "R", "F", "W", "S", *map(str, range(1, 9))}
 
 
@@ -156,6 +158,33 @@ def test_every_reachable_compact_board_fits_a_phone_line(
     for position in playouts.playout(game, random.Random(seed), 400, every=3):
         assert isinstance(position, GateGame)
         check_board(position, render_text(position, compact=True), PHONE_COLUMNS)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    variant=st.sampled_from(["gate", "little-gate"]),
+    options=st.sets(st.sampled_from(["single-moves", "stock-fill"])),
+    deal=st.integers(1, 2**32 - 1),
+    seed=st.integers(0, 2**16),
+)
+def test_every_reachable_compact_german_board_fits_a_phone_line(
+    variant: str, options: set[str], deal: int, seed: int
+) -> None:
+    # German words are longer than English ones: the stock's, once it is out, most of all.
+    game = Game.new(variant, deal=deal, options=tuple(sorted(options)))
+    for position in playouts.playout(game, random.Random(seed), 400, every=3):
+        board = render_text(position, compact=True, language=GERMAN)
+        assert all(len(line) <= PHONE_COLUMNS for line in board.splitlines()), board
+
+
+def test_a_german_compact_board_with_the_stock_out_fits_a_phone_line() -> None:
+    for variant in ("gate", "little-gate"):
+        game = Game.new(variant, deal=1)
+        while any(move.is_draw for move in game.legal_moves()):
+            game.play_line("d")
+        board = render_text(game, compact=True, language=GERMAN)
+        [stock] = [line for line in board.splitlines() if line.startswith("S ")]
+        assert "leer" in stock and len(stock) <= PHONE_COLUMNS, stock
 
 
 def test_colour_paints_red_cards_only_and_changes_nothing_else() -> None:
