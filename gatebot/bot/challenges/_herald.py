@@ -92,8 +92,13 @@ class Herald:
                 log.info("could not redraw the board of game %s, ended by its challenge: %s", game_id, error)
 
     async def retire(self, info: ChallengeInfo, text: str | None = None) -> None:
-        """Turn a closed (or removed) challenge's announcement into a notice without the Play button."""
-        await self._edit(info, content=text or retired_text(info, self._language(info)), view=None)
+        """Turn a closed (or removed) challenge's announcement into a notice without the Play button.
+
+        It waits for a count update already under way, so that update can't land after the notice
+        and show a removed challenge as open again; one that starts later finds it gone or closed.
+        """
+        async with self._lock(info.id):
+            await self._edit(info, content=text or retired_text(info, self._language(info)), view=None)
 
     async def count_players(self, guild_id: int, challenge_id: int | None) -> None:
         """Redraw the announcement of a challenge (or of each open one, for None) with its count of players."""
@@ -105,16 +110,20 @@ class Herald:
         except ChallengeError:
             return  # removed meanwhile: no announcement to update
         for info in infos:
-            lock = self._editing.get(info.id)
-            if lock is None:
-                lock = self._editing[info.id] = asyncio.Lock()
-            async with lock:
+            async with self._lock(info.id):
                 try:
                     fresh = await self.challenges.get(guild_id, info.id)
                 except ChallengeError:
                     continue
                 if fresh.is_open(self.challenges.now()):
                     await self._edit(fresh, content=opened_text(fresh, self._language(fresh)))
+
+    def _lock(self, challenge_id: int) -> asyncio.Lock:
+        """The lock one challenge's announcement is edited under, one edit at a time."""
+        lock = self._editing.get(challenge_id)
+        if lock is None:
+            lock = self._editing[challenge_id] = asyncio.Lock()
+        return lock
 
     def server_say(self, guild_id: int) -> Callable[[str], str]:
         """How a server says a sentence: in its language, as its announcements are (a daily's name, for one)."""

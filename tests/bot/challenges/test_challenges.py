@@ -374,6 +374,46 @@ async def test_leaderboards_turn_their_pages_with_buttons(gatebot: Callable) -> 
 # -- forgetting a server --------------------------------------------------------------------
 
 
+async def test_a_count_update_under_way_can_t_show_a_removed_challenge_as_open(
+    gatebot: Callable, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player's press redraws the announcement with its count while an admin removes the challenge.
+
+    The count update has read the challenge (still open) and not yet sent its edit when the
+    removal comes: the removal's notice must still be what the announcement says in the end.
+    """
+    run: Running = await gatebot()
+    fake = run.fake
+    announcement = await create(run, name="Open", deal=6)
+    herald = run.bot.get_cog("Challenges").herald  # type: ignore[union-attr]
+    removed, reading = asyncio.Event(), asyncio.Event()
+    read = herald.challenges.get
+
+    async def read_then_wait(guild_id: int, challenge_id: int) -> Any:
+        info = await read(guild_id, challenge_id)
+        editing = herald._editing.get(challenge_id)
+        if editing is not None and editing.locked() and not reading.is_set():  # the update's own read
+            reading.set()
+            await removed.wait()
+        return info
+
+    monkeypatch.setattr(herald.challenges, "get", read_then_wait)
+    await (await fake.click(announcement, play_button(announcement), user=fake.user("bob"))).response()
+    await asyncio.wait_for(reading.wait(), 10)
+    asked = await fake.send_command("challenge-admin forget-server")
+    await asked.response()
+    await fake.click(asked.original, labelled(asked.original, "Delete the challenges"))
+    while await run.challenges():
+        await asyncio.sleep(0.01)
+    removed.set()  # the update goes on, with what it read before the removal
+    edits = "PATCH /channels/{channel_id}/messages/{message_id}"
+    await fake.wait_for(lambda: len(fake.requests_to(edits)) >= 2 or None, what="the update's and the notice's edits")
+    await asyncio.sleep(0.05)
+    shown = fake.message(announcement.id)
+    assert "was removed" in shown.content and "is open" not in shown.content, shown.content
+    assert not shown.custom_ids()
+
+
 async def test_forget_server_asks_then_deletes_the_servers_challenges(gatebot: Callable) -> None:
     run: Running = await gatebot()
     fake = run.fake
