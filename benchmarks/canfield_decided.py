@@ -104,6 +104,15 @@ class Worker:
         self.process.wait()
 
 
+def write_csv(path: str, rows: dict[str, list[Row]]) -> None:
+    """A row per deal and solver, for reading the run again later."""
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["solver", "deal", "verdict", "nodes", "seconds"])
+        for found in rows.values():
+            writer.writerows((row.solver, row.deal, row.verdict, row.nodes, f"{row.seconds:.4f}") for row in found)
+
+
 def summary(rows: list[Row]) -> str:
     """Won / lost / undecided, the decided share, the median time of a decided deal and positions/s."""
     won = sum(row.verdict == "winnable" for row in rows)
@@ -149,11 +158,7 @@ def main() -> int:
     for worker in workers:
         worker.close()
     if args.csv:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(["solver", "deal", "verdict", "nodes", "seconds"])
-            for found in rows.values():
-                writer.writerows((row.solver, row.deal, row.verdict, row.nodes, f"{row.seconds:.4f}") for row in found)
+        write_csv(args.csv, rows)
     print(f"Canfield deals {format_deals(deals)}, {args.seconds:g} s a deal")
     for name, found in rows.items():
         print(f"  {name}: {summary(found)}")

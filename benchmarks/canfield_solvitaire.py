@@ -36,7 +36,6 @@ plays no move gatebot's Canfield forbids.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import statistics
 import subprocess
@@ -48,7 +47,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from canfield_decided import HERE, Row, Worker
+from canfield_decided import HERE, Row, Worker, write_csv
 
 from gatebot.analyse import format_deals, parse_deals
 from gatebot.rules import Game
@@ -384,11 +383,7 @@ def main() -> int:
                 print(f"deal {deal} {name}: {row.verdict} {row.nodes} {row.seconds:.3f} s", file=sys.stderr)
     gatebot.close()
     if args.csv:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(["solver", "deal", "verdict", "nodes", "seconds"])
-            for found in rows.values():
-                writer.writerows((row.solver, row.deal, row.verdict, row.nodes, f"{row.seconds:.4f}") for row in found)
+        write_csv(args.csv, rows)
     rules = "no pile moved while a space is open" if args.solvitaire_spaces else "piles moved while a space is open"
     print(f"Canfield deals {format_deals(deals)}, {args.seconds:g} s a deal and solver; gatebot's solver with"
           f" the last rank never built on the tableau, {rules}")

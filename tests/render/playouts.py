@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gatebot.rules import CanfieldGame, Game, GateGame
+from gatebot.rules import CanfieldGame, Game, GateGame, find_variant
 
 
 def random_playout(
@@ -25,6 +25,17 @@ def canfield_playout(
     assert isinstance(game, CanfieldGame)
     positions = playout(game, rng, moves, every)
     return [position for position in positions if isinstance(position, CanfieldGame)]
+
+
+def variant_playout(variant: str, options: tuple[str, ...], seed: int, moves: int) -> list[Game]:
+    """A random deal of ``variant`` with those of ``options`` it has, from the deal to ``moves`` moves on.
+
+    For property tests over every variant that draw options from one shared list.
+    """
+    rng = random.Random(seed)
+    kept = tuple(option for option in options if option in {o.name for o in find_variant(variant).rule_options})
+    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=kept)
+    return playout(game, rng, moves, every=max(moves, 1))
 
 
 def playout(game: Game, rng: random.Random, moves: int, every: int = 1) -> list[Game]:

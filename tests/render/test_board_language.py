@@ -8,7 +8,6 @@ its layout: every text it draws (header, captions) and the word in every empty p
 
 from __future__ import annotations
 
-import random
 import re
 
 from hypothesis import given, settings
@@ -19,9 +18,8 @@ from gatebot.render import layout_board, render_emoji
 from gatebot.render.emoji_rows import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH, display_width
 from gatebot.render.image_geometry import Layout, slot_note
 from gatebot.rules import Game
-from gatebot.rules.variants import find_variant
 from tests.lines import LOST_DEAL_10, WIN_DEAL_1
-from tests.render.playouts import playout
+from tests.render.playouts import variant_playout
 
 GERMAN = translator("de")
 VARIANTS = ["gate", "little-gate", "canfield", "archway"]
@@ -102,10 +100,7 @@ def test_a_german_image_board_words_its_header_captions_and_empty_places() -> No
 def test_no_english_is_left_on_a_german_emoji_or_image_board(
     variant: str, options: tuple[str, ...], seed: int, moves: int
 ) -> None:
-    rng = random.Random(seed)
-    kept = tuple(option for option in options if option in {o.name for o in find_variant(variant).rule_options})
-    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=kept)
-    for position in playout(game, rng, moves, every=max(moves, 1)):
+    for position in variant_playout(variant, options, seed, moves):
         for compact, width in ((False, NORMAL_EMOJI_WIDTH), (True, COMPACT_EMOJI_WIDTH)):
             board = render_emoji(position, compact=compact, language=GERMAN)
             assert not ENGLISH.search(words_of(board)), board

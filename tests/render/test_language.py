@@ -16,8 +16,7 @@ from gatebot.locale import translator
 from gatebot.render import render_spoken, render_text
 from gatebot.render.text_rows import COMPACT_WIDTH, NORMAL_WIDTH, visible_len
 from gatebot.rules import Game
-from gatebot.rules.variants import find_variant
-from tests.render.playouts import playout
+from tests.render.playouts import playout, variant_playout
 
 GERMAN = translator("de")
 
@@ -97,10 +96,7 @@ def test_archways_german_boards_word_its_foundations_arch_and_columns() -> None:
 def test_no_english_is_left_on_a_german_canfield_or_archway_board(
     variant: str, options: tuple[str, ...], seed: int, moves: int
 ) -> None:
-    rng = random.Random(seed)
-    kept = tuple(option for option in options if option in {o.name for o in find_variant(variant).rule_options})
-    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=kept)
-    for position in playout(game, rng, moves, every=max(moves, 1)):
+    for position in variant_playout(variant, options, seed, moves):
         for board in (render_text(position, language=GERMAN), render_text(position, compact=True, language=GERMAN),
                       render_spoken(position, GERMAN)):
             assert not BOARD_ENGLISH.search(board), board
