@@ -623,58 +623,94 @@ static int laid(const Pos *before, const Step *s, const Pos *after, int *upper, 
     return 0;
 }
 
-/* ---- A set of keys: open addressing, 0 for an empty slot. ---- */
+/* ---- The positions seen: open addressing, key 0 for an empty slot. ----
+ *
+ * One table holds both of the Python search's sets: the positions searched to the end (marked LOST,
+ * kept across restarts) and the positions seen in the current restart (marked with its number, so a
+ * new restart forgets them without clearing anything). Only the positions on the line a restart
+ * interrupted are ever left marked with an old number, so the table is hardly bigger than the lost
+ * set alone, and a position costs one probe where two sets would cost three. */
+
+#define LOST 0xffffffffU
 
 typedef struct {
-    uint64_t *slots;
-    size_t mask, count;
-} KeySet;
+    uint64_t key;
+    uint32_t mark;
+} Entry;
 
-static int set_init(KeySet *set, size_t capacity) {
+typedef struct {
+    Entry *slots;
+    size_t mask, count;
+} Table;
+
+static int table_init(Table *table, size_t capacity) {
     size_t size = 1024;
     while (size < capacity * 2)
         size <<= 1;
-    set->slots = calloc(size, sizeof(uint64_t));
-    set->mask = size - 1;
-    set->count = 0;
-    return set->slots != NULL;
+    table->slots = calloc(size, sizeof(Entry));
+    table->mask = size - 1;
+    table->count = 0;
+    return table->slots != NULL;
 }
 
-static void set_free(KeySet *set) {
-    free(set->slots);
-    set->slots = NULL;
+static void table_free(Table *table) {
+    free(table->slots);
+    table->slots = NULL;
 }
 
-static int set_has(const KeySet *set, uint64_t key) {
-    size_t i = (size_t)(key ^ (key >> 29)) & set->mask;
-    while (set->slots[i]) {
-        if (set->slots[i] == key)
-            return 1;
-        i = (i + 1) & set->mask;
-    }
-    return 0;
+static inline Entry *table_slot(const Table *table, uint64_t key) {
+    size_t i = (size_t)(key ^ (key >> 29)) & table->mask;
+    while (table->slots[i].key && table->slots[i].key != key)
+        i = (i + 1) & table->mask;
+    return &table->slots[i];
 }
 
-/* Adds ``key``; 0 when memory ran out. */
-static int set_add(KeySet *set, uint64_t key) {
-    if ((set->count + 1) * 2 > set->mask + 1) {
-        KeySet bigger;
-        if (!set_init(&bigger, set->mask + 1))
-            return 0;
-        for (size_t i = 0; i <= set->mask; i++)
-            if (set->slots[i])
-                set_add(&bigger, set->slots[i]);
-        free(set->slots);
-        *set = bigger;
+/* The slot for ``key`` (empty if it isn't there), the table grown first if it is half full; NULL
+ * when memory ran out. */
+static Entry *table_room(Table *table, uint64_t key) {
+    if ((table->count + 1) * 2 > table->mask + 1) {
+        Table bigger;
+        if (!table_init(&bigger, table->mask + 1))
+            return NULL;
+        for (size_t i = 0; i <= table->mask; i++)
+            if (table->slots[i].key) {
+                *table_slot(&bigger, table->slots[i].key) = table->slots[i];
+                bigger.count++;
+            }
+        free(table->slots);
+        *table = bigger;
     }
-    size_t i = (size_t)(key ^ (key >> 29)) & set->mask;
-    while (set->slots[i]) {
-        if (set->slots[i] == key)
-            return 1;
-        i = (i + 1) & set->mask;
+    return table_slot(table, key);
+}
+
+/* Marks ``key`` seen in restart ``mark``: 1 if it is new to this restart and not lost, 0 if not, -1
+ * when memory ran out. */
+static int table_visit(Table *table, uint64_t key, uint32_t mark) {
+    Entry *entry = table_room(table, key);
+    if (!entry)
+        return -1;
+    if (!entry->key) {
+        entry->key = key;
+        entry->mark = mark;
+        table->count++;
+        return 1;
     }
-    set->slots[i] = key;
-    set->count++;
+    if (entry->mark == LOST || entry->mark == mark)
+        return 0;
+    entry->mark = mark;
+    return 1;
+}
+
+/* Marks ``key`` lost; 0 when memory ran out. */
+static int table_lose(Table *table, uint64_t key) {
+    Entry *entry = table_room(table, key);
+    if (!entry)
+        return 0;
+    if (!entry->key) {
+        entry->key = key;
+        table->count++;
+    }
+    entry->mark = LOST;
     return 1;
 }
 
@@ -692,7 +728,8 @@ typedef struct {
     double deadline;
     int safe, deadlocks;
     Twister random;
-    KeySet lost;
+    Table positions;
+    uint32_t restart; /* the number of the restart under way, from 1 */
     Frame *frames;
     size_t nframes, frames_room;
     Step *steps;
@@ -772,28 +809,18 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
 }
 
 static int search_slice(Search *s, const Pos *start, long long limit, int shuffled) {
-    KeySet seen;
-    long long room = limit - s->nodes;
-    if (room > (1 << 18))
-        room = 1 << 18; /* a long slice's table grows as it needs */
-    if (!set_init(&seen, (size_t)(room > 0 ? room : 0) + 512))
-        return NO_MEMORY;
     s->nframes = 0;
     s->nsteps = 0;
+    s->restart++;
     uint64_t start_key = pos_key(start);
-    int outcome = DONE_LOST;
-    if (!set_add(&seen, start_key) || !push_frame(s, start, start_key, shuffled, NULL)) {
-        set_free(&seen);
+    if (table_visit(&s->positions, start_key, s->restart) < 0 || !push_frame(s, start, start_key, shuffled, NULL))
         return NO_MEMORY;
-    }
     while (s->nframes) {
         Frame *frame = &s->frames[s->nframes - 1];
         if (frame->next == frame->count) {
             uint64_t dominated = cycle_key(&frame->pos);
-            if (!set_add(&s->lost, frame->key) || (dominated && !set_add(&s->lost, dominated))) {
-                outcome = NO_MEMORY;
-                break;
-            }
+            if (!table_lose(&s->positions, frame->key) || (dominated && !table_lose(&s->positions, dominated)))
+                return NO_MEMORY;
             s->nsteps = frame->first;
             s->nframes--;
             continue;
@@ -802,29 +829,21 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
         Pos after = frame->pos;
         play_step(&after, &step);
         uint64_t key = pos_key(&after);
-        if (set_has(&seen, key) || set_has(&s->lost, key))
+        int fresh = table_visit(&s->positions, key, s->restart);
+        if (fresh < 0)
+            return NO_MEMORY;
+        if (!fresh)
             continue;
-        if (!set_add(&seen, key)) {
-            outcome = NO_MEMORY;
-            break;
-        }
         s->nodes++;
-        if ((s->nodes & 255) == 0 && (s->nodes >= limit || now() > s->deadline)) {
-            outcome = SLICE_SPENT;
-            break;
-        }
+        if ((s->nodes & 255) == 0 && (s->nodes >= limit || now() > s->deadline))
+            return SLICE_SPENT;
         s->path[s->nframes - 1] = step;
-        if (after.found[0] + after.found[1] + after.found[2] + after.found[3] == NCARDS) {
-            outcome = DONE_WON;
-            break;
-        }
-        if (!push_frame(s, &after, key, shuffled, &step)) {
-            outcome = NO_MEMORY;
-            break;
-        }
+        if (after.found[0] + after.found[1] + after.found[2] + after.found[3] == NCARDS)
+            return DONE_WON;
+        if (!push_frame(s, &after, key, shuffled, &step))
+            return NO_MEMORY;
     }
-    set_free(&seen);
-    return outcome;
+    return DONE_LOST;
 }
 
 enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED };
@@ -1183,7 +1202,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.safe = safe;
     s.deadlocks = deadlocks;
     twister_seed(&s.random, (uint32_t)seed);
-    if (!set_init(&s.lost, 1 << 16))
+    if (!table_init(&s.positions, 1 << 16))
         return PyErr_NoMemory();
     int verdict;
     Py_BEGIN_ALLOW_THREADS
@@ -1210,7 +1229,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static const char *verdicts[] = {"lost", "winnable", "unresolved"};
     result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
 done:
-    set_free(&s.lost);
+    table_free(&s.positions);
     free(s.frames);
     free(s.path);
     free(s.steps);
