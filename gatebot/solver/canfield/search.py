@@ -34,7 +34,7 @@ from gatebot.solver.restarts import luby
 from gatebot.solver.results import Verdict
 
 try:
-    from gatebot.solver.canfield import _core
+    import gatebot.solver.canfield._core as _core  # not `from … import`: its error names the module
 except ImportError as error:  # built without a C compiler, or not built at all
     _core = None  # type: ignore[assignment]
     #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
