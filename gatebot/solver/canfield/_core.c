@@ -5,7 +5,8 @@
  *
  * A position is plain arrays of card numbers (index (rank - 1) * 4 + suit, suits C D H S), tops
  * last, as search.Position holds them in bytes. The search releases the GIL: it touches no Python
- * object between reading the start position and building the answer.
+ * object between reading the start position and building the answer, but for taking it back a few
+ * times a second to run any signal's handler (Ctrl-C stops it as it stops the Python search).
  *
  * Exposed for search.py and for the tests that hold this search to the Python one:
  *   solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)
@@ -758,9 +759,19 @@ typedef struct {
     Step *steps;
     size_t nsteps, steps_room;
     Step *path; /* path[i]: the step from frames[i] to frames[i + 1] */
+    PyThreadState *thread; /* the caller's, while the search runs without the GIL */
 } Search;
 
-enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY };
+enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
+
+/* Whether a signal's Python handler raised (Ctrl-C: KeyboardInterrupt), which stops the search as it
+ * would stop the Python one. Asked every 65,536 nodes, a few times a second: it takes the GIL. */
+static int signalled(Search *s) {
+    PyEval_RestoreThread(s->thread);
+    int raised = PyErr_CheckSignals() < 0;
+    s->thread = PyEval_SaveThread();
+    return raised;
+}
 
 static double now(void) {
     struct timespec ts;
@@ -858,8 +869,12 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
         if (!fresh)
             continue;
         s->nodes++;
-        if ((s->nodes & 255) == 0 && (s->nodes >= limit || now() > s->deadline))
-            return SLICE_SPENT;
+        if ((s->nodes & 255) == 0) {
+            if (s->nodes >= limit || now() > s->deadline)
+                return SLICE_SPENT;
+            if ((s->nodes & 0xffff) == 0 && signalled(s))
+                return INTERRUPTED;
+        }
         s->path[s->nframes - 1] = step;
         if (after.found[0] + after.found[1] + after.found[2] + after.found[3] == NCARDS)
             return DONE_WON;
@@ -871,7 +886,8 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
 
 enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED };
 
-/* Runs the search; the verdict, or -1 when memory ran out. The line is s->path[0 .. s->nframes). */
+/* Runs the search; the verdict, -1 when memory ran out, -2 when a signal's handler raised. The line
+ * is s->path[0 .. s->nframes). */
 static int run_search(Search *s, const Pos *start) {
     long long attempt = 0;
     while (1) {
@@ -886,6 +902,8 @@ static int run_search(Search *s, const Pos *start) {
             return VERDICT_LOST;
         if (outcome == NO_MEMORY)
             return -1;
+        if (outcome == INTERRUPTED)
+            return -2;
         if (s->nodes >= s->max_nodes || now() > s->deadline)
             return VERDICT_UNRESOLVED;
     }
@@ -1227,12 +1245,13 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     twister_seed(&s.random, (uint32_t)seed);
     if (!table_init(&s.positions, 1 << 16))
         return PyErr_NoMemory();
-    int verdict;
-    Py_BEGIN_ALLOW_THREADS
+    s.thread = PyEval_SaveThread();
     s.deadline = now() + max_seconds;
-    verdict = run_search(&s, &start);
-    Py_END_ALLOW_THREADS
+    int verdict = run_search(&s, &start);
+    PyEval_RestoreThread(s.thread);
     PyObject *result = NULL;
+    if (verdict == -2)
+        goto done; /* the handler's exception is set */
     if (verdict < 0) {
         PyErr_NoMemory();
         goto done;
