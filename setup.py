@@ -3,9 +3,13 @@
 They live at the repository's top level (``migrations/``, beside ``gatebot/`` and ``tests/``)
 but install as :mod:`gatebot.migrations`, so an installed gatebot upgrades any database it is
 given at start-up. Every other package is found under ``gatebot/``, so a new one needs no entry here.
+
+The Canfield solver's search core is C (``gatebot/solver/canfield/_core.c``), built with the machine's
+compiler. It is optional: without a compiler the build goes on without it, and the solver searches in
+Python (``gatebot.solver.canfield.search.COMPILED`` says which one runs).
 """
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 setup(
     packages=[
@@ -14,4 +18,7 @@ setup(
         *(f"gatebot.migrations.{name}" for name in find_packages("migrations")),
     ],
     package_dir={"gatebot.migrations": "migrations"},
+    ext_modules=[
+        Extension("gatebot.solver.canfield._core", ["gatebot/solver/canfield/_core.c"], optional=True),
+    ],
 )

@@ -46,13 +46,14 @@ def work() -> int:
     """The worker: reads ``deal seconds nodes`` lines, answers each with a JSON line.
 
     It imports ``gatebot`` from the checkout its parent put first on ``PYTHONPATH``, and names
-    the file it uses so a run can't silently compare a solver with itself.
+    the file it uses so a run can't silently compare a solver with itself, and whether its search is
+    the compiled one (a checkout from before the compiled core has none).
     """
     from gatebot.rules import Game
     from gatebot.rules.canfield import CanfieldGame
     from gatebot.solver.canfield import search
 
-    print(json.dumps({"file": search.__file__}), flush=True)
+    print(json.dumps({"file": search.__file__, "compiled": getattr(search, "COMPILED", False)}), flush=True)
     for line in sys.stdin:
         deal, seconds, nodes = line.split()
         game = Game.new("canfield", deal=int(deal))
@@ -77,7 +78,8 @@ class Worker:
             [sys.executable, str(script or Path(__file__).resolve()), "--worker"], cwd=checkout, env=environment,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
-        self.file = json.loads(self._read())["file"]
+        said = json.loads(self._read())
+        self.file, self.compiled = said["file"], said["compiled"]
 
     def _read(self) -> str:
         assert self.process.stdout is not None
@@ -146,7 +148,7 @@ def main() -> int:
         if workers[0].file == workers[1].file:
             raise SystemExit(f"Both solvers are {workers[0].file}")
     for worker in workers:
-        print(f"{worker.name}: {worker.file}", file=sys.stderr)
+        print(f"{worker.name}: {worker.file} ({'compiled' if worker.compiled else 'Python'})", file=sys.stderr)
     rows: dict[str, list[Row]] = {worker.name: [] for worker in workers}
     began = time.perf_counter()
     for index, deal in enumerate(deals):

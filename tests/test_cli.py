@@ -836,6 +836,36 @@ def test_analyse_ctrl_c_stops_at_once_and_keeps_what_finished(tmp_path) -> None:
     ]
 
 
+def test_analyse_ctrl_c_stops_canfield_s_compiled_search_at_once_too() -> None:
+    """In one process, Canfield's deal 18 searches for the whole 10 s; Ctrl-C after deal 11 (won at once) ends it.
+
+    The compiled search runs without the GIL, and takes it back a few times a second for the
+    signal's handler, so Ctrl-C stops it as it stops the Python search.
+    """
+    import signal
+    import time
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gatebot", "analyse", "--variant", "canfield", "--deals", "11,18", "--jobs", "1",
+         "--seconds", "10", "--nodes", "100000000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as typed at a terminal
+    )
+    try:
+        assert process.stderr is not None
+        assert "1/2 deals" in process.stderr.readline()
+        sent = time.perf_counter()
+        process.send_signal(signal.SIGINT)
+        _stdout, stderr = process.communicate(timeout=20)
+        waited = time.perf_counter() - sent
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert stderr == "gatebot: interrupted after 1 of 2 deals.\n"
+    assert waited < 4  # not the 10 s the deal had left
+
+
 def test_db_forget_server_deletes_that_servers_challenges_only(
     database_env, tmp_path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,9 +46,21 @@ def _index(instructions: list[tuple[str, str]], what: str, pattern: str) -> int:
     return found[0]
 
 
+def _stages(instructions: list[tuple[str, str]]) -> list[tuple[str, str | None, list[tuple[str, str]]]]:
+    """Each build stage: (its base, its name or None, its instructions after FROM)."""
+    stages: list[tuple[str, str | None, list[tuple[str, str]]]] = []
+    for name, args in instructions:
+        if name == "FROM":
+            words = args.split()
+            stages.append((words[0], words[2] if len(words) == 3 and words[1].upper() == "AS" else None, []))
+        elif stages:
+            stages[-1][2].append((name, args))
+    return stages
+
+
 def test_the_base_image_is_python_by_version_and_digest_of_the_minor_ci_tests(instructions) -> None:
     arguments = dict(args.split("=", 1) for name, args in instructions if name == "ARG" and "=" in args)
-    [base] = [args.split()[0] for name, args in instructions if name == "FROM"]
+    [base] = {args.split()[0] for name, args in instructions if name == "FROM"}  # every stage's
     base = re.sub(r"\$\{(\w+)\}", lambda m: arguments[m[1]], base)
     match = re.fullmatch(r"python:(\d+)\.(\d+)\.(\d+)-slim-bookworm@sha256:[0-9a-f]{64}", base)
     assert match, f"{base} is not python:X.Y.Z-slim-bookworm@sha256:<digest>"
@@ -65,6 +77,21 @@ def test_the_locked_dependencies_are_installed_before_gatebot_s_code_is_copied(i
     assert not any(name == "COPY" and args.split()[0] in (".", "./") for name, args in instructions[:install])
     # gatebot itself adds no unlocked dependency, and is built by the locked setuptools, not a fresh download
     _index(instructions, "RUN", r"pip install .*--no-deps --no-build-isolation \.")
+
+
+def test_the_compiled_core_is_built_in_a_builder_stage_and_the_image_that_runs_has_no_compiler(instructions) -> None:
+    """The Canfield solver's C core needs gcc to build; the final image (the slim base) gets only the venv."""
+    *builders, (_base, _name, final) = _stages(instructions)
+    [(_base, builder, steps)] = [stage for stage in builders if stage[1]]
+    install = next(i for i, (name, args) in enumerate(steps)
+                   if name == "RUN" and re.search(r"apt-get install .*\bgcc\b.*\blibc6-dev\b", args))
+    build = next(i for i, (name, args) in enumerate(steps)
+                 if name == "RUN" and re.search(r"pip install .*--no-deps --no-build-isolation \.", args))
+    assert install < build
+    # the build fails, rather than ship an image without the core, when the core didn't build
+    assert "import gatebot.solver.canfield._core" in steps[build][1]
+    assert ("COPY", f"--from={builder} /opt/gatebot /opt/gatebot") in final
+    assert not any(name == "RUN" and re.search(r"\bgcc\b|pip install", args) for name, args in final)
 
 
 def test_every_file_copied_is_in_the_build_context(instructions) -> None:

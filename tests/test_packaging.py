@@ -91,6 +91,16 @@ def test_the_wheel_carries_every_message_catalogue(wheel: Path) -> None:
     assert catalogues <= names, f"missing from the wheel: {sorted(catalogues - names)}"
 
 
+@pytest.mark.wheel
+def test_the_wheel_carries_canfield_s_compiled_search_core_and_its_type_stub(wheel: Path) -> None:
+    """Built where there is a compiler (CI has one): a wheel for this platform, not a pure one."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "gatebot/solver/canfield/_core.pyi" in names
+    assert [name for name in names if re.fullmatch(r"gatebot/solver/canfield/_core\.[\w.-]+\.(so|pyd)", name)], (
+        "the compiled Canfield core is missing from the wheel")
+    assert not wheel.name.endswith("-none-any.whl")
+
+
 def test_an_installed_wheel_upgrades_a_new_database(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)

@@ -41,6 +41,7 @@ from gatebot.service import GameService
 from gatebot.service.opening import Database, DatabaseError
 from gatebot.service.opening import open_service as open_games
 from gatebot.settings import Settings
+from gatebot.solver import registry
 
 log = logging.getLogger(__name__)
 
@@ -259,10 +260,22 @@ async def open_service(settings: Settings) -> tuple[Database, GameService]:
     return db, service
 
 
+def log_slow_solvers() -> None:
+    """One line for each solver that searches in Python because its compiled core couldn't be imported.
+
+    gatebot plays on, its verdicts the same: the solver is slower (Canfield's about 40 times), so
+    hints think less far and ``gatebot solve`` decides fewer deals in the same time.
+    """
+    for title, reason in registry.not_compiled().items():
+        log.warning("%s's solver searches in Python, more slowly: its compiled core isn't available (%s)",
+                    title, reason)
+
+
 async def serve(settings: Settings) -> None:
     """Run the bot until it is closed or the process is asked to stop."""
     if settings.api_base:
         use_api_base(settings.api_base)
+    log_slow_solvers()
     counters = _serve_metrics(settings)
     try:
         db, service = await open_service(settings)

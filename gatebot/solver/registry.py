@@ -23,7 +23,7 @@ from typing import Protocol
 from gatebot.rules import Game
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, NotSolved, Solution
 
-__all__ = ["NotSolved", "Solver", "hint", "positions_behind", "solve", "solver_for", "thinks_about"]
+__all__ = ["NotSolved", "Solver", "hint", "not_compiled", "positions_behind", "solve", "solver_for", "thinks_about"]
 
 
 class HintEngine(Protocol):
@@ -40,11 +40,16 @@ class FullSolver(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Solver:
-    """A family's solver: the hint engine, the full solver, and the positions a hint leads away from."""
+    """A family's solver: the hint engine, the full solver, and the positions a hint leads away from.
+
+    ``not_compiled``: why a solver with a compiled search core searches in Python instead (its
+    core didn't import); None when it runs compiled or has no core.
+    """
 
     hint: HintEngine
     solve: FullSolver
     positions_behind: Callable[[Game], tuple[str, ...]]
+    not_compiled: str | None = None
 
 
 #: The solvers found so far, by family; None for a family without one.
@@ -86,6 +91,21 @@ def solve(game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DE
     if solver is None:
         raise NotSolved(f"The solver doesn't play {game.title} yet")
     return solver.solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def not_compiled() -> dict[str, str]:
+    """The title of each variant whose solver searches in Python, its compiled core missing, and why.
+
+    The solvers are pure and log nothing; a front end says this once at start-up (``gatebot run``).
+    """
+    from gatebot.rules.variants import VARIANTS
+
+    found: dict[str, str] = {}
+    for variant in VARIANTS:
+        solver = solver_for(variant)
+        if solver is not None and solver.not_compiled is not None:
+            found[variant.title] = solver.not_compiled
+    return found
 
 
 def positions_behind(game: Game) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from gatebot.bot import run as run_module
 from gatebot.settings import Settings
+from gatebot.solver.canfield import search
 from gatebot.store import Database, GameRecord
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.base_url import API_BASE_VARIABLE, pointed_at
@@ -86,12 +87,17 @@ async def test_gatebot_run_refuses_bad_settings_before_opening_anything(tmp_path
     assert not database.exists()
 
 
-async def _gatebot_run(env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    """Run ``gatebot run`` to its end with ``env`` added; its exit code and stderr."""
+async def _gatebot_run(
+    env: dict[str, str], cwd: Path, python: tuple[str, ...] = ("-m", "gatebot")
+) -> tuple[int, str]:
+    """Run ``gatebot run`` (``python`` the interpreter's arguments before it) to its end with ``env`` added.
+
+    Its exit code and stderr.
+    """
     full = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{cwd}/gatebot.db",
             "PYTHONPATH": str(Path(__file__).resolve().parents[2]), **env}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "gatebot", "run", env=full, cwd=cwd,
+        sys.executable, *python, "run", env=full, cwd=cwd,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
@@ -123,6 +129,23 @@ async def test_gatebot_run_with_nothing_listening_is_one_sentence_and_exit_75(tm
     # where discord.py would colour them (tests/bot/test_logs.py has the JSON ones).
     assert "[INFO    ] gatebot.bot.run: Upgraded the database from empty" in stderr
     assert "\x1b[" not in stderr
+    if search.COMPILED:  # Canfield's compiled search is there: not a word about it
+        assert "compiled" not in stderr
+
+
+async def test_gatebot_run_says_once_that_canfield_s_solver_runs_in_python_when_its_core_is_missing(
+    tmp_path: Path,
+) -> None:
+    """The compiled core's import made to fail, as on a machine without a compiler: one warning line."""
+    env = {"DISCORD_TOKEN": "a-token", API_BASE_VARIABLE: f"http://127.0.0.1:{_unused_port()}/api/v10"}
+    prelude = ("import sys, runpy; sys.modules['gatebot.solver.canfield._core'] = None; "
+               "runpy.run_module('gatebot', run_name='__main__', alter_sys=True)")
+    code, stderr = await _gatebot_run(env, tmp_path, python=("-c", prelude))
+    assert code == EXIT_UNREACHABLE
+    [line] = [line for line in stderr.splitlines() if "compiled" in line]
+    assert "[WARNING ] gatebot.bot.run: Canfield's solver searches in Python" in line
+    assert "gatebot.solver.canfield._core" in line  # and why
+    assert "Upgraded the database from empty" in stderr  # the rest of the start-up goes on
 
 
 async def test_gatebot_run_with_a_wrong_token_is_one_sentence_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:

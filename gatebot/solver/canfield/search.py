@@ -13,6 +13,11 @@ taking a waste card changes which cards the later turns show).
 
 This module knows the rules of Canfield as :mod:`gatebot.rules.canfield` plays them; the tests
 replay every winning line through that engine.
+
+The same search is compiled (``_core.c``, built by setup.py where there is a C compiler): :func:`solve`
+uses it when it could be imported (:data:`COMPILED`) and searches in Python otherwise, with the same
+moves in the same order, the same pruning and the same shuffles, so both give the same verdict, line
+and node count. This module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -27,6 +32,19 @@ from itertools import pairwise
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.restarts import luby
 from gatebot.solver.results import Verdict
+
+try:
+    import gatebot.solver.canfield._core as _core  # not `from … import`: its error names the module
+except ImportError as error:  # built without a C compiler, or not built at all
+    _core = None  # type: ignore[assignment]
+    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+    NOT_COMPILED: str | None = str(error) or type(error).__name__
+else:
+    NOT_COMPILED = None
+#: Whether :func:`solve` searches with the compiled core rather than in Python.
+COMPILED = NOT_COMPILED is None
+#: The most tableau piles the compiled core holds (Canfield has four).
+COMPILED_PILES = 4
 
 RANKS = 13
 #: Whether a card (index ``(rank - 1) * 4 + suit``, suits C D H S) is red.
@@ -584,12 +602,18 @@ class _SliceSpent(Exception):
 
 def solve(
     start: Position, *, max_nodes: int = 2_000_000, max_seconds: float = 10.0, safe: bool = True,
-    deadlocks: bool = True,
+    deadlocks: bool = True, compiled: bool = True,
 ) -> Result:
     """Decide ``start``: a winning line, a proof of loss, or unresolved within the budget.
 
-    ``safe`` and ``deadlocks`` switch the pruning rules off, for checking.
+    ``safe`` and ``deadlocks`` switch the pruning rules off, for checking. The compiled search runs
+    when there is one and it holds ``start`` (every rules switch a Position carries, up to
+    :data:`COMPILED_PILES` piles); ``compiled=False`` asks for the Python search, the reference.
     """
+    if compiled and COMPILED and 1 <= len(start.piles) <= COMPILED_PILES:
+        began = time.perf_counter()
+        said, line, nodes = _core.solve(start, max_nodes, max_seconds, safe, deadlocks, 0)
+        return Result(Verdict(said), line, nodes, time.perf_counter() - began)
     search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe, deadlocks=deadlocks)
     began = time.perf_counter()
     collecting = gc.isenabled()

@@ -1,0 +1,1306 @@
+/* The Canfield search of search.py, compiled: the same moves in the same order, the same pruning
+ * rules (safe plays, deadlocks), the same Luby restarts with the same shuffles (Python's Mersenne
+ * Twister and random.shuffle, seeded alike), so it visits the same positions as the Python search
+ * and gives the same verdict, line and node count; only the hash of a position's key differs.
+ *
+ * A position is plain arrays of card numbers (index (rank - 1) * 4 + suit, suits C D H S), tops
+ * last, as search.Position holds them in bytes. The search releases the GIL: it touches no Python
+ * object between reading the start position and building the answer, but for taking it back a few
+ * times a second to run any signal's handler (Ctrl-C stops it as it stops the Python search).
+ *
+ * Exposed for search.py and for the tests that hold this search to the Python one:
+ *   solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)
+ *   moves(position, safe=True) -> list of steps        play(position, step) -> the fields of a Position
+ *   key(position) -> int        deadlocked(position) -> bool
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#define NCARDS 52
+#define RANKS 13
+#define MAXPILES 4
+#define UNLIMITED (-1)
+/* Restarts follow the Luby sequence in units of this many nodes (search.SLICE). */
+#define SLICE 2000
+
+#define RANK(card) ((card) >> 2)
+#define SUIT(card) ((card) & 3)
+
+typedef struct {
+    int n;
+    uint8_t c[NCARDS];
+} Row;
+
+typedef struct {
+    int base, draw, passes, blocked, partial, any_space, npiles;
+    int found[4];
+    Row reserve, stock, waste;
+    Row piles[MAXPILES];
+} Pos;
+
+/* Step kinds, and the two sources that aren't piles. A talon move's target -1 is the foundation. */
+enum { K_F, K_T, K_P, K_W, K_D, K_N };
+#define SRC_R (-1)
+#define SRC_W (-2)
+#define TO_F (-1)
+
+typedef struct {
+    int8_t kind, a, b, c;
+} Step;
+
+/* The two suits of the other colour, by suit (C D H S). */
+static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
+
+/* ---- Python's random: MT19937 as _randommodule.c has it, random.shuffle as random.py does it. ---- */
+
+typedef struct {
+    uint32_t state[624];
+    int index;
+} Twister;
+
+static void twister_seed(Twister *t, uint32_t seed) {
+    /* random.Random(seed) for 0 <= seed < 2**32: init_by_array with the one key word. */
+    uint32_t *mt = t->state;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int i = 1, j = 0;
+    for (int k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + seed + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= 1)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    t->index = 624;
+}
+
+static uint32_t twister_next(Twister *t) {
+    uint32_t *mt = t->state;
+    uint32_t y;
+    if (t->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static int bit_length(uint32_t n) {
+    int k = 0;
+    while (n) {
+        k++;
+        n >>= 1;
+    }
+    return k;
+}
+
+/* random.Random._randbelow(n) for 0 < n < 2**32. */
+static uint32_t twister_below(Twister *t, uint32_t n) {
+    int k = bit_length(n);
+    uint32_t r = twister_next(t) >> (32 - k);
+    while (r >= n)
+        r = twister_next(t) >> (32 - k);
+    return r;
+}
+
+static void shuffle(Twister *t, Step *steps, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)twister_below(t, (uint32_t)i + 1);
+        Step swap = steps[i];
+        steps[i] = steps[j];
+        steps[j] = swap;
+    }
+}
+
+/* ---- The rules (search.py's moves, play, turn, _safe). ---- */
+
+static inline int wanted_card(const Pos *p, int suit) {
+    int count = p->found[suit];
+    return count < RANKS ? ((p->base + count) % RANKS) * 4 + suit : -1;
+}
+
+static int is_safe(const Pos *p, int card) {
+    int rank = (RANK(card) - p->base + RANKS) % RANKS; /* 0 for the base card */
+    int first = p->found[OTHER_COLOUR[card & 3][0]], second = p->found[OTHER_COLOUR[card & 3][1]];
+    int others = first < second ? first : second;
+    if (p->blocked != (p->base + RANKS - 1) % RANKS)
+        return others >= (rank ? rank : RANKS);
+    if (others >= rank)
+        return 1;
+    int same = p->found[3 - (card & 3)];
+    return others >= rank - 1 && same >= rank - 2;
+}
+
+/* One turn of the talon: cards from the stock, or once it is out the waste turned over. */
+static void turn_once(Pos *p) {
+    if (p->stock.n) {
+        int taken = p->draw < p->stock.n ? p->draw : p->stock.n;
+        for (int i = 0; i < taken; i++)
+            p->waste.c[p->waste.n++] = p->stock.c[--p->stock.n];
+    } else {
+        for (int i = 0; i < p->waste.n; i++)
+            p->stock.c[i] = p->waste.c[p->waste.n - 1 - i];
+        p->stock.n = p->waste.n;
+        p->waste.n = 0;
+        if (p->passes != UNLIMITED)
+            p->passes--;
+    }
+}
+
+typedef struct {
+    int turns, card;
+} Top;
+
+/* Each waste top the talon can show by turning, nearest first (search.talon_tops). */
+static int talon_tops(const Pos *p, Top *out) {
+    uint8_t stock[NCARDS], waste[NCARDS];
+    int ns = p->stock.n, nw = p->waste.n, passes = p->passes, count = 0, turns = 0;
+    char seen[NCARDS + 1];
+    memset(seen, 0, sizeof seen);
+    memcpy(stock, p->stock.c, (size_t)ns);
+    memcpy(waste, p->waste.c, (size_t)nw);
+    while (!seen[ns]) { /* the stock's length stands for (len(stock), len(waste)): their sum is fixed */
+        seen[ns] = 1;
+        if (nw) {
+            out[count].turns = turns;
+            out[count].card = waste[nw - 1];
+            count++;
+        }
+        if (ns) {
+            int taken = p->draw < ns ? p->draw : ns;
+            for (int i = 0; i < taken; i++)
+                waste[nw++] = stock[--ns];
+        } else if (nw && passes != 0) {
+            for (int i = 0; i < nw; i++)
+                stock[i] = waste[nw - 1 - i];
+            ns = nw;
+            nw = 0;
+            if (passes != UNLIMITED)
+                passes--;
+        } else {
+            break;
+        }
+        turns++;
+    }
+    return count;
+}
+
+/* The most moves a position can have, with room to spare: talon moves, pile moves, the reserve's. */
+#define MAXMOVES 1024
+
+static inline void add(Step *out, int *n, int kind, int a, int b, int c) {
+    Step *s = &out[(*n)++];
+    s->kind = (int8_t)kind;
+    s->a = (int8_t)a;
+    s->b = (int8_t)b;
+    s->c = (int8_t)c;
+}
+
+/* The legal moves, most promising first, in search.moves's order (only the safe one, when ``safe``). */
+static int gen_moves(const Pos *p, int safe, Step *out) {
+    int n = 0;
+    int wanted[4];
+    for (int suit = 0; suit < 4; suit++)
+        wanted[suit] = wanted_card(p, suit);
+    if (p->reserve.n) {
+        int card = p->reserve.c[p->reserve.n - 1];
+        if (wanted[card & 3] == card) {
+            if (safe && is_safe(p, card)) {
+                add(out, &n, K_F, SRC_R, 0, 0);
+                return n;
+            }
+            add(out, &n, K_F, SRC_R, 0, 0);
+        }
+    }
+    for (int i = 0; i < p->npiles; i++) {
+        const Row *pile = &p->piles[i];
+        if (pile->n) {
+            int card = pile->c[pile->n - 1];
+            if (wanted[card & 3] == card) {
+                if (safe && is_safe(p, card)) {
+                    n = 0;
+                    add(out, &n, K_F, i, 0, 0);
+                    return n;
+                }
+                add(out, &n, K_F, i, 0, 0);
+            }
+        }
+    }
+    Top talon[2 * NCARDS + 2];
+    int ntalon = talon_tops(p, talon);
+    /* The piles each card would build on: the two cards one rank lower in the other colour. */
+    int8_t takers[NCARDS][MAXPILES];
+    int8_t ntakers[NCARDS];
+    memset(ntakers, 0, sizeof ntakers);
+    for (int i = 0; i < p->npiles; i++) {
+        const Row *pile = &p->piles[i];
+        if (pile->n) {
+            int top = pile->c[pile->n - 1];
+            int rank = (RANK(top) + RANKS - 1) % RANKS;
+            if (rank != p->blocked) {
+                for (int k = 0; k < 2; k++) {
+                    int card = rank * 4 + OTHER_COLOUR[top & 3][k];
+                    takers[card][ntakers[card]++] = (int8_t)i;
+                }
+            }
+        }
+    }
+    int spaces[MAXPILES], nspaces = 0;
+    if (!p->reserve.n)
+        for (int i = 0; i < p->npiles; i++)
+            if (!p->piles[i].n)
+                spaces[nspaces++] = i;
+    for (int t = 0; t < ntalon; t++) {
+        int card = talon[t].card;
+        if (wanted[card & 3] == card)
+            add(out, &n, K_W, talon[t].turns, TO_F, 0);
+    }
+    for (int source = 0; source < p->npiles; source++) { /* moving a pile brings out a reserve card */
+        const Row *pile = &p->piles[source];
+        if (!pile->n)
+            continue;
+        if (p->partial) {
+            for (int count = pile->n; count > 0; count--) {
+                int card = pile->c[pile->n - count];
+                for (int k = 0; k < ntakers[card]; k++)
+                    if (takers[card][k] != source)
+                        add(out, &n, K_P, source, takers[card][k], count);
+            }
+        } else {
+            int card = pile->c[0];
+            for (int k = 0; k < ntakers[card]; k++)
+                if (takers[card][k] != source)
+                    add(out, &n, K_P, source, takers[card][k], pile->n);
+        }
+    }
+    if (p->reserve.n) {
+        int card = p->reserve.c[p->reserve.n - 1];
+        for (int k = 0; k < ntakers[card]; k++)
+            add(out, &n, K_T, SRC_R, takers[card][k], 0);
+    }
+    for (int t = 0; t < ntalon; t++) {
+        int card = talon[t].card;
+        for (int k = 0; k < ntakers[card]; k++)
+            add(out, &n, K_W, talon[t].turns, takers[card][k], 0);
+        for (int k = 0; k < nspaces; k++)
+            add(out, &n, K_W, talon[t].turns, spaces[k], 0);
+    }
+    if (nspaces && p->any_space)
+        for (int source = 0; source < p->npiles; source++)
+            if (p->piles[source].n > 1)
+                add(out, &n, K_P, source, spaces[0], 1);
+    return n;
+}
+
+static inline void push(Row *row, int card) { row->c[row->n++] = (uint8_t)card; }
+
+/* An emptied pile takes the reserve's top card, if there is one. */
+static inline void fill(Pos *p, int source) {
+    if (!p->piles[source].n && p->reserve.n)
+        push(&p->piles[source], p->reserve.c[--p->reserve.n]);
+}
+
+/* The position after ``s``, which must be legal (search.play). */
+static void play_step(Pos *p, const Step *s) {
+    switch (s->kind) {
+    case K_W: {
+        for (int i = 0; i < s->a; i++)
+            turn_once(p);
+        int card = p->waste.c[--p->waste.n];
+        if (s->b == TO_F)
+            p->found[SUIT(card)]++;
+        else
+            push(&p->piles[s->b], card);
+        break;
+    }
+    case K_D:
+    case K_N:
+        turn_once(p);
+        break;
+    case K_P: {
+        Row *source = &p->piles[s->a], *target = &p->piles[s->b];
+        memcpy(target->c + target->n, source->c + source->n - s->c, (size_t)s->c);
+        target->n += s->c;
+        source->n -= s->c;
+        fill(p, s->a);
+        break;
+    }
+    default: { /* K_F, K_T */
+        int card;
+        if (s->a == SRC_R) {
+            card = p->reserve.c[--p->reserve.n];
+        } else if (s->a == SRC_W) {
+            card = p->waste.c[--p->waste.n];
+        } else {
+            Row *pile = &p->piles[s->a];
+            card = pile->c[--pile->n];
+            fill(p, s->a);
+        }
+        if (s->kind == K_F)
+            p->found[SUIT(card)]++;
+        else
+            push(&p->piles[s->b], card);
+    }
+    }
+}
+
+/* Whether ``s`` can be played on ``p`` without reading or writing outside its rows (a step from
+ * Python may be anything; the search's own are legal). */
+static int playable(const Pos *p, const Step *s) {
+    int to_pile = -1, adds = 1;
+    switch (s->kind) {
+    case K_W: {
+        Pos copy = *p;
+        if (s->a < 0)
+            return 0;
+        for (int i = 0; i < s->a; i++)
+            turn_once(&copy);
+        if (!copy.waste.n)
+            return 0;
+        to_pile = s->b;
+        break;
+    }
+    case K_D:
+    case K_N:
+        return 1;
+    case K_P:
+        if (s->a < 0 || s->a >= p->npiles || s->b < 0 || s->b >= p->npiles || s->a == s->b)
+            return 0;
+        if (s->c < 1 || s->c > p->piles[s->a].n)
+            return 0;
+        to_pile = s->b;
+        adds = s->c;
+        break;
+    default:
+        if (s->a == SRC_R) {
+            if (!p->reserve.n)
+                return 0;
+        } else if (s->a == SRC_W) {
+            if (!p->waste.n)
+                return 0;
+        } else if (s->a < 0 || s->a >= p->npiles || !p->piles[s->a].n) {
+            return 0;
+        }
+        if (s->kind == K_T) {
+            if (s->b < 0 || s->b >= p->npiles || s->b == s->a)
+                return 0;
+            to_pile = s->b;
+        }
+    }
+    if (to_pile == TO_F || to_pile == -1)
+        return 1;
+    if (to_pile < 0 || to_pile >= p->npiles)
+        return 0;
+    return p->piles[to_pile].n + adds <= NCARDS;
+}
+
+/* ---- Keys: what makes two positions the same to the search (search._key). ---- */
+
+static inline uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_bytes(const uint8_t *data, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, data + i, 8);
+        h = mix(h ^ w) + 0x632be59bd9b4e019ULL;
+    }
+    uint64_t w = 0;
+    memcpy(&w, data + i, n - i);
+    h = mix(h ^ w ^ ((uint64_t)(n - i) << 56));
+    return h ? h : 1; /* 0 marks an empty slot of a table */
+}
+
+static int row_cmp(const Row *a, const Row *b) {
+    if (a->n && b->n && a->c[0] != b->c[0]) /* piles nearly always differ in their bottom card */
+        return (int)a->c[0] - (int)b->c[0];
+    int n = a->n < b->n ? a->n : b->n;
+    if (n <= 0)
+        return a->n - b->n;
+    int c = memcmp(a->c, b->c, (size_t)n);
+    return c ? c : a->n - b->n;
+}
+
+/* The key of ``p`` with its talon written as the talon's card order (``cycle``) or as it lies. */
+static uint64_t hashed(const Pos *p, int cycle) {
+    uint8_t buffer[4 * NCARDS + 64];
+    size_t n = 0;
+    buffer[n++] = (uint8_t)p->reserve.n;
+    for (int suit = 0; suit < 4; suit++)
+        buffer[n++] = (uint8_t)p->found[suit];
+    const Row *order[MAXPILES];
+    for (int i = 0; i < p->npiles; i++) { /* piles are interchangeable: sorted */
+        int j = i;
+        while (j > 0 && row_cmp(order[j - 1], &p->piles[i]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = &p->piles[i];
+    }
+    for (int i = 0; i < p->npiles; i++) {
+        buffer[n++] = (uint8_t)(0x80 | order[i]->n);
+        memcpy(buffer + n, order[i]->c, (size_t)order[i]->n);
+        n += (size_t)order[i]->n;
+    }
+    if (cycle) {
+        buffer[n++] = 0xc0;
+        memcpy(buffer + n, p->waste.c, (size_t)p->waste.n);
+        n += (size_t)p->waste.n;
+        for (int i = p->stock.n - 1; i >= 0; i--)
+            buffer[n++] = p->stock.c[i];
+    } else {
+        buffer[n++] = 0xd0;
+        buffer[n++] = (uint8_t)p->stock.n;
+        memcpy(buffer + n, p->stock.c, (size_t)p->stock.n);
+        n += (size_t)p->stock.n;
+        memcpy(buffer + n, p->waste.c, (size_t)p->waste.n);
+        n += (size_t)p->waste.n;
+        buffer[n++] = (uint8_t)(p->passes + 1);
+        buffer[n++] = (uint8_t)((p->passes + 1) >> 8);
+    }
+    return hash_bytes(buffer, n);
+}
+
+/* With unlimited passes every talon state at the start of a pass shares the key of the talon's order. */
+static uint64_t pos_key(const Pos *p) {
+    int cycle = p->passes == UNLIMITED && (!p->stock.n || p->waste.n % p->draw == 0);
+    return hashed(p, cycle);
+}
+
+/* The key of the same position with its talon turned to the start of its pass, if that differs (0 if not). */
+static uint64_t cycle_key(const Pos *p) {
+    if (p->passes != UNLIMITED || !p->stock.n || p->waste.n % p->draw == 0)
+        return 0;
+    return hashed(p, 1);
+}
+
+/* ---- Deadlocks (search.deadlocked, search.closes_circle). ---- */
+
+static void build_under(const Pos *p, int *under) {
+    for (int card = 0; card < NCARDS; card++)
+        under[card] = -1;
+    for (int i = 0; i < p->npiles; i++)
+        for (int k = 1; k < p->piles[i].n; k++)
+            under[p->piles[i].c[k]] = p->piles[i].c[k - 1];
+}
+
+static inline int next_of_suit(int card) {
+    return RANK(card) != RANKS - 1 ? card + 4 : SUIT(card);
+}
+
+/* Whether "goes up before" (a card before the one it lies on, a suit in order) runs in a circle. */
+static int is_deadlocked(const Pos *p) {
+    int under[NCARDS];
+    build_under(p, under);
+    int last = (p->base + RANKS - 1) % RANKS;
+    char state[NCARDS]; /* 0 new, 1 on the current path, 2 done */
+    memset(state, 0, sizeof state);
+    int stack[NCARDS], edge[NCARDS];
+    for (int first = 0; first < NCARDS; first++) {
+        if (under[first] < 0 || state[first])
+            continue;
+        int depth = 0;
+        stack[0] = first;
+        edge[0] = 0;
+        state[first] = 1;
+        depth = 1;
+        while (depth) {
+            int card = stack[depth - 1];
+            int following = -1;
+            while (following < 0 && edge[depth - 1] < 2) {
+                int which = edge[depth - 1]++;
+                if (which == 0)
+                    following = under[card];
+                else if (RANK(card) != last)
+                    following = next_of_suit(card);
+            }
+            if (following < 0) {
+                state[card] = 2;
+                depth--;
+                continue;
+            }
+            if (state[following] == 1)
+                return 1;
+            if (!state[following]) {
+                state[following] = 1;
+                stack[depth] = following;
+                edge[depth] = 0;
+                depth++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether ``upper``, just laid on ``lower``, closes a circle (the position before had none). */
+static int closes_circle(const Pos *p, int upper, int lower) {
+    int base = p->base, last = (base + RANKS - 1) % RANKS;
+    if (RANK(lower) != base) { /* a circle must wrap round at a last-rank card on a base card */
+        int any = 0;
+        for (int i = 0; i < p->npiles && !any; i++)
+            for (int k = 0; k + 1 < p->piles[i].n; k++)
+                if (RANK(p->piles[i].c[k]) == base) {
+                    any = 1;
+                    break;
+                }
+        if (!any)
+            return 0;
+    }
+    int under[NCARDS];
+    build_under(p, under);
+    char seen[NCARDS];
+    memset(seen, 0, sizeof seen);
+    int stack[NCARDS], depth = 0;
+    seen[lower] = 1;
+    stack[depth++] = lower;
+    while (depth) {
+        int card = stack[--depth];
+        if (card == upper)
+            return 1;
+        int beneath = under[card];
+        if (beneath >= 0 && !seen[beneath]) {
+            seen[beneath] = 1;
+            stack[depth++] = beneath;
+        }
+        if (RANK(card) != last) {
+            int following = next_of_suit(card);
+            if (!seen[following]) {
+                seen[following] = 1;
+                stack[depth++] = following;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The card ``s`` laid on another pile's top card, and that card; 0 if it laid none (search.laid). */
+static int laid(const Pos *before, const Step *s, const Pos *after, int *upper, int *lower) {
+    if (s->kind == K_P || s->kind == K_T || (s->kind == K_W && s->b != TO_F)) {
+        const Row *below = &before->piles[s->b];
+        if (below->n) {
+            *upper = after->piles[s->b].c[below->n];
+            *lower = below->c[below->n - 1];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- The positions seen: open addressing, key 0 for an empty slot. ----
+ *
+ * One table holds both of the Python search's sets: the positions searched to the end (marked LOST,
+ * kept across restarts) and the positions seen in the current restart (marked with its number, so a
+ * new restart forgets them without clearing anything). Only the positions on the line a restart
+ * interrupted are ever left marked with an old number, so the table is hardly bigger than the lost
+ * set alone, and a position costs one probe where two sets would cost three. */
+
+#define LOST 0xffffffffU
+
+typedef struct {
+    uint64_t key;
+    uint32_t mark;
+} Entry;
+
+typedef struct {
+    Entry *slots;
+    size_t mask, count;
+} Table;
+
+/* Zeroed memory; a big table on huge pages where the system has them for the asking (Linux's
+ * "madvise" setting): its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
+static void *zeroed(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, (size_t)2 << 20, bytes) != 0)
+            return NULL;
+        madvise(memory, bytes, MADV_HUGEPAGE);
+        memset(memory, 0, bytes);
+        return memory;
+    }
+#endif
+    return calloc(bytes, 1);
+}
+
+static int table_init(Table *table, size_t capacity) {
+    size_t size = 1024;
+    while (size < capacity * 2)
+        size <<= 1;
+    table->slots = zeroed(size * sizeof(Entry));
+    table->mask = size - 1;
+    table->count = 0;
+    return table->slots != NULL;
+}
+
+static void table_free(Table *table) {
+    free(table->slots);
+    table->slots = NULL;
+}
+
+static inline Entry *table_slot(const Table *table, uint64_t key) {
+    size_t i = (size_t)(key ^ (key >> 29)) & table->mask;
+    while (table->slots[i].key && table->slots[i].key != key)
+        i = (i + 1) & table->mask;
+    return &table->slots[i];
+}
+
+/* The slot for ``key`` (empty if it isn't there), the table grown first if it is half full; NULL
+ * when memory ran out. */
+static Entry *table_room(Table *table, uint64_t key) {
+    if ((table->count + 1) * 2 > table->mask + 1) {
+        Table bigger;
+        if (!table_init(&bigger, table->mask + 1))
+            return NULL;
+        for (size_t i = 0; i <= table->mask; i++)
+            if (table->slots[i].key) {
+                *table_slot(&bigger, table->slots[i].key) = table->slots[i];
+                bigger.count++;
+            }
+        free(table->slots);
+        *table = bigger;
+    }
+    return table_slot(table, key);
+}
+
+/* Marks ``key`` seen in restart ``mark``: 1 if it is new to this restart and not lost, 0 if not, -1
+ * when memory ran out. */
+static int table_visit(Table *table, uint64_t key, uint32_t mark) {
+    Entry *entry = table_room(table, key);
+    if (!entry)
+        return -1;
+    if (!entry->key) {
+        entry->key = key;
+        entry->mark = mark;
+        table->count++;
+        return 1;
+    }
+    if (entry->mark == LOST || entry->mark == mark)
+        return 0;
+    entry->mark = mark;
+    return 1;
+}
+
+/* Marks ``key`` lost; 0 when memory ran out. */
+static int table_lose(Table *table, uint64_t key) {
+    Entry *entry = table_room(table, key);
+    if (!entry)
+        return 0;
+    if (!entry->key) {
+        entry->key = key;
+        table->count++;
+    }
+    entry->mark = LOST;
+    return 1;
+}
+
+/* ---- The search (search.Search). ---- */
+
+typedef struct {
+    Pos pos;
+    uint64_t key;
+    size_t first; /* its moves in the search's move array */
+    int count, next;
+} Frame;
+
+typedef struct {
+    long long max_nodes, nodes;
+    double deadline;
+    int safe, deadlocks;
+    Twister random;
+    Table positions;
+    uint32_t restart; /* the number of the restart under way, from 1 */
+    Frame *frames;
+    size_t nframes, frames_room;
+    Step *steps;
+    size_t nsteps, steps_room;
+    Step *path; /* path[i]: the step from frames[i] to frames[i + 1] */
+    PyThreadState *thread; /* the caller's, while the search runs without the GIL */
+} Search;
+
+enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
+
+/* Whether a signal's Python handler raised (Ctrl-C: KeyboardInterrupt), which stops the search as it
+ * would stop the Python one. Asked every 65,536 nodes, a few times a second: it takes the GIL. */
+static int signalled(Search *s) {
+    PyEval_RestoreThread(s->thread);
+    int raised = PyErr_CheckSignals() < 0;
+    s->thread = PyEval_SaveThread();
+    return raised;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static long long luby(long long i) {
+    int k = 1;
+    while ((1LL << k) - 1 < i)
+        k++;
+    while (i != (1LL << k) - 1) {
+        i -= (1LL << (k - 1)) - 1;
+        k = 1;
+        while ((1LL << k) - 1 < i)
+            k++;
+    }
+    return 1LL << (k - 1);
+}
+
+/* Pushes a frame for ``p`` with the moves to search from it (none when deadlocked); 0 when out of memory.
+ * ``p`` was reached by ``step`` from the top frame, or is the start when there is no frame. */
+static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const Step *step) {
+    if (s->nframes == s->frames_room) {
+        size_t room = s->frames_room ? s->frames_room * 2 : 256;
+        Frame *frames = realloc(s->frames, room * sizeof(Frame));
+        Step *path = realloc(s->path, room * sizeof(Step));
+        if (frames)
+            s->frames = frames;
+        if (path)
+            s->path = path;
+        if (!frames || !path)
+            return 0;
+        s->frames_room = room;
+    }
+    if (s->nsteps + MAXMOVES > s->steps_room) {
+        size_t room = s->steps_room ? s->steps_room * 2 : 16 * MAXMOVES;
+        while (room < s->nsteps + MAXMOVES)
+            room *= 2;
+        Step *steps = realloc(s->steps, room * sizeof(Step));
+        if (!steps)
+            return 0;
+        s->steps = steps;
+        s->steps_room = room;
+    }
+    const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL; /* after any realloc */
+    Frame *frame = &s->frames[s->nframes++];
+    frame->pos = *p;
+    frame->key = key;
+    frame->first = s->nsteps;
+    frame->next = 0;
+    frame->count = 0;
+    if (s->deadlocks && !p->partial && !p->any_space) {
+        int upper, lower;
+        if (before == NULL) {
+            if (is_deadlocked(p))
+                return 1; /* lost: searched to the end at once */
+        } else if (laid(before, step, p, &upper, &lower) && closes_circle(p, upper, lower)) {
+            return 1;
+        }
+    }
+    Step *found = s->steps + s->nsteps;
+    int n = gen_moves(p, s->safe, found);
+    if (shuffled && n > 2)
+        shuffle(&s->random, found + 1, n - 1);
+    frame->count = n;
+    s->nsteps += (size_t)n;
+    return 1;
+}
+
+static int search_slice(Search *s, const Pos *start, long long limit, int shuffled) {
+    s->nframes = 0;
+    s->nsteps = 0;
+    s->restart++;
+    uint64_t start_key = pos_key(start);
+    if (table_visit(&s->positions, start_key, s->restart) < 0 || !push_frame(s, start, start_key, shuffled, NULL))
+        return NO_MEMORY;
+    while (s->nframes) {
+        Frame *frame = &s->frames[s->nframes - 1];
+        if (frame->next == frame->count) {
+            uint64_t dominated = cycle_key(&frame->pos);
+            if (!table_lose(&s->positions, frame->key) || (dominated && !table_lose(&s->positions, dominated)))
+                return NO_MEMORY;
+            s->nsteps = frame->first;
+            s->nframes--;
+            continue;
+        }
+        Step step = s->steps[frame->first + (size_t)frame->next++];
+        Pos after = frame->pos;
+        play_step(&after, &step);
+        uint64_t key = pos_key(&after);
+        int fresh = table_visit(&s->positions, key, s->restart);
+        if (fresh < 0)
+            return NO_MEMORY;
+        if (!fresh)
+            continue;
+        s->nodes++;
+        if ((s->nodes & 255) == 0) {
+            if (s->nodes >= limit || now() > s->deadline)
+                return SLICE_SPENT;
+            if ((s->nodes & 0xffff) == 0 && signalled(s))
+                return INTERRUPTED;
+        }
+        s->path[s->nframes - 1] = step;
+        if (after.found[0] + after.found[1] + after.found[2] + after.found[3] == NCARDS)
+            return DONE_WON;
+        if (!push_frame(s, &after, key, shuffled, &step))
+            return NO_MEMORY;
+    }
+    return DONE_LOST;
+}
+
+enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED };
+
+/* Runs the search; the verdict, -1 when memory ran out, -2 when a signal's handler raised. The line
+ * is s->path[0 .. s->nframes). */
+static int run_search(Search *s, const Pos *start) {
+    long long attempt = 0;
+    while (1) {
+        attempt++;
+        long long budget = luby(attempt) * SLICE;
+        if (s->max_nodes - s->nodes < budget)
+            budget = s->max_nodes - s->nodes;
+        int outcome = search_slice(s, start, s->nodes + budget, attempt > 1);
+        if (outcome == DONE_WON)
+            return VERDICT_WON;
+        if (outcome == DONE_LOST)
+            return VERDICT_LOST;
+        if (outcome == NO_MEMORY)
+            return -1;
+        if (outcome == INTERRUPTED)
+            return -2;
+        if (s->nodes >= s->max_nodes || now() > s->deadline)
+            return VERDICT_UNRESOLVED;
+    }
+}
+
+/* ---- Between Python and C. ---- */
+
+static PyObject *S_f, *S_t, *S_p, *S_W, *S_d, *S_n, *S_r, *S_w;
+
+static int read_int(PyObject *position, const char *name, int low, int high, int *out) {
+    PyObject *value = PyObject_GetAttrString(position, name);
+    if (!value)
+        return 0;
+    long number = PyLong_AsLong(value);
+    Py_DECREF(value);
+    if (number == -1 && PyErr_Occurred())
+        return 0;
+    if (number < low || number > high) {
+        PyErr_Format(PyExc_ValueError, "a Canfield position's %s can't be %ld", name, number);
+        return 0;
+    }
+    *out = (int)number;
+    return 1;
+}
+
+static int read_bool(PyObject *position, const char *name, int *out) {
+    PyObject *value = PyObject_GetAttrString(position, name);
+    if (!value)
+        return 0;
+    int truth = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    if (truth < 0)
+        return 0;
+    *out = truth;
+    return 1;
+}
+
+static int read_cards(PyObject *value, const char *name, Row *row) {
+    if (!PyBytes_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "a Canfield position's %s must be bytes", name);
+        return 0;
+    }
+    Py_ssize_t n = PyBytes_GET_SIZE(value);
+    const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(value);
+    if (n > NCARDS) {
+        PyErr_Format(PyExc_ValueError, "a Canfield position's %s holds more than %d cards", name, NCARDS);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cards[i] >= NCARDS) {
+            PyErr_Format(PyExc_ValueError, "a Canfield position's %s holds card %d", name, cards[i]);
+            return 0;
+        }
+    row->n = (int)n;
+    memcpy(row->c, cards, (size_t)n);
+    return 1;
+}
+
+static int read_row(PyObject *position, const char *name, Row *row) {
+    PyObject *value = PyObject_GetAttrString(position, name);
+    if (!value)
+        return 0;
+    int ok = read_cards(value, name, row);
+    Py_DECREF(value);
+    return ok;
+}
+
+/* A search.Position read into ``p``; 0 with an exception set when it isn't one this core takes. */
+static int read_position(PyObject *position, Pos *p) {
+    memset(p, 0, sizeof *p);
+    if (!read_int(position, "base", 0, RANKS - 1, &p->base) || !read_int(position, "draw", 1, NCARDS, &p->draw) ||
+        !read_int(position, "passes", -1, 30000, &p->passes) ||
+        !read_int(position, "blocked", -1, RANKS - 1, &p->blocked) || !read_bool(position, "partial", &p->partial) ||
+        !read_bool(position, "any_space", &p->any_space) || !read_row(position, "reserve", &p->reserve) ||
+        !read_row(position, "stock", &p->stock) || !read_row(position, "waste", &p->waste))
+        return 0;
+    PyObject *foundations = PyObject_GetAttrString(position, "foundations");
+    if (!foundations)
+        return 0;
+    PyObject *counts = PySequence_Fast(foundations, "a Canfield position's foundations must be a tuple");
+    Py_DECREF(foundations);
+    if (!counts)
+        return 0;
+    int ok = PySequence_Fast_GET_SIZE(counts) == 4;
+    for (int suit = 0; ok && suit < 4; suit++) {
+        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
+        ok = count >= 0 && count <= RANKS;
+        p->found[suit] = (int)count;
+    }
+    Py_DECREF(counts);
+    if (!ok) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a Canfield position has four foundations of 0 to 13 cards");
+        return 0;
+    }
+    PyObject *piles = PyObject_GetAttrString(position, "piles");
+    if (!piles)
+        return 0;
+    PyObject *rows = PySequence_Fast(piles, "a Canfield position's piles must be a tuple");
+    Py_DECREF(piles);
+    if (!rows)
+        return 0;
+    Py_ssize_t npiles = PySequence_Fast_GET_SIZE(rows);
+    ok = npiles >= 1 && npiles <= MAXPILES;
+    if (!ok)
+        PyErr_Format(PyExc_ValueError, "the compiled Canfield search takes 1 to %d piles", MAXPILES);
+    for (Py_ssize_t i = 0; ok && i < npiles; i++)
+        ok = read_cards(PySequence_Fast_GET_ITEM(rows, i), "pile", &p->piles[i]);
+    Py_DECREF(rows);
+    if (!ok)
+        return 0;
+    p->npiles = (int)npiles;
+    int total = p->reserve.n + p->stock.n + p->waste.n;
+    for (int i = 0; i < p->npiles; i++)
+        total += p->piles[i].n;
+    if (total > NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "a Canfield position holds more than 52 cards");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *source_object(int source) {
+    if (source == SRC_R)
+        return Py_NewRef(S_r);
+    if (source == SRC_W)
+        return Py_NewRef(S_w);
+    return PyLong_FromLong(source);
+}
+
+/* A step as search.py writes it: ("f", source), ("t", source, pile), ("p", pile, pile, count),
+ * ("W", turns, "f" or pile), ("d",), ("n",). */
+static PyObject *step_object(const Step *s) {
+    switch (s->kind) {
+    case K_F: {
+        PyObject *source = source_object(s->a);
+        return source ? Py_BuildValue("(ON)", S_f, source) : NULL;
+    }
+    case K_T: {
+        PyObject *source = source_object(s->a);
+        return source ? Py_BuildValue("(ONi)", S_t, source, (int)s->b) : NULL;
+    }
+    case K_P:
+        return Py_BuildValue("(Oiii)", S_p, (int)s->a, (int)s->b, (int)s->c);
+    case K_W:
+        if (s->b == TO_F)
+            return Py_BuildValue("(OiO)", S_W, (int)s->a, S_f);
+        return Py_BuildValue("(Oii)", S_W, (int)s->a, (int)s->b);
+    case K_D:
+        return Py_BuildValue("(O)", S_d);
+    default:
+        return Py_BuildValue("(O)", S_n);
+    }
+}
+
+static int read_source(PyObject *value, int *out) {
+    if (PyUnicode_Check(value)) {
+        if (PyUnicode_CompareWithASCIIString(value, "r") == 0) {
+            *out = SRC_R;
+            return 1;
+        }
+        if (PyUnicode_CompareWithASCIIString(value, "w") == 0) {
+            *out = SRC_W;
+            return 1;
+        }
+        return 0;
+    }
+    long number = PyLong_AsLong(value);
+    if (number == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (number < 0 || number >= MAXPILES)
+        return 0;
+    *out = (int)number;
+    return 1;
+}
+
+static int read_number(PyObject *value, int high, int *out) {
+    long number = PyLong_AsLong(value);
+    if (number == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (number < 0 || number > high)
+        return 0;
+    *out = (int)number;
+    return 1;
+}
+
+static int read_step(PyObject *object, Step *s) {
+    if (!PyTuple_Check(object) || PyTuple_GET_SIZE(object) < 1 || !PyUnicode_Check(PyTuple_GET_ITEM(object, 0)))
+        goto bad;
+    Py_ssize_t size = PyTuple_GET_SIZE(object);
+    PyObject *kind = PyTuple_GET_ITEM(object, 0);
+    int a = 0, b = 0, c = 0;
+    memset(s, 0, sizeof *s);
+    if (size == 1 && PyUnicode_CompareWithASCIIString(kind, "d") == 0) {
+        s->kind = K_D;
+    } else if (size == 1 && PyUnicode_CompareWithASCIIString(kind, "n") == 0) {
+        s->kind = K_N;
+    } else if (size == 2 && PyUnicode_CompareWithASCIIString(kind, "f") == 0) {
+        if (!read_source(PyTuple_GET_ITEM(object, 1), &a))
+            goto bad;
+        s->kind = K_F;
+    } else if (size == 3 && PyUnicode_CompareWithASCIIString(kind, "t") == 0) {
+        if (!read_source(PyTuple_GET_ITEM(object, 1), &a) || !read_number(PyTuple_GET_ITEM(object, 2), MAXPILES - 1, &b))
+            goto bad;
+        s->kind = K_T;
+    } else if (size == 4 && PyUnicode_CompareWithASCIIString(kind, "p") == 0) {
+        if (!read_number(PyTuple_GET_ITEM(object, 1), MAXPILES - 1, &a) ||
+            !read_number(PyTuple_GET_ITEM(object, 2), MAXPILES - 1, &b) ||
+            !read_number(PyTuple_GET_ITEM(object, 3), NCARDS, &c))
+            goto bad;
+        s->kind = K_P;
+    } else if (size == 3 && PyUnicode_CompareWithASCIIString(kind, "W") == 0) {
+        PyObject *target = PyTuple_GET_ITEM(object, 2);
+        if (!read_number(PyTuple_GET_ITEM(object, 1), 2 * NCARDS + 2, &a))
+            goto bad;
+        if (PyUnicode_Check(target)) {
+            if (PyUnicode_CompareWithASCIIString(target, "f") != 0)
+                goto bad;
+            b = TO_F;
+        } else if (!read_number(target, MAXPILES - 1, &b)) {
+            goto bad;
+        }
+        s->kind = K_W;
+    } else {
+        goto bad;
+    }
+    s->a = (int8_t)a;
+    s->b = (int8_t)b;
+    s->c = (int8_t)c;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a step of the Canfield search");
+    return 0;
+}
+
+static PyObject *row_bytes(const Row *row) {
+    return PyBytes_FromStringAndSize((const char *)row->c, row->n);
+}
+
+/* The fields of search.Position, in its order, for ``p``. */
+static PyObject *position_fields(const Pos *p) {
+    PyObject *piles = PyTuple_New(p->npiles);
+    if (!piles)
+        return NULL;
+    for (int i = 0; i < p->npiles; i++) {
+        PyObject *pile = row_bytes(&p->piles[i]);
+        if (!pile) {
+            Py_DECREF(piles);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(piles, i, pile);
+    }
+    return Py_BuildValue("(iN(iiii)NNNiiOiO)", p->base, row_bytes(&p->reserve), p->found[0], p->found[1],
+                         p->found[2], p->found[3], piles, row_bytes(&p->stock), row_bytes(&p->waste), p->draw,
+                         p->passes, p->partial ? Py_True : Py_False, p->blocked, p->any_space ? Py_True : Py_False);
+}
+
+static PyObject *core_moves(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"position", "safe", NULL};
+    PyObject *position;
+    int safe = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:moves", names, &position, &safe))
+        return NULL;
+    Pos p;
+    if (!read_position(position, &p))
+        return NULL;
+    Step found[MAXMOVES];
+    int n = gen_moves(&p, safe, found);
+    PyObject *result = PyList_New(n);
+    if (!result)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *step = step_object(&found[i]);
+        if (!step) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, step);
+    }
+    return result;
+}
+
+static PyObject *core_play(PyObject *self, PyObject *args) {
+    PyObject *position, *object;
+    if (!PyArg_ParseTuple(args, "OO:play", &position, &object))
+        return NULL;
+    Pos p;
+    Step s;
+    if (!read_position(position, &p) || !read_step(object, &s))
+        return NULL;
+    if (!playable(&p, &s)) {
+        PyErr_SetString(PyExc_ValueError, "that step can't be played on this Canfield position");
+        return NULL;
+    }
+    play_step(&p, &s);
+    return position_fields(&p);
+}
+
+static PyObject *core_key(PyObject *self, PyObject *position) {
+    Pos p;
+    if (!read_position(position, &p))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(pos_key(&p));
+}
+
+static PyObject *core_deadlocked(PyObject *self, PyObject *position) {
+    Pos p;
+    if (!read_position(position, &p))
+        return NULL;
+    return PyBool_FromLong(is_deadlocked(&p));
+}
+
+static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"position", "max_nodes", "max_seconds", "safe", "deadlocks", "seed", NULL};
+    PyObject *position;
+    long long max_nodes = 2000000;
+    double max_seconds = 10.0;
+    int safe = 1, deadlocks = 1;
+    unsigned long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Ldppk:solve", names, &position, &max_nodes, &max_seconds,
+                                     &safe, &deadlocks, &seed))
+        return NULL;
+    if (seed > 0xffffffffUL) {
+        PyErr_SetString(PyExc_ValueError, "the seed must fit in 32 bits");
+        return NULL;
+    }
+    Pos start;
+    if (!read_position(position, &start))
+        return NULL;
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.max_nodes = max_nodes;
+    s.safe = safe;
+    s.deadlocks = deadlocks;
+    twister_seed(&s.random, (uint32_t)seed);
+    if (!table_init(&s.positions, 1 << 16))
+        return PyErr_NoMemory();
+    s.thread = PyEval_SaveThread();
+    s.deadline = now() + max_seconds;
+    int verdict = run_search(&s, &start);
+    PyEval_RestoreThread(s.thread);
+    PyObject *result = NULL;
+    if (verdict == -2)
+        goto done; /* the handler's exception is set */
+    if (verdict < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0;
+    PyObject *line = PyTuple_New(length);
+    if (!line)
+        goto done;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        PyObject *step = step_object(&s.path[i]);
+        if (!step) {
+            Py_DECREF(line);
+            goto done;
+        }
+        PyTuple_SET_ITEM(line, i, step);
+    }
+    static const char *verdicts[] = {"lost", "winnable", "unresolved"};
+    result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
+done:
+    table_free(&s.positions);
+    free(s.frames);
+    free(s.path);
+    free(s.steps);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)"},
+    {"moves", (PyCFunction)(void (*)(void))core_moves, METH_VARARGS | METH_KEYWORDS,
+     "moves(position, safe=True) -> the search's moves, most promising first"},
+    {"play", core_play, METH_VARARGS, "play(position, step) -> the fields of the position after step"},
+    {"key", core_key, METH_O, "key(position) -> what makes two positions the same to the search"},
+    {"deadlocked", core_deadlocked, METH_O, "deadlocked(position) -> whether some card can never go up"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The Canfield search of gatebot.solver.canfield.search, compiled.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    const char *texts[] = {"f", "t", "p", "W", "d", "n", "r", "w"};
+    PyObject **slots[] = {&S_f, &S_t, &S_p, &S_W, &S_d, &S_n, &S_r, &S_w};
+    for (int i = 0; i < 8; i++) {
+        *slots[i] = PyUnicode_InternFromString(texts[i]);
+        if (!*slots[i])
+            return NULL;
+    }
+    return PyModule_Create(&module);
+}
