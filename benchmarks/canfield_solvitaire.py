@@ -252,7 +252,7 @@ def work() -> int:
     Solvitaire's spaces rule too. A win's line is replayed through gatebot's rules (``replayed``),
     and ``space_moves`` counts its pile moves made while a space was open.
     """
-    print(json.dumps({"file": search.__file__}), flush=True)
+    print(json.dumps({"file": search.__file__, "compiled": search.COMPILED}), flush=True)
     free_moves = search.moves
     for line in sys.stdin:
         deal, seconds, nodes, strict = line.split()
@@ -260,7 +260,8 @@ def work() -> int:
         start = search.position_of(game)
         start = replace(start, blocked=(start.base - 1) % search.RANKS)
         search.moves = strict_spaces(free_moves) if strict == "1" else free_moves
-        result = search.solve(start, max_seconds=float(seconds), max_nodes=int(nodes))
+        # The spaces rule is a filter on the Python search's moves: the compiled one doesn't know it.
+        result = search.solve(start, max_seconds=float(seconds), max_nodes=int(nodes), compiled=strict != "1")
         replayed, space_moves = False, 0
         if result.verdict is search.Verdict.WINNABLE:
             try:
@@ -385,8 +386,9 @@ def main() -> int:
     if args.csv:
         write_csv(args.csv, rows)
     rules = "no pile moved while a space is open" if args.solvitaire_spaces else "piles moved while a space is open"
-    print(f"Canfield deals {format_deals(deals)}, {args.seconds:g} s a deal and solver; gatebot's solver with"
-          f" the last rank never built on the tableau, {rules}")
+    search_kind = "Python" if args.solvitaire_spaces or not gatebot.compiled else "compiled"
+    print(f"Canfield deals {format_deals(deals)}, {args.seconds:g} s a deal and solver; gatebot's {search_kind}"
+          f" solver with the last rank never built on the tableau, {rules}")
     print("\n".join(table(rows, {"gatebot": "positions", "Solvitaire": "states"})))
     pairs = zip(rows["gatebot"], rows["Solvitaire"], strict=True)
     differ = [(ours.deal, ours.verdict, theirs.verdict) for ours, theirs in pairs
