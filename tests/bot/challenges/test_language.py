@@ -184,3 +184,21 @@ async def test_an_attempts_rules_refuse_a_german_player_in_german(gatebot: Calla
     )
     for said in (hint, undo.content, asked.content):
         assert not ENGLISH.search(said) and not re.search(r"\b(Hints|Undo|attempt|score|playing)\b", said), said
+
+
+async def test_a_german_player_asking_for_an_open_challenges_deal_is_refused_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await create(run, name="Freitag", deal=7)
+    refused = await (await fake.send_command("gate new", {"deal": 7}, user=bob)).response()
+    assert refused.ephemeral and refused.content == (
+        "Spiel 7 ist eine Challenge, die gerade läuft: nimm mit /challenge spielen daran teil "
+        "oder wähle ein anderes Spiel."
+    )
+    english = await (await fake.send_command("gate new", {"deal": 7})).response()
+    assert english.content == (
+        "Deal 7 is a challenge being played right now: join it with /challenge play, or pick another deal."
+    )
+    assert [row.challenge_id for row in await run.games()] == [], "nothing was dealt"
