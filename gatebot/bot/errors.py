@@ -80,7 +80,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         log.warning("interaction %s expired before it was answered", interaction.id)
         return
     if isinstance(error, app_commands.CheckFailure):
-        text = str(error) or "You can't use that here."
+        text = str(error) or _("You can't use that here.")
     elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("outdated command %r used by %s", getattr(error, "name", "?"), interaction.user.id)
         text = OUTDATED_COMMAND

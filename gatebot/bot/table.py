@@ -293,12 +293,13 @@ class Table:
                 found = await self.service.board_of(game_id)
                 owner, game = (None, None) if found is None else (found[0], found[1].game)
                 if owner is None or game is None:
-                    await self._ephemeral(interaction, "That game is no longer stored: start a new one with /gate new.")
+                    gone = _("That game is no longer stored: start a new one with /gate new.")
+                    await self._ephemeral(interaction, gone)
                     answer.answered = True
                     return
                 if (owner.platform, owner.user_id) != (actor.platform, actor.user_id):
-                    await self._ephemeral(interaction, f"That's {owner.display_name}'s game: start one of your own "
-                                                       "with /gate new.")
+                    await self._ephemeral(interaction, _("That's {name}'s game: start one of your own with /gate new.",
+                                                         name=owner.display_name))
                     answer.answered = True
                     return
                 name, options = (game.name, game.options) if variant is None else (variant, ())

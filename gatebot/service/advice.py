@@ -161,7 +161,7 @@ class Advice:
                 continue  # the game changed while the hint was worked out (here or elsewhere): look again
             message = hint_message(game, found, self._end_prompt)
             if attempt is not None and attempt.hints is Rule.COUNTED:
-                message = f"{message} {attempt.hint_counted()}"
+                message = joined(message, attempt.hint_counted())
             reply = replace(seen, kind=ReplyKind.HINT, message=message,
                             suggestion=None if found.move is None else str(found.move))
             if found.outlook is Outlook.LOST and not game.hidden_count and game.has_legal_move():
@@ -374,10 +374,10 @@ def lost_from_the_deal_note(game: Game, deal_command: DealCommand) -> str | None
     share, option = cls.plain_deal_odds, cls.always_winnable_option
     if share is None or option is None or game.options or game.deal in winnable_deals(game.name):
         return None
-    return (
-        f"Almost no plain {game.title} deal can be won from the start: the solver wins {share}. "
-        f"For a win, try {deal_command(cls, (option,), False)} (every deal winnable) "
-        f"or {deal_command(cls, (), True)}."
+    return _(
+        "Almost no plain {game} deal can be won from the start: the solver wins {share}. "
+        "For a win, try {easier} (every deal winnable) or {proven}.",
+        game=game.title, share=share, easier=deal_command(cls, (option,), False), proven=deal_command(cls, (), True),
     )
 
 

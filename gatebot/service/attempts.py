@@ -61,19 +61,19 @@ class AttemptRules:
         return self.undo_allowed and bool(game.moves) and not game.last_move_showed_stock
 
     def no_hints(self) -> str:
-        return f"Hints are off in {self.name}: this attempt is all your own work."
+        return _("Hints are off in {name}: this attempt is all your own work.", name=self.name)
 
     def hint_counted(self) -> str:
-        return f"In {self.name} each hint adds a move to your count for the ranking."
+        return _("In {name} each hint adds a move to your count for the ranking.", name=self.name)
 
     def finish_counted(self) -> str:
-        return f"In {self.name} the solver's finish counts as one hint."
+        return _("In {name} the solver's finish counts as one hint.", name=self.name)
 
     def no_undo(self) -> str:
-        return f"Undo is off in {self.name}: every move stands."
+        return _("Undo is off in {name}: every move stands.", name=self.name)
 
     def undo_stops(self) -> str:
-        return f"In {self.name} undo stops at your last draw: a card once seen can't be unseen."
+        return _("In {name} undo stops at your last draw: a card once seen can't be unseen.", name=self.name)
 
     def began(self, now: datetime) -> str:
         rules = rules_line(self.hints, self.undo, stock=has_stock(self.variant))

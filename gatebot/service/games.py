@@ -226,12 +226,13 @@ class GameService:
                     return running
             number = await self.advice.winnable_deal(cls.name, chosen_options, actor)
             if number is None:
-                with_options = " with " + " and ".join(chosen_options) if chosen_options else ""
-                return Reply(
-                    ReplyKind.ERROR,
-                    f"I couldn't find a winnable deal of {cls.title}{with_options} just now: "
-                    "try again, or ask for any deal.",
-                )
+                if chosen_options:
+                    missing = _("I couldn't find a winnable deal of {game} with {options} just now: "
+                                "try again, or ask for any deal.", game=cls.title, options=" and ".join(chosen_options))
+                else:
+                    missing = _("I couldn't find a winnable deal of {game} just now: try again, or ask for any deal.",
+                                game=cls.title)
+                return Reply(ReplyKind.ERROR, missing)
         else:
             number = self._pick_deal() if deal is None else deal
         try:
@@ -248,8 +249,8 @@ class GameService:
             elif deal is not None and await stored.in_open_challenge(session, game.name, number, self._clock()):
                 return Reply(
                     ReplyKind.ERROR,
-                    f"Deal {number} is a challenge being played right now: join it with /challenge play, "
-                    "or pick another deal.",
+                    _("Deal {deal} is a challenge being played right now: join it with /challenge play, "
+                      "or pick another deal.", deal=number),
                 )
             current = await stored.active_game(session, player.id)
             set_aside = None

@@ -132,9 +132,10 @@ class Reader:
         """The question before a new game abandons the one in progress (or ends a challenge attempt)."""
         rules = await self._attempts.of_record(session, current)
         if rules is not None:
-            question = (
-                f"You are playing {rules.name} (score {current.score}): start a new game and end "
-                "your attempt? It keeps its score, and there is no second attempt."
+            question = _(
+                "You are playing {name} (score {score}): start a new game and end "
+                "your attempt? It keeps its score, and there is no second attempt.",
+                name=rules.name, score=current.score,
             )
         else:
             question = _(
@@ -334,7 +335,8 @@ class Reader:
 def set_aside_note(record: GameRecord) -> str:
     """The line under a new board about the running game that couldn't be loaded, and was set aside."""
     if saved.problem(record.status, record.variant, record.options) is not None:
-        return f"Your game #{record.id} was saved by a different version of gatebot, so it is set aside unchanged."
+        return _("Your game #{game} was saved by a different version of gatebot, so it is set aside unchanged.",
+                 game=record.id)
     return _("Your previous game (deal {deal}) couldn't be read back, so it is set aside unchanged.", deal=record.deal)
 
 

@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
+from gatebot.messages import _
 from gatebot.render.replay import positions
 from gatebot.rules import Game, RulesError
 from gatebot.service import saved
@@ -89,13 +90,15 @@ class Replays:
             seen = positions(start, record.log.split(), undo_token=UNDO_TOKEN)
         except (RulesError, ValueError) as error:
             log.warning("game %s can't be replayed from its log: %s", record.id, error)
-            raise ReplayRefused(f"Game #{record.id} can't be played back: its stored moves don't replay.") from None
+            raise ReplayRefused(
+                _("Game #{game} can't be played back: its stored moves don't replay.", game=record.id)
+            ) from None
         return GameReplay(record.id, owner.display_name, record.variant, record.deal, options, status, tuple(seen))
 
     async def _last_finished(self, session: AsyncSession, actor: Actor) -> GameRecord:
         player_id = await self._players.id_of(session, actor)
         if player_id is None:
-            raise ReplayRefused("You have no finished game to watch yet: play one first.")
+            raise ReplayRefused(_("You have no finished game to watch yet: play one first."))
         record = await session.scalar(
             select(GameRecord).where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED))
             .order_by(GameRecord.id.desc()).limit(1)
@@ -103,28 +106,30 @@ class Replays:
         if record is None:
             running = await stored.active_game(session, player_id)
             if running is not None:
-                raise ReplayRefused("Your game is still running: finish it first, then watch it back.")
-            raise ReplayRefused("You have no finished game to watch yet: play one first.")
+                raise ReplayRefused(_("Your game is still running: finish it first, then watch it back."))
+            raise ReplayRefused(_("You have no finished game to watch yet: play one first."))
         self._check(record)
         return record
 
     async def _chosen(self, session: AsyncSession, actor: Actor, game_id: int) -> GameRecord:
         record = await session.get(GameRecord, game_id)
         if record is None:
-            raise ReplayRefused(f"There is no game #{game_id}.")
+            raise ReplayRefused(_("There is no game #{game}.", game=game_id))
         self._check(record)
         if record.player_id == await self._players.id_of(session, actor):
             if record.status == GameStatus.ACTIVE:
-                raise ReplayRefused(f"Game #{game_id} is still running: finish it first, then watch it back.")
+                raise ReplayRefused(
+                    _("Game #{game} is still running: finish it first, then watch it back.", game=game_id)
+                )
             return record
         if record.challenge_id is None:
-            raise ReplayRefused(f"Game #{game_id} is another player's, and only challenge attempts can be watched "
-                                "by others, once their challenge has closed.")
+            raise ReplayRefused(_("Game #{game} is another player's, and only challenge attempts can be watched "
+                                  "by others, once their challenge has closed.", game=game_id))
         challenge = await session.get(Challenge, record.challenge_id)
         closed = challenge is not None and (challenge.closed_at is not None or challenge.closes_at <= self._clock())
         if not closed or record.status == GameStatus.ACTIVE:
-            raise ReplayRefused(f"Game #{game_id} is another player's attempt at a challenge still open: "
-                                "you can watch it once the challenge has closed.")
+            raise ReplayRefused(_("Game #{game} is another player's attempt at a challenge still open: "
+                                  "you can watch it once the challenge has closed.", game=game_id))
         return record
 
     @staticmethod
@@ -133,4 +138,6 @@ class Replays:
         if record.status == GameStatus.QUARANTINED or not saved.readable(
             record.id, record.status, record.variant, record.options
         ):
-            raise ReplayRefused(f"Game #{record.id} is set aside as unreadable, so it can't be played back.")
+            raise ReplayRefused(
+                _("Game #{game} is set aside as unreadable, so it can't be played back.", game=record.id)
+            )

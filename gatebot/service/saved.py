@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 
+from gatebot.messages import _
 from gatebot.rules import RulesError, find_variant
 from gatebot.store.models import GameStatus
 
@@ -60,7 +61,7 @@ def readable(game_id: int, status: str, variant: str, options: str) -> bool:
 
 def set_aside(game_id: int, *, new_command: str) -> str:
     """The sentence telling a player their game from another gatebot version can't be loaded."""
-    return (
-        f"Your game #{game_id} was saved by a different version of gatebot and can't be loaded; "
-        f"it is set aside, and {new_command} starts a fresh one."
+    return _(
+        "Your game #{game} was saved by a different version of gatebot and can't be loaded; "
+        "it is set aside, and {command} starts a fresh one.", game=game_id, command=new_command,
     )

@@ -203,6 +203,46 @@ async def test_a_running_game_is_refused(gatebot: Callable) -> None:
     assert missing.ephemeral and missing.content == f"There is no game #{game_id + 1}."
 
 
+#: Words of the English replay refusals: none may remain in a German one.
+ENGLISH_REFUSAL = re.compile(r"\b(game|watch|finished|running|player's|another|challenge|closed|There is)\b")
+
+
+async def test_a_german_player_is_refused_a_replay_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    board, _shown = await played(run)
+    game_id = (await run.game_row()).id
+
+    refusals = {
+        "none yet": await (await fake.send_command("gate replay", user=bob)).response(),
+        "not his": await (await fake.send_command("gate replay", {"game": game_id}, user=bob)).response(),
+        "no such": await (await fake.send_command("gate replay", {"game": game_id + 5}, user=bob)).response(),
+        "his button": await (await fake.click(board, f"gate:replay:{game_id}", user=bob)).response(),
+    }
+    await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
+    bobs = (await run.game_row()).id  # the newest game: Bob's
+    refusals["his own, running"] = await (await fake.send_command("gate replay", user=bob)).response()
+    refusals["chosen, running"] = await (await fake.send_command("gate replay", {"game": bobs}, user=bob)).response()
+
+    assert all(refused.ephemeral for refused in refusals.values())
+    said = {what: refused.content for what, refused in refusals.items()}
+    assert said["none yet"] == "Du hast noch kein beendetes Spiel zum Anschauen: spiel zuerst eins."
+    assert said["not his"] == (
+        f"Spiel #{game_id} gehört einem anderen Spieler, und nur Challenge-Versuche können andere anschauen, "
+        "sobald ihre Challenge beendet ist."
+    )
+    assert said["his button"] == said["not his"], "a press on Alice's Replay button is refused alike"
+    assert said["no such"] == f"Es gibt kein Spiel #{game_id + 5}."
+    assert said["his own, running"] == "Dein Spiel läuft noch: beende es zuerst, dann schau es dir noch einmal an."
+    assert said["chosen, running"] == f"Spiel #{bobs} läuft noch: beende es zuerst, dann schau es dir noch einmal an."
+    for what, content in said.items():
+        assert not ENGLISH_REFUSAL.search(content), (what, content)
+    english = await (await fake.send_command("gate replay", {"game": game_id + 5})).response()
+    assert english.content == f"There is no game #{game_id + 5}.", "Alice's English client keeps English"
+
+
 async def test_the_replay_button_of_a_finished_board_opens_the_replay_as_a_new_message(gatebot: Callable) -> None:
     run: Running = await gatebot()
     fake = run.fake

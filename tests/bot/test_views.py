@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import itertools
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from gatebot.rules import VARIANTS
 from tests.bot.games.test_commands import win_sentences
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of
+from tests.bot.test_stats_commands import ask_to_forget, labelled
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import WIN_DEAL_1
 
@@ -118,6 +120,34 @@ async def test_another_players_press_is_refused_privately_and_deals_nothing(gate
         assert refused.type == 4 and refused.ephemeral
         assert refused.content == "That's Alice's game: start one of your own with /gate new."
     assert len(await run.games()) == 1 and len(boards(fake)) == 1
+
+
+async def test_a_german_player_is_told_in_german_whose_board_it_is_and_when_its_game_is_gone(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    alice, bob = fake.user("alice"), fake.user("bob")
+    bob.locale = "de"
+    finished = await finish_little_gate(run)
+    again = component(finished, "gate:again:")["custom_id"]
+    theirs = await (await fake.click(finished, again, user=bob)).response()
+    assert theirs.ephemeral and theirs.content == "Das ist das Spiel von Alice: starte mit /gate neu dein eigenes."
+    nothing = await (await fake.send_command("gate share", user=bob)).response()
+    assert nothing.ephemeral
+    assert nothing.content == "Du hast noch kein beendetes Spiel zum Teilen: beende eins und teile es dann."
+
+    question = await ask_to_forget(run)  # Alice's games are deleted: her finished board stays in the channel
+    await (await fake.click(question, labelled(question, "Delete everything"))).response()
+    gone = await (await fake.click(finished, again)).response()
+    assert gone.ephemeral and gone.content == "That game is no longer stored: start a new one with /gate new."
+    alice.locale = "de"
+    gone = await (await fake.click(finished, again)).response()
+    assert gone.ephemeral and gone.content == "Dieses Spiel ist nicht mehr gespeichert: starte mit /gate neu ein neues."
+    english = re.compile(r"\b(game|start|your|own|finished|share)\b")
+    for said in (theirs.content, nothing.content, gone.content):
+        assert not english.search(said), said
+    assert await run.games() == [], "no press dealt a game"
 
 
 async def test_a_press_over_a_running_game_asks_first_and_loses_nothing(gatebot: Callable) -> None:

@@ -10,6 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
+from gatebot.locale import translator
 from gatebot.rules import Game
 from gatebot.rules.autoplay import autoplay
 from gatebot.service import Actor, GameService, ReplyKind, replay
@@ -277,6 +278,30 @@ async def test_without_a_proof_a_winnable_deal_with_options_is_refused(db: Datab
         "I couldn't find a winnable deal of Little Gate with stock-fill just now: try again, or ask for any deal."
     )
     assert (await service.show(ALICE)).kind is ReplyKind.ERROR  # nothing was dealt
+
+
+async def test_a_winnable_deal_not_found_is_said_in_the_readers_language(db: Database, solver) -> None:
+    service = GameService(db, solver=solver, deal_picker=lambda: 1001)
+    german = translator("de")
+    with_options = await service.new_game(ALICE, "little-gate", winnable=True, options=("stock-fill",))
+    assert with_options.kind is ReplyKind.ERROR and with_options.message is not None
+    assert german.say(with_options.message) == (
+        "Ich konnte gerade kein gewinnbares Spiel von Little Gate mit stock-fill finden: versuch es noch einmal "
+        "oder frag nach irgendeinem Spiel."
+    )
+    service.advice.winnable_deal = _none_found  # type: ignore[method-assign]
+    plain = await service.new_game(ALICE, "canfield", winnable=True)
+    assert plain.kind is ReplyKind.ERROR and plain.message is not None
+    assert plain.message == "I couldn't find a winnable deal of Canfield just now: try again, or ask for any deal."
+    assert german.say(plain.message) == (
+        "Ich konnte gerade kein gewinnbares Spiel von Canfield finden: versuch es noch einmal oder frag nach "
+        "irgendeinem Spiel."
+    )
+
+
+async def _none_found(*_args: object) -> None:
+    """A search for a winnable deal that finds none."""
+    return None
 
 
 async def test_winnable_asks_before_abandoning_and_takes_no_deal_number(db: Database, solver) -> None:

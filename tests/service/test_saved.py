@@ -17,6 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from gatebot.errors import UserError
+from gatebot.locale import translator
+from gatebot.messages import message_of
 from gatebot.rules import Game, RulesError, find_variant, variant_names
 from gatebot.service import Actor, GameService, ReplyKind, saved
 from gatebot.service.challenges import ChallengeService
@@ -182,6 +185,34 @@ async def test_a_new_game_over_a_running_game_from_another_version_sets_it_aside
     assert fresh.game is not None and fresh.game.to_text() == Game.new("gate", deal=5).to_text()
     old = await row(db, server.alices)
     assert old.status == "quarantined" and old.problem
+    games.close()
+
+
+@ON_SQLITE
+async def test_a_german_owner_is_told_in_german_that_their_game_is_set_aside(db: Database, server: Server) -> None:
+    await damage(db, "variant", server.alices)
+    games = GameService(db, new_command=NEW)
+    german = translator("de")
+    fresh = await games.new_game(ALICE, deal=5)
+    assert fresh.message is not None
+    assert german.say(fresh.message) == (
+        f"Gate, Spiel 5, ist ausgeteilt. Dein Spiel #{server.alices} wurde von einer anderen Version von gatebot "
+        "gespeichert, also wird es unverändert beiseitegelegt."
+    )
+    with pytest.raises(UserError) as refused:
+        await games.replays.replay(ALICE, server.alices)
+    assert german.say(message_of(refused.value)) == (
+        f"Spiel #{server.alices} ist als unlesbar beiseitegelegt, also lässt es sich nicht wiederholen."
+    )
+    assert fresh.game_id is not None
+    await damage(db, "options", fresh.game_id)
+    games = GameService(db, new_command=NEW)  # a fresh process: nothing remembered
+    shown = await games.show(ALICE)
+    assert shown.kind is ReplyKind.ERROR and shown.message == set_aside(fresh.game_id)
+    assert german.say(shown.message) == (
+        f"Dein Spiel #{fresh.game_id} wurde von einer anderen Version von gatebot gespeichert und lässt sich nicht "
+        f"laden; es ist beiseitegelegt, und {NEW} startet ein neues."
+    )
     games.close()
 
 

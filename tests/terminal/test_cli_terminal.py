@@ -189,3 +189,12 @@ def test_a_german_terminal_gets_the_rules_and_the_move_examples_in_german(tmp_pa
     said = " ".join(canfield.split())
     assert "Canfield: Lege alle 52 Karten" in said and "Reserve R: 13 Karten, verdeckt" in said
     assert "so oft du willst" in said and "as often as you like" not in said
+
+
+def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_won(tmp_path: Path) -> None:
+    out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="quit\n",
+                       lang="de_DE.UTF-8").stdout
+    note = ("Fast kein gewöhnliches Spiel von Archway lässt sich von Anfang an gewinnen: der Löser gewinnt etwa "
+            "4 von 1.000. Für einen Sieg versuch new archway kit (jedes Spiel gewinnbar) oder new archway winnable.")
+    assert note in " ".join(out.split()), out
+    assert "Almost no plain" not in out and "in 1,000" not in out and "every deal winnable" not in out

@@ -201,7 +201,8 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         card = await self.statistics.latest_result(PLATFORM, str(interaction.user.id))
         if card is None:
             await interaction.response.send_message(
-                "You have no finished game to share yet: finish one, then share it.", ephemeral=True
+                speaker(interaction).say(_("You have no finished game to share yet: finish one, then share it.")),
+                ephemeral=True,
             )
             return
         await post_card(interaction, card)

@@ -159,3 +159,46 @@ def test_the_all_time_leaderboard_writes_its_win_rate_the_readers_way() -> None:
     standing = ServerStanding(rank=1, name="Bob", user_id="2", played=3, wins=2, best_streak=1)
     assert server_line(standing, translator("de")).endswith("2 Siege bei 3 gespielten (67\u00a0%) · beste Serie 1")
     assert server_line(standing, translator("en")).endswith("2 wins of 3 played (67%) · best streak 1")
+
+
+async def test_an_attempts_rules_refuse_a_german_player_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await create(run, name="Freitag", deal=1, hints="forbidden", undo="forbidden")
+    await (await fake.send_command("challenge play", user=bob)).response()
+    await (await fake.send_command("gate move", {"moves": "3f"}, user=bob)).response()
+
+    hint = (await (await fake.send_command("gate hint", user=bob)).original_edited()).content
+    assert hint == "Tipps sind bei Freitag aus: dieser Versuch ist ganz deine eigene Arbeit."
+    undo = await (await fake.send_command("gate undo", user=bob)).response()
+    assert undo.ephemeral and undo.content == "Zurücknehmen ist bei Freitag aus: jeder Zug bleibt stehen."
+    await (await fake.send_command("challenge play")).response()  # Alice, from an English client
+    english = (await (await fake.send_command("gate hint")).original_edited()).content
+    assert english == "Hints are off in Freitag: this attempt is all your own work."
+    asked = await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
+    assert asked.ephemeral and asked.content == (
+        "Du spielst Freitag (Punktestand 1): ein neues Spiel starten und deinen Versuch beenden? Er behält seine "
+        "Punkte, und einen zweiten Versuch gibt es nicht."
+    )
+    for said in (hint, undo.content, asked.content):
+        assert not ENGLISH.search(said) and not re.search(r"\b(Hints|Undo|attempt|score|playing)\b", said), said
+
+
+async def test_a_german_player_asking_for_an_open_challenges_deal_is_refused_in_german(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await create(run, name="Freitag", deal=7)
+    refused = await (await fake.send_command("gate new", {"deal": 7}, user=bob)).response()
+    assert refused.ephemeral and refused.content == (
+        "Spiel 7 ist eine Challenge, die gerade läuft: nimm mit /challenge spielen daran teil "
+        "oder wähle ein anderes Spiel."
+    )
+    english = await (await fake.send_command("gate new", {"deal": 7})).response()
+    assert english.content == (
+        "Deal 7 is a challenge being played right now: join it with /challenge play, or pick another deal."
+    )
+    assert [row.challenge_id for row in await run.games()] == [], "nothing was dealt"
