@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from gatebot.messages import _
 from gatebot.rules.errors import NotationError, quoted
 
 RANK_LETTERS = "A23456789TJQK"
@@ -131,6 +132,8 @@ def parse_card(text: str) -> int:
     cleaned = text.strip().replace("\ufe0f", "")
     match = CARD_PATTERN.fullmatch(cleaned)
     if match is None:
-        raise NotationError(f"{quoted(text.strip())} is not a card: write a rank and a suit, like 7H or 10♦")
+        raise NotationError(
+            _("{text} is not a card: write a rank and a suit, like 7H or 10♦", text=quoted(text.strip()))
+        )
     rank = _RANK_INPUT[match.group(1).lower()]
     return rank * 4 + _SUIT_INPUT[match.group(2).lower()]

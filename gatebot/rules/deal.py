@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gatebot.messages import _
 from gatebot.rules.errors import DealNumberError
 
 MAX_DEAL = 2**32 - 1
@@ -15,7 +16,7 @@ def shuffle(deal: int, deck: Sequence[int]) -> list[int]:
     The generator is the same for every deck size: ``left`` runs from ``len(deck)`` down to 1.
     """
     if not 1 <= deal <= MAX_DEAL:
-        raise DealNumberError(f"Deal numbers run from 1 to {MAX_DEAL}, not {deal}.")
+        raise DealNumberError(_("Deal numbers run from 1 to {most}, not {deal}.", most=MAX_DEAL, deal=deal))
     cards = list(deck)
     state = deal
     dealt = []

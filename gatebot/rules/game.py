@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Self
 
-from gatebot.messages import _
+from gatebot.messages import _, message_of
 from gatebot.rules.errors import PositionError, RulesError, UnknownVariant, quoted
 from gatebot.rules.move import FOUNDATION, Move
 from gatebot.rules.notation import parse_move, resolve, split_phrases
@@ -126,16 +126,16 @@ class Game(ABC):
         lines = [line.strip() for line in text.strip().strip("`").splitlines()]
         lines = [line for line in lines if line and not line.startswith("```")]
         if not lines:
-            raise PositionError("The position is empty: its first line names the variant, like 'gate'")
+            raise PositionError(_("The position is empty: its first line names the variant, like 'gate'"))
         words = lines[0].lower().split()
         try:
             target = Game.find_variant(words[0])
         except UnknownVariant as error:
-            raise PositionError(f"Line 1: {error}") from None
+            raise PositionError(_("Line 1: {reason}", reason=message_of(error))) from None
         try:
             options = target.check_options(words[1:])
         except UnknownVariant as error:
-            raise PositionError(f"Line 1: {error}") from None
+            raise PositionError(_("Line 1: {reason}", reason=message_of(error))) from None
         return target._from_lines(lines[1:], options)
 
     @classmethod
@@ -146,10 +146,11 @@ class Game(ABC):
         wanted = {option.strip().lower() for option in options}
         unknown = wanted.difference(cls.known_options)
         if unknown:
-            known = ", ".join(cls.known_options) or "none"
-            raise UnknownVariant(
-                f"{cls.title} has no option {quoted(sorted(unknown)[0])}: its options are {known}"
-            )
+            if not cls.known_options:
+                raise UnknownVariant(_("{game} has no option {option}: its options are none", game=cls.title,
+                                       option=quoted(sorted(unknown)[0])))
+            raise UnknownVariant(_("{game} has no option {option}: its options are {known}", game=cls.title,
+                                   option=quoted(sorted(unknown)[0]), known=", ".join(cls.known_options)))
         return tuple(option for option in cls.known_options if option in wanted)
 
     @classmethod

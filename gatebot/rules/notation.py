@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from gatebot.messages import _, n_
+from gatebot.messages import _, joined, n_
 from gatebot.rules.cards import CARD_PATTERN, CARD_PRETTY, CARD_WORDS, parse_card
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, NotationError, quoted
 from gatebot.rules.move import DRAW, FOUNDATION, Move, read_number
@@ -188,9 +188,12 @@ def resolve(game: Game, phrase: Phrase) -> Move:
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        labels = [f"{describe_move(game, move)} ({move})" for move in candidates]
-        listed = "; ".join(labels[:-1]) + " or " + labels[-1]
-        raise AmbiguousMove(f"{quoted(phrase.text)} could be {listed}: say which", tuple(map(str, candidates)))
+        labels = [joined(describe_move(game, move), f"({move})") for move in candidates]
+        raise AmbiguousMove(
+            _("{typed} could be {choices} or {last}: say which", typed=quoted(phrase.text),
+              choices=joined(*labels[:-1], sep="; "), last=labels[-1]),
+            tuple(map(str, candidates)),
+        )
     raise IllegalMove(_why_nothing(game, phrase))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gatebot.messages import _
 from gatebot.rules.cards import CARD_TEXT, parse_card
 from gatebot.rules.errors import NotationError, PositionError, clipped, quoted
 
@@ -18,10 +19,14 @@ MAX_NUMBER_DIGITS = 6
 
 
 def read_number(digits: str, label: str, what: str) -> int:
-    """The number a run of ASCII digits on line ``label`` names; refused if too long to be ``what``."""
+    """The number a run of ASCII digits on line ``label`` names; refused if too long to be ``what``.
+
+    ``what`` is a marked phrase (``_("a count of unseen cards")``), said in the reader's language.
+    """
     significant = digits.lstrip("0")
     if len(significant) > MAX_NUMBER_DIGITS:
-        raise PositionError(f"Line {label}: {clipped(digits)} is too big a number for {what}")
+        raise PositionError(_("Line {label}: {number} is too big a number for {what}", label=label,
+                              number=clipped(digits), what=what))
     return int(significant or "0")
 
 
@@ -29,11 +34,13 @@ def check_line_count(title: str, labels: list[str], lines: list[str]) -> None:
     """Refuse a position whose line count isn't the variant's line, then one line per label."""
     if len(lines) != len(labels):
         expected = ", ".join(label + ":" for label in labels)
-        article = "An" if title[:1] in "AEIOU" else "A"
-        raise PositionError(
-            f"{article} {title} position has {len(labels) + 1} lines (the variant, then {expected}); "
-            f"this one has {len(lines) + 1}"
-        )
+        if title[:1] in "AEIOU":
+            message = _("An {game} position has {lines} lines (the variant, then {labels}); this one has {given}",
+                        game=title, lines=len(labels) + 1, labels=expected, given=len(lines) + 1)
+        else:
+            message = _("A {game} position has {lines} lines (the variant, then {labels}); this one has {given}",
+                        game=title, lines=len(labels) + 1, labels=expected, given=len(lines) + 1)
+        raise PositionError(message)
 
 
 class CardClaims:
@@ -46,9 +53,8 @@ class CardClaims:
         """``cards``, after checking no earlier line named one of them."""
         for card in cards:
             if card in self.seen:
-                raise PositionError(
-                    f"Line {label}: {CARD_TEXT[card]} is already on line {self.seen[card]}: each card appears once"
-                )
+                raise PositionError(_("Line {label}: {card} is already on line {other}: each card appears once",
+                                      label=label, card=CARD_TEXT[card], other=self.seen[card]))
             self.seen[card] = label
         return cards
 
@@ -69,17 +75,16 @@ def parse_pile_line(line: str, label: str, number: int) -> PileLine:
     """
     head, colon, rest = line.partition(":")
     if not colon or head.strip().upper() != label:
-        raise PositionError(f"Line {number} should start with {label}: but reads {quoted(line)}")
+        raise PositionError(_("Line {number} should start with {label}: but reads {line}", number=number,
+                              label=label, line=quoted(line)))
     words = rest.split()
     if len(words) > MAX_PILE_WORDS:
-        raise PositionError(
-            f"Line {label}: {len(words):,} entries are more than any line holds "
-            f"(a game has {MAX_PILE_WORDS} cards at most)"
-        )
+        raise PositionError(_("Line {label}: {entries} entries are more than any line holds (a game has {most} "
+                              "cards at most)", label=label, entries=format(len(words), ","), most=MAX_PILE_WORDS))
     if len(words) == 1 and (hidden := _HIDDEN.fullmatch(words[0])):
         if label != "S":
-            raise PositionError(f"Line {label}: only the stock (S:) may be written as ?n unseen cards")
-        return PileLine([], (), read_number(hidden.group(1), label, "a count of unseen cards"))
+            raise PositionError(_("Line {label}: only the stock (S:) may be written as ?n unseen cards", label=label))
+        return PileLine([], (), read_number(hidden.group(1), label, _("a count of unseen cards")))
     slots: list[int | None] = []
     for word in words:
         if word == "-":
@@ -88,8 +93,9 @@ def parse_pile_line(line: str, label: str, number: int) -> PileLine:
         try:
             slots.append(parse_card(word))
         except NotationError:
-            raise PositionError(f"Line {label}: {quoted(word)} is not a card (write cards like 7H or TD)") from None
+            raise PositionError(_("Line {label}: {word} is not a card (write cards like 7H or TD)", label=label,
+                                  word=quoted(word))) from None
     cards = [card for card in slots if card is not None]
     if label != "F" and len(cards) != len(slots):
-        raise PositionError(f"Line {label}: '-' only marks an empty foundation on the F: line")
+        raise PositionError(_("Line {label}: '-' only marks an empty foundation on the F: line", label=label))
     return PileLine(cards, tuple(slots), None)

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from gatebot.locale import translator
 from gatebot.messages import message_of
 from gatebot.rules import Game, Move, describe_move
+from gatebot.rules.cards import parse_card
 from gatebot.rules.errors import IllegalMove, NotationError
+from tests.rules.builders import position
 
 GERMAN = translator("de")
 #: Words only an English sentence has: none of them is a pile letter, a card or a move token.
@@ -120,3 +122,22 @@ def test_a_canfield_move_in_words_is_german_and_its_english_is_the_move_language
     for move in game.legal_moves():
         said = GERMAN.say(describe_move(game, move))
         assert not ENGLISH.search(said), said
+
+
+def test_a_card_named_alone_that_fits_two_places_asks_which_in_german() -> None:
+    """A black 7 typed alone with both red 8s open: the refusal lists both moves in words, with their tokens."""
+    game = position(columns={1: "8H", 2: "8D", 3: "7C", 4: "KS"})
+    refused = game.play_line("7c").error
+    assert refused is not None
+    assert str(refused) == ("'7c' could be 7♣ from column 3 onto 8♥ in column 1 (31) or 7♣ from column 3 onto 8♦ "
+                            "in column 2 (32): say which")
+    assert german(refused) == ("'7c' kann Kreuz-Sieben von Spalte 3 auf Herz-Acht in Spalte 1 (31) oder "
+                               "Kreuz-Sieben von Spalte 3 auf Karo-Acht in Spalte 2 (32) heißen: sag, welcher Zug "
+                               "gemeint ist")
+
+
+def test_a_word_that_is_no_card_is_refused_in_german() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_card("zz")
+    assert str(caught.value) == "'zz' is not a card: write a rank and a suit, like 7H or 10♦"
+    assert german(caught.value) == "'zz' ist keine Karte: schreib einen Rang und eine Farbe, etwa 7H oder 10♦"

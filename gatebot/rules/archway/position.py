@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gatebot.messages import _
 from gatebot.rules.archway.checks import COLUMNS, SUIT_NAMES
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.rules.errors import PositionError
@@ -34,10 +35,9 @@ def read_position(game: ArchwayGame, lines: list[str]) -> None:
     def claim(cards: list[int], label: str) -> list[int]:
         for card in cards:
             if seen[card] == 2:
-                raise PositionError(
-                    f"Line {label}: {CARD_TEXT[card]} is a third copy (the others are on lines "
-                    f"{' and '.join(where[card])}): each card appears twice"
-                )
+                raise PositionError(_("Line {label}: {card} is a third copy (the others are on lines {first} and "
+                                      "{second}): each card appears twice", label=label, card=CARD_TEXT[card],
+                                      first=where[card][0], second=where[card][1]))
             seen[card] += 1
             where.setdefault(card, []).append(label)
         return cards
@@ -45,7 +45,7 @@ def read_position(game: ArchwayGame, lines: list[str]) -> None:
     for number, (line, label) in enumerate(zip(lines, labels, strict=True), 2):
         if label in ("A", "K") and "-" in line.partition(":")[2].split():
             raise PositionError(
-                f"Line {label}: a foundation always holds its base card, so give its top card, not -"
+                _("Line {label}: a foundation always holds its base card, so give its top card, not -", label=label)
             )
         parsed = parse_pile_line(line, label, number)
         if label in ("A", "K"):
@@ -58,27 +58,22 @@ def read_position(game: ArchwayGame, lines: list[str]) -> None:
     missing = [card for card in range(52) for _ in range(2 - seen[card])]
     if missing:
         missing_text = " ".join(CARD_TEXT[c] for c in missing)
-        raise PositionError(
-            f"The position is missing {len(missing)} cards ({missing_text}): each card appears twice, "
-            "on the foundations, in the arch or in a column"
-        )
+        raise PositionError(_("The position is missing {count} cards ({cards}): each card appears twice, on the "
+                              "foundations, in the arch or in a column", count=len(missing), cards=missing_text))
 
 
 def _read_foundations(
     game: ArchwayGame, tops: list[int], label: str, claim: Callable[[list[int], str], list[int]]
 ) -> None:
     """Read the ``A:`` or ``K:`` line: four tops in suit order; the base and the cards between are implied."""
-    kind = "Ace" if label == "A" else "King"
     if len(tops) != 4:
-        raise PositionError(
-            f"Line {label}: give the top card of each {kind} foundation, four in suit order C D H S"
-        )
+        if label == "A":
+            raise PositionError(_("Line A: give the top card of each Ace foundation, four in suit order C D H S"))
+        raise PositionError(_("Line K: give the top card of each King foundation, four in suit order C D H S"))
     for suit, top in enumerate(tops):
         if top & 3 != suit:
-            raise PositionError(
-                f"Line {label}: {CARD_TEXT[top]} is in the {SUIT_NAMES[suit]} place; "
-                "foundations are listed in the order C D H S"
-            )
+            raise PositionError(_("Line {label}: {card} is in the {suit} place; foundations are listed in the order "
+                                  "C D H S", label=label, card=CARD_TEXT[top], suit=SUIT_NAMES[suit]))
         rank = top >> 2
         if label == "A":
             game._up[suit] = rank + 1

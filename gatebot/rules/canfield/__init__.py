@@ -132,10 +132,10 @@ class CanfieldGame(Game):
         """Validate option names, and that passes-1 or passes-2 comes alone and with draw-one."""
         chosen = super().check_options(options)
         if PASSES_1 in chosen and PASSES_2 in chosen:
-            raise UnknownVariant("Canfield takes one of passes-1 and passes-2, not both")
+            raise UnknownVariant(_("Canfield takes one of passes-1 and passes-2, not both"))
         if (PASSES_1 in chosen or PASSES_2 in chosen) and DRAW_ONE not in chosen:
             raise UnknownVariant(
-                "passes-1 and passes-2 go with draw-one: turning three at a time, the passes are unlimited"
+                _("passes-1 and passes-2 go with draw-one: turning three at a time, the passes are unlimited")
             )
         return chosen
 
@@ -432,12 +432,12 @@ class CanfieldGame(Game):
 
     def undo(self) -> Move:
         if not self._history:
-            raise IllegalMove("There is no move to take back")
+            raise IllegalMove(_("There is no move to take back"))
         kind, source, target, count, card, filled, offered = self._history.pop()
         move = self._moves.pop()
         self._offered = offered
         if kind == _TURN:
-            for _ in range(count):
+            for _turn in range(count):
                 self._stock.append(self._waste.pop())
         elif kind == _REDEAL:
             self._waste = self._stock[::-1]

@@ -408,7 +408,7 @@ class GateGame(Game):
 
     def undo(self) -> Move:
         if not self._history:
-            raise IllegalMove("There is no move to take back")
+            raise IllegalMove(_("There is no move to take back"))
         source, target, count, card, fill = self._history.pop()
         move = self._moves.pop()
         if source < 0:

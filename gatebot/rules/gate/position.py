@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gatebot.messages import _
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.rules.errors import PositionError
 from gatebot.rules.gate.checks import SUIT_NAMES
@@ -28,15 +29,13 @@ def read_position(game: GateGame, lines: list[str]) -> None:
     game._reserves = [claim(parsed[0].cards, "L"), claim(parsed[1].cards, "R")]
     foundation = parsed[2]
     if foundation.hidden is not None or len(foundation.slots) != 4:
-        raise PositionError("Line F: give four foundation tops in suit order C D H S, - for empty")
+        raise PositionError(_("Line F: give four foundation tops in suit order C D H S, - for empty"))
     for suit, top in enumerate(foundation.slots):
         if top is None:
             continue
         if top & 3 != suit:
-            raise PositionError(
-                f"Line F: {CARD_TEXT[top]} is in the {SUIT_NAMES[suit]} place; "
-                "foundations are listed in the order C D H S"
-            )
+            raise PositionError(_("Line {label}: {card} is in the {suit} place; foundations are listed in the order "
+                                  "C D H S", label="F", card=CARD_TEXT[top], suit=SUIT_NAMES[suit]))
         claim(list(range(suit, top + 1, 4)), "F")
         game._foundations[suit] = (top >> 2) + 1
     for i in range(game.column_count):
@@ -48,18 +47,14 @@ def read_position(game: GateGame, lines: list[str]) -> None:
     else:
         missing = sorted(set(range(52)).difference(seen))
         if len(missing) != stock.hidden:
-            raise PositionError(
-                f"Line S: the stock is said to hold {stock.hidden} unseen cards, "
-                f"but {len(missing)} cards are missing from the other lines"
-            )
+            raise PositionError(_("Line S: the stock is said to hold {hidden} unseen cards, but {missing} cards are "
+                                  "missing from the other lines", hidden=stock.hidden, missing=len(missing)))
         game._stock = claim(missing, "S")
         game._stock_hidden = True
     if len(seen) != 52:
         missing_text = " ".join(CARD_TEXT[c] for c in range(52) if c not in seen)
-        raise PositionError(
-            f"The position is missing {52 - len(seen)} cards ({missing_text}): each card appears "
-            "once, and cards not on the table belong on the S: line"
-        )
+        raise PositionError(_("The position is missing {count} cards ({cards}): each card appears once, and cards "
+                              "not on the table belong on the S: line", count=52 - len(seen), cards=missing_text))
 
 
 def write_position(game: GateGame, *, hide_stock: bool = False) -> str:

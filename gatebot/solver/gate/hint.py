@@ -16,6 +16,7 @@ import time
 import zlib
 from collections.abc import Sequence
 
+from gatebot.messages import _
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.explain import explain
 from gatebot.solver.gate.search import OutOfBudget, Search, Step
@@ -75,7 +76,7 @@ def positions_behind(game: Game) -> tuple[str, ...]:
         return ()
     board = game.copy()
     texts = []
-    for _ in range(min(RECENT, len(board.moves))):
+    for _step in range(min(RECENT, len(board.moves))):
         if board.undo().is_draw:
             break
         texts.append(board.to_text(hide_stock=True))
@@ -90,8 +91,8 @@ def _key(game: GateGame) -> bytes:
 def _think(visible: GateGame, deadline: float, samples: int, behind: set[bytes]) -> Hint:
     if not visible.legal_moves():
         if visible.is_won:
-            return Hint(None, "The game is won: every card is on its foundation", Outlook.WINNABLE)
-        return Hint(None, "No move is left: the game is over", Outlook.LOST)
+            return Hint(None, _("The game is won: every card is on its foundation"), Outlook.WINNABLE)
+        return Hint(None, _("No move is left: the game is over"), Outlook.LOST)
     if visible.stock_count == 0:
         return _exact(visible, deadline, behind)
     unseen = list(visible.raw().stock)
@@ -130,7 +131,7 @@ def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
         # Nothing can win; the most a hint can do is add to the score.
         up = [step for step in ranked if step[0] >= 0 and step[1] == visible.column_count]
         if not up:
-            return Hint(None, "No win is left from here, and no card can go up", Outlook.LOST)
+            return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
         return _hint(visible, up[0], Outlook.LOST)
     if not ranked:
         move = visible.legal_moves()[0]
@@ -150,7 +151,7 @@ def _sampled(
     """
     rng = random.Random(zlib.crc32(visible.to_text().encode()))
     orders = []
-    for _ in range(samples):
+    for _sample in range(samples):
         order = unseen[:]
         rng.shuffle(order)
         orders.append(order)

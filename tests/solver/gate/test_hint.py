@@ -6,7 +6,9 @@ import random
 
 import pytest
 
+from gatebot.locale import translator
 from gatebot.rules import Game, GateGame
+from gatebot.service.advice import hint_message
 from gatebot.solver.gate.hint import hint, positions_behind
 from gatebot.solver.gate.solve import solve
 from gatebot.solver.results import Outlook, Verdict
@@ -181,6 +183,20 @@ def test_a_game_with_no_move_left_has_no_hint():
     found = hint(game, seconds=0.2)
     assert found.move is None
     assert found.outlook is Outlook.LOST
+
+
+@pytest.mark.parametrize(("deal", "line", "english", "german"), [
+    (1, WIN_DEAL_1, "The game is won: every card is on its foundation.",
+     "Das Spiel ist gewonnen: jede Karte liegt auf ihrem Ablagestapel."),
+    (10, LOST_DEAL_10, "No move is left: the game is over.", "Kein Zug ist mehr möglich: das Spiel ist vorbei."),
+])
+def test_the_hint_of_a_finished_game_is_said_in_the_readers_language(
+    deal: int, line: str, english: str, german: str
+) -> None:
+    """Gate's hint says why it has no move as the other variants' hints do: a marked sentence, German in German."""
+    found = hint(played(deal, line), seconds=0.2)
+    said = hint_message(played(deal, line), found, "Press End game to finish")
+    assert (said, translator("de").say(said)) == (english, german)
 
 
 # -- forced plays -----------------------------------------------------------------------
