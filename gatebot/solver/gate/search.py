@@ -357,18 +357,26 @@ class Search:
         del self.path[length:]
 
     def _dfs(self, focus: int) -> bool:
-        score = sum(self.found)
+        found = self.found
+        score = found[0] + found[1] + found[2] + found[3]
         if score == 52:
             return True
         if score > self.best_score:
             self.best_score = score
             self.best_first = self.path[self._root_length] if len(self.path) > self._root_length else None
-        key = self.key()
-        if focus >= 0:
-            key += b"\xfe" + bytes(self.columns[focus])
+        # self.key(), written out: this runs for every move searched.
+        columns = self.columns
+        left, right = self.reserves
+        key = bytes((len(left), len(right), len(self.stock), *found)) + b"|".join(sorted(map(bytes, columns)))
         seen = self.seen
         if key in seen:
+            # Searched (or being searched) with every move: a focused search of the same
+            # position tries only some of those moves, so it can't do better.
             return False
+        if focus >= 0:
+            key += b"\xfe" + bytes(columns[focus])
+            if key in seen:
+                return False
         seen.add(key)
         trail = self._trail
         trail.append(key)
@@ -384,12 +392,14 @@ class Search:
             if first[1] != self.n:  # keep foundation plays first
                 self._shuffle(moves)
         n = self.n
-        columns = self.columns
         swaps = self.dominances.swap_then_use
+        apply = self.apply
+        revert = self.revert
+        dfs = self._dfs
         for move in moves:
-            fill = self.apply(*move)
-            path.append(move)
             source, target, count = move
+            fill = apply(source, target, count)
+            path.append(move)
             follow = -1
             if swaps and 0 <= source < n and target < n and fill == FILL_NONE:
                 # A run moved off its parent (onto the parent's twin, or into a free space) is
@@ -400,12 +410,12 @@ class Search:
                 if rest and ACCEPTS[rest[-1]] == KEY[moved[-count]]:
                     if target == focus:
                         path.pop()
-                        self.revert(*move, fill)
+                        revert(source, target, count, fill)
                         continue
                     follow = source
-            if self._dfs(follow):
+            if dfs(follow):
                 return True
             path.pop()
-            self.revert(*move, fill)
+            revert(source, target, count, fill)
         trail.pop()
         return False
