@@ -52,6 +52,11 @@ class Dominances:
     ``safe_stays_off``: a safe card that can go up is never moved onto a column instead.
     ``swap_then_use``: a run moved off the card it was built on (onto that card's twin, or
     into a free space) must be followed at once by a move that uses the uncovered card.
+    ``nearly_safe_column``: a card of rank r that can go up from a column of two or more,
+    with both other-colour suits up to r−2 and its twin suit (same colour) up to r−3, goes
+    up as the only move searched. Whatever
+    could still be built on it could go up instead, and so could whatever could be built on
+    that, so putting it up now leaves every win (the argument is at ``_nearly_safe``).
     """
 
     safe_column: bool = True
@@ -60,10 +65,33 @@ class Dominances:
     safe_lone: bool = True
     swap_then_use: bool = True
     safe_stays_off: bool = True
+    nearly_safe_column: bool = True
 
 
 DEFAULT_DOMINANCES = Dominances()
-NO_DOMINANCES = Dominances(False, False, False, False, False, False)
+NO_DOMINANCES = Dominances(False, False, False, False, False, False, False)
+
+
+def _nearly_safe(card: int, found: list[int]) -> bool:
+    """Whether ``card``, next on its foundation, can go up without losing a win when it lies on a column of two or more.
+
+    Let r be the card's rank. The cards that could still be built on it are the other
+    colour's r−1s; with both other-colour suits at r−2 or beyond, each could go straight up
+    instead, from wherever it is, leaving its pile exactly as the build would. What could be
+    built on one of those is this colour's r−2s, and with this card's suit at r−1 and its
+    twin suit at r−3 or beyond they could go up instead too; and so on down, each lower rank
+    with its suit's card below it already up. So any line of play that keeps the card on the
+    column can be followed with the card up: each card that line puts onto the card (or onto
+    one put there) goes up instead, each move of such cards only is skipped, and every other
+    move is played as it is — its source loses the same cards (so the same fills come, or a
+    free space that the line's fill from the waste can be copied into by hand: a free space
+    means both gateposts are empty for good), its target is the same pile without those cards
+    on top. The column is two cards or more, so putting the card up causes no fill now.
+    """
+    rank = card >> 2
+    suit = card & 3
+    a, b = _OTHER_COLOUR[suit]
+    return found[a] >= rank - 1 and found[b] >= rank - 1 and found[3 - suit] >= rank - 2
 
 
 class Search:
@@ -223,6 +251,8 @@ class Search:
                         card = column[-2]
                         if accepts[card] != keys[column[-1]]:
                             continue
+                elif dom.nearly_safe_column and height > 1 and _nearly_safe(card, found):
+                    return [(i, n, suit)]
                 else:
                     up.append((i, n, suit))
             while True:

@@ -213,11 +213,25 @@ def test_a_card_a_lower_card_could_still_go_onto_is_not_forced():
 
 
 def test_a_card_the_other_colour_one_rank_lower_still_needs_is_not_forced():
-    # The 4♠ is not home (it is still in the stock): it may yet need to go onto the 5♥, so the
-    # 5♥ is not safe (gatebot.rules.autoplay.is_safe_up agrees) and other moves are searched too.
-    game = gate(position(foundations="4C 4D 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S"))
+    # The 4♠ is not home (it is still in the stock) and can't go up when it comes (the 3♠ is
+    # not home either): it may yet need to go onto the 5♥, so the 5♥ is not safe
+    # (gatebot.rules.autoplay.is_safe_up agrees) and other moves are searched too.
+    game = gate(position(foundations="4C 4D 4H 2S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 3S 4S"))
     tokens = [str(to_move(game, step)) for step in Search(game).moves()]
     assert "3f" in tokens and len(tokens) > 1
+
+
+def test_a_card_whose_would_be_children_could_go_up_instead_is_the_only_move():
+    # The 4♠ could still go onto the 5♥, but it could as well go up (the 3♠ is home), and so
+    # could a red 3 put onto it: the 5♥ goes up at once.
+    game = gate(position(foundations="4C 2D 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S 3D"))
+    assert len(game.legal_moves()) > 2
+    assert [str(to_move(game, step)) for step in Search(game).moves()] == ["3f"]
+    # Not when that rule is off, nor when the red 3s could not go up (the 2♦ is not home).
+    off = dataclasses.replace(DEFAULT_DOMINANCES, nearly_safe_column=False)
+    assert len(Search(game, off).moves()) > 1
+    lower = gate(position(foundations="4C AD 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S 2D 3D"))
+    assert len(Search(lower).moves()) > 1
 
 
 # -- what the search is given -----------------------------------------------------------
