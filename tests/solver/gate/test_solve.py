@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -474,3 +475,40 @@ def test_the_solvers_line_for_deal_46_passes_no_position_twice():
     texts = positions_along(game, found.line)
     assert len(texts) == len(set(texts))
     assert len(found.line) < len(searched_line(46))
+
+
+# -- against the verdicts of the search before its later pruning rules ------------------
+
+OLD_VERDICTS = Path(__file__).with_name("old_verdicts.txt")
+
+
+def old_verdicts() -> dict[tuple[str, int], tuple[str, int]]:
+    """``(variant, deal) -> (verdict, nodes)`` from ``old_verdicts.txt``."""
+    rows = [line.split() for line in OLD_VERDICTS.read_text().splitlines() if not line.startswith("#")]
+    return {(variant, int(deal)): (verdict, int(nodes)) for variant, deal, verdict, nodes in rows}
+
+
+def test_the_old_verdicts_file_holds_both_variants_and_every_kind_of_verdict():
+    rows = old_verdicts()
+    assert len(rows) == 500
+    assert {verdict for verdict, _ in rows.values()} == {"winnable", "lost", "unresolved"}
+
+
+def test_no_verdict_contradicts_the_old_search_and_every_win_replays():
+    """The cheap deals of ``old_verdicts.txt`` (all 300 are in benchmarks/gate_verdicts.py's check).
+
+    Gate deals 1-60, the Little Gate deals the old search decided within 3,000 nodes and
+    Little Gate's one winnable deal: each is decided again, the same way, and each win
+    replays through the rules engine.
+    """
+    rows = old_verdicts()
+    chosen = [key for key, (verdict, nodes) in rows.items()
+              if (key[0] == "gate" and key[1] <= 60) or (verdict != "unresolved" and nodes < 3_000)
+              or (key[0] == "little-gate" and verdict == "winnable")]
+    assert len(chosen) > 80
+    for variant, deal in chosen:
+        game = gate(Game.new(variant, deal=deal))
+        found = solve(game, max_nodes=150_000, max_seconds=600)
+        assert found.verdict.value == rows[variant, deal][0], (variant, deal)
+        if found.verdict is Verdict.WINNABLE:
+            assert_line_wins(game, found.line)
