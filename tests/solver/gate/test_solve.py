@@ -512,3 +512,42 @@ def test_no_verdict_contradicts_the_old_search_and_every_win_replays():
         assert found.verdict.value == rows[variant, deal][0], (variant, deal)
         if found.verdict is Verdict.WINNABLE:
             assert_line_wins(game, found.line)
+
+
+def with_a_stock(rng: random.Random, off: int) -> GateGame:
+    """A Little Gate position with ``off`` cards loose (the highest of random suits), 2-6 of the lowest in the stock.
+
+    With the lowest cards still to come, much of the table can't go up before a draw: the
+    kind of position where the draw is forced.
+    """
+    found = [13] * 4
+    for _ in range(off):
+        found[rng.choice([suit for suit in range(4) if found[suit]])] -= 1
+    loose = [card for card in range(52) if card >> 2 >= found[card & 3]]
+    stock = rng.randint(2, 6)
+    piles: dict[str, list[int]] = {name: [] for name in ("L", "R", "W", "1", "2", "3", "4")}
+    piles["S"], loose = loose[:stock], loose[stock:]  # loose is lowest first
+    rng.shuffle(piles["S"])
+    rng.shuffle(loose)
+    for number, card in enumerate(loose):
+        name = str(number + 1) if number < 4 else rng.choice(["L", "R", "W", "W", "1", "2", "3", "4"])
+        piles[name].append(card)
+    return gate(Game.from_text(position_text("little-gate", (), piles, found)))
+
+
+def test_forcing_the_draw_keeps_the_naive_searchs_verdict_with_cards_in_the_stock():
+    """Small positions with a stock, where the draw rule changes what is searched: same verdict as the naive search."""
+    rng = random.Random("stuck-draw")
+    off = dataclasses.replace(DEFAULT_DOMINANCES, stuck_draw=False)
+    verdicts = []
+    for _ in range(300):
+        game = with_a_stock(rng, rng.randint(14, 18))
+        pruned = solve(game, max_nodes=50_000, max_seconds=20.0)
+        if pruned.nodes == solve(game, dominances=off, max_nodes=50_000, max_seconds=20.0).nodes:
+            continue  # the rule made no difference here
+        won = brute_force(game)
+        if won is None:
+            continue
+        assert pruned.verdict is (Verdict.WINNABLE if won else Verdict.LOST), game.to_text()
+        verdicts.append(won)
+    assert len(verdicts) >= 5 and True in verdicts and False in verdicts, verdicts
