@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gatebot.rules.gate import ACCEPTS, FILL_NONE, KEY, GateGame, fill_column
+from gatebot.rules.gate import ACCEPTS, FILL_NONE, FILL_WASTE, KEY, GateGame, fill_column
 from gatebot.solver.restarts import luby
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
@@ -52,6 +52,13 @@ class Dominances:
     ``safe_stays_off``: a safe card that can go up is never moved onto a column instead.
     ``swap_then_use``: a run moved off the card it was built on (onto that card's twin, or
     into a free space) must be followed at once by a move that uses the uncovered card.
+    ``stuck_draw``: the draw is the only move searched when, short of drawing, nothing could
+    ever leave the waste or be filled from it (see ``_draw_is_forced``).
+    ``nearly_safe_column``: a card of rank r that can go up from a column of two or more,
+    with both other-colour suits up to r−2 and its twin suit (same colour) up to r−3, goes
+    up as the only move searched. Whatever
+    could still be built on it could go up instead, and so could whatever could be built on
+    that, so putting it up now leaves every win (the argument is at ``_nearly_safe``).
     """
 
     safe_column: bool = True
@@ -60,10 +67,59 @@ class Dominances:
     safe_lone: bool = True
     swap_then_use: bool = True
     safe_stays_off: bool = True
+    nearly_safe_column: bool = True
+    stuck_draw: bool = True
 
 
 DEFAULT_DOMINANCES = Dominances()
-NO_DOMINANCES = Dominances(False, False, False, False, False, False)
+NO_DOMINANCES = Dominances(False, False, False, False, False, False, False, False)
+
+
+def _stuck(card: int, found: list[int], talon: bytearray) -> bool:
+    """Whether ``card`` can neither go up nor be built onto a card while the stock and the waste stay as they are.
+
+    It can't go up while a card of its suit below it (and not up yet) is in the stock or the
+    waste, and it can't be built onto a card while each of its two parents is either up
+    already or in the stock or the waste. A King has no parents. (A card is never its own
+    obstacle, so ``card`` itself may be in the waste.) ``talon[c]`` is 1 for the cards in
+    the stock and the waste.
+    """
+    rank = card >> 2
+    suit = card & 3
+    for lower in range(found[suit] * 4 + suit, card, 4):
+        if talon[lower]:
+            break
+    else:
+        return False
+    if rank < 12:
+        parents = (rank + 1) * 4
+        for other in _OTHER_COLOUR[suit]:
+            parent = parents + other
+            if found[other] <= rank + 1 and not talon[parent]:
+                return False
+    return True
+
+
+def _nearly_safe(card: int, found: list[int]) -> bool:
+    """Whether ``card``, next on its foundation, can go up without losing a win when it lies on a column of two or more.
+
+    Let r be the card's rank. The cards that could still be built on it are the other
+    colour's r−1s; with both other-colour suits at r−2 or beyond, each could go straight up
+    instead, from wherever it is, leaving its pile exactly as the build would. What could be
+    built on one of those is this colour's r−2s, and with this card's suit at r−1 and its
+    twin suit at r−3 or beyond they could go up instead too; and so on down, each lower rank
+    with its suit's card below it already up. So any line of play that keeps the card on the
+    column can be followed with the card up: each card that line puts onto the card (or onto
+    one put there) goes up instead, each move of such cards only is skipped, and every other
+    move is played as it is — its source loses the same cards (so the same fills come, or a
+    free space that the line's fill from the waste can be copied into by hand: a free space
+    means both gateposts are empty for good), its target is the same pile without those cards
+    on top. The column is two cards or more, so putting the card up causes no fill now.
+    """
+    rank = card >> 2
+    suit = card & 3
+    a, b = _OTHER_COLOUR[suit]
+    return found[a] >= rank - 1 and found[b] >= rank - 1 and found[3 - suit] >= rank - 2
 
 
 class Search:
@@ -86,6 +142,10 @@ class Search:
         self.waste = list(raw.waste)
         self.stock = list(raw.stock if stock is None else stock)  # next card last
         self.found = list(raw.foundations)
+        #: ``talon[card]``: 1 while the card is in the stock or the waste (kept by apply and revert).
+        self.talon = bytearray(52)
+        for card in (*self.stock, *self.waste):
+            self.talon[card] = 1
         self.single = game.options.count("single-moves") > 0
         self.stock_fill = game.options.count("stock-fill") > 0
         if self.single:
@@ -129,9 +189,14 @@ class Search:
                 del column[-count:]
             if column:
                 return FILL_NONE
-            return fill_column(column, self.reserves, self.waste, self.stock, stock_fill=self.stock_fill)
+            fill = fill_column(column, self.reserves, self.waste, self.stock, stock_fill=self.stock_fill)
+            if fill >= FILL_WASTE:
+                self.talon[column[0]] = 0
+            return fill
         pile = self.reserves[source - n] if source < n + 2 else self.waste
         card = pile.pop()
+        if source == n + 2:
+            self.talon[card] = 0
         if target == n:
             self.found[card & 3] += 1
         else:
@@ -147,7 +212,10 @@ class Search:
         if source < n:
             column = self.columns[source]
             if fill != FILL_NONE:
-                (self.reserves[0], self.reserves[1], self.waste, self.stock)[fill].append(column.pop())
+                card = column.pop()
+                (self.reserves[0], self.reserves[1], self.waste, self.stock)[fill].append(card)
+                if fill >= FILL_WASTE:
+                    self.talon[card] = 1
             if target == n:
                 column.append(self._pop_foundation(count))
             else:
@@ -156,10 +224,10 @@ class Search:
                 del destination[-count:]
             return
         pile = self.reserves[source - n] if source < n + 2 else self.waste
-        if target == n:
-            pile.append(self._pop_foundation(count))
-        else:
-            pile.append(self.columns[target].pop())
+        card = self._pop_foundation(count) if target == n else self.columns[target].pop()
+        pile.append(card)
+        if source == n + 2:
+            self.talon[card] = 1
 
     def _pop_foundation(self, suit: int) -> int:
         """Take the top card off foundation ``suit`` (foundation moves carry their suit as count)."""
@@ -179,6 +247,8 @@ class Search:
         columns = self.columns
         found = self.found
         dom = self.dominances
+        if dom.stuck_draw and self.stock and self.waste and self._draw_is_forced():
+            return [(DRAW_CODE, 0, 0)]
         accepts = ACCEPTS
         keys = KEY
         accepting: dict[int, list[int]] = {}
@@ -223,6 +293,8 @@ class Search:
                         card = column[-2]
                         if accepts[card] != keys[column[-1]]:
                             continue
+                elif dom.nearly_safe_column and height > 1 and _nearly_safe(card, found):
+                    return [(i, n, suit)]
                 else:
                     up.append((i, n, suit))
             while True:
@@ -277,6 +349,44 @@ class Search:
         up += fair
         up += late
         return up
+
+    def _draw_is_forced(self) -> bool:
+        """Whether the draw can be played first in every line that wins from here.
+
+        Call a card *stuck* when it can neither go up nor be built onto a card while the stock
+        and the waste stay as they are (``_stuck``). The draw goes first when the waste's top
+        card is stuck, there is no free space, and the stuck cards in the gateposts and at the
+        bottoms of columns number at least the columns. Then, short of drawing, the waste can
+        never change: its top card could leave only by a fill from the waste, which needs both
+        gateposts empty and then a column emptying. A column whose bottom card is stuck never
+        empties, and a stuck gatepost card leaves only as a fill, becoming such a bottom card
+        for good; so emptying the gateposts would use up every column, and none would be left
+        to empty afterwards (nor to make a free space). None of this can change first: the
+        first move to change it would have to move a stuck card, or the waste's. So every move
+        a winning line plays before its next draw leaves the stock and the waste alone, and the
+        draw can be played before them all instead, reaching the same position; a win needs
+        the stock out, so there is a next draw. Nothing but the draw need be searched.
+        """
+        found = self.found
+        talon = self.talon
+        if not _stuck(self.waste[-1], found, talon):
+            return False
+        columns = self.columns
+        if not all(columns):
+            return False
+        left, right = self.reserves
+        wanted = self.n  # stuck cards still to find
+        spare = len(left) + len(right)  # candidates that may fail to be stuck
+        for card in (*[column[0] for column in columns], *left, *right):
+            if _stuck(card, found, talon):
+                wanted -= 1
+                if not wanted:
+                    return True
+            else:
+                spare -= 1
+                if spare < 0:
+                    return False
+        return False
 
     def _parent_has_use(self, column: list[int], depth: int, accepting: dict[int, list[int]], free: int) -> bool:
         """Whether the card under the top ``depth`` cards of ``column`` has a use next move.
@@ -355,20 +465,31 @@ class Search:
         self.stock[:] = stock
         self.found[:] = found
         del self.path[length:]
+        self.talon[:] = bytes(52)
+        for card in (*stock, *waste):
+            self.talon[card] = 1
 
     def _dfs(self, focus: int) -> bool:
-        score = sum(self.found)
+        found = self.found
+        score = found[0] + found[1] + found[2] + found[3]
         if score == 52:
             return True
         if score > self.best_score:
             self.best_score = score
             self.best_first = self.path[self._root_length] if len(self.path) > self._root_length else None
-        key = self.key()
-        if focus >= 0:
-            key += b"\xfe" + bytes(self.columns[focus])
+        # self.key(), written out: this runs for every move searched.
+        columns = self.columns
+        left, right = self.reserves
+        key = bytes((len(left), len(right), len(self.stock), *found)) + b"|".join(sorted(map(bytes, columns)))
         seen = self.seen
         if key in seen:
+            # Searched (or being searched) with every move: a focused search of the same
+            # position tries only some of those moves, so it can't do better.
             return False
+        if focus >= 0:
+            key += b"\xfe" + bytes(columns[focus])
+            if key in seen:
+                return False
         seen.add(key)
         trail = self._trail
         trail.append(key)
@@ -384,12 +505,14 @@ class Search:
             if first[1] != self.n:  # keep foundation plays first
                 self._shuffle(moves)
         n = self.n
-        columns = self.columns
         swaps = self.dominances.swap_then_use
+        apply = self.apply
+        revert = self.revert
+        dfs = self._dfs
         for move in moves:
-            fill = self.apply(*move)
-            path.append(move)
             source, target, count = move
+            fill = apply(source, target, count)
+            path.append(move)
             follow = -1
             if swaps and 0 <= source < n and target < n and fill == FILL_NONE:
                 # A run moved off its parent (onto the parent's twin, or into a free space) is
@@ -400,12 +523,12 @@ class Search:
                 if rest and ACCEPTS[rest[-1]] == KEY[moved[-count]]:
                     if target == focus:
                         path.pop()
-                        self.revert(*move, fill)
+                        revert(source, target, count, fill)
                         continue
                     follow = source
-            if self._dfs(follow):
+            if dfs(follow):
                 return True
             path.pop()
-            self.revert(*move, fill)
+            revert(source, target, count, fill)
         trail.pop()
         return False

@@ -164,6 +164,63 @@ def test_applying_a_step_plays_the_same_move_as_the_rules_and_reverting_restores
     assert steps > 300
 
 
+def test_the_search_knows_which_cards_are_in_the_stock_and_the_waste_after_every_step_and_its_reversal():
+    rng = random.Random(5)
+    steps = 0
+    for game in POSITIONS:
+        search = Search(game, NO_DOMINANCES)
+        played = []
+        for _ in range(30):
+            moves = search.moves()
+            if not moves:
+                break
+            step = rng.choice(moves)
+            played.append((step, search.apply(*step)))
+            in_talon = {card for card in range(52) if search.talon[card]}
+            assert in_talon == {*search.stock, *search.waste}, f"after {played} from\n{game.to_text()}"
+            steps += 1
+        for step, fill in reversed(played):
+            search.revert(*step, fill)
+        assert {card for card in range(52) if search.talon[card]} == {*search.stock, *search.waste}
+    assert steps > 100
+
+
+# Kings at the bottom of every column, none of which can go up (their Aces are in the stock);
+# the 2♣ on the waste can't go up (the A♣ is in the stock) and has nowhere to go (both red 3s
+# are in the stock). Short of drawing, no column can empty and nothing can leave the waste.
+STUCK = dict(
+    variant="little-gate",
+    left="JC",
+    right="5D",
+    columns={1: "KC QD", 2: "KD", 3: "KH", 4: "KS 4C"},
+    waste="9S 2C",
+    stock="AC AD AH AS 3D 3H",
+)
+
+
+def test_the_draw_is_the_only_move_when_nothing_can_leave_the_waste_before_it():
+    game = gate(position(**STUCK))
+    legal = {str(move) for move in game.legal_moves()}
+    assert legal == {"d", "l1"}  # the J♣ could go onto the Q♦, but that can wait
+    assert [str(to_move(game, step)) for step in Search(game).moves()] == ["d"]
+    off = dataclasses.replace(DEFAULT_DOMINANCES, stuck_draw=False)
+    assert len(Search(game, off).moves()) > 1
+
+
+def test_the_draw_is_not_forced_when_a_column_could_empty_and_the_gateposts_run_dry():
+    # Column 1's bottom card is a 6♥ that could go onto the 7♣ on column 4, and the gateposts
+    # hold the A♦, which could go up, and the J♣, which could go onto the Q♦: only three
+    # columns are held by stuck cards, and the fourth could empty after the gateposts.
+    game = gate(position(**{**STUCK, "right": "AD", "stock": "AC AH AS 3D 3H",
+                            "columns": {1: "6H", 2: "KD QD", 3: "KH", 4: "KS 7C"}}))
+    assert [str(to_move(game, step)) for step in Search(game).moves()] == ["rf"]  # the A♦ up, not the draw
+
+
+def test_the_draw_is_not_forced_when_the_waste_card_has_a_parent_within_reach():
+    game = gate(position(**{**STUCK, "stock": "AC AD AH AS 3D", "right": "3H"}))
+    assert len(Search(game).moves()) > 1
+
+
 @pytest.mark.parametrize("setting", ["default", "none"])
 def test_every_step_the_search_considers_is_a_legal_move(setting):
     dominances = DEFAULT_DOMINANCES if setting == "default" else NO_DOMINANCES
@@ -213,11 +270,25 @@ def test_a_card_a_lower_card_could_still_go_onto_is_not_forced():
 
 
 def test_a_card_the_other_colour_one_rank_lower_still_needs_is_not_forced():
-    # The 4♠ is not home (it is still in the stock): it may yet need to go onto the 5♥, so the
-    # 5♥ is not safe (gatebot.rules.autoplay.is_safe_up agrees) and other moves are searched too.
-    game = gate(position(foundations="4C 4D 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S"))
+    # The 4♠ is not home (it is still in the stock) and can't go up when it comes (the 3♠ is
+    # not home either): it may yet need to go onto the 5♥, so the 5♥ is not safe
+    # (gatebot.rules.autoplay.is_safe_up agrees) and other moves are searched too.
+    game = gate(position(foundations="4C 4D 4H 2S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 3S 4S"))
     tokens = [str(to_move(game, step)) for step in Search(game).moves()]
     assert "3f" in tokens and len(tokens) > 1
+
+
+def test_a_card_whose_would_be_children_could_go_up_instead_is_the_only_move():
+    # The 4♠ could still go onto the 5♥, but it could as well go up (the 3♠ is home), and so
+    # could a red 3 put onto it: the 5♥ goes up at once.
+    game = gate(position(foundations="4C 2D 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S 3D"))
+    assert len(game.legal_moves()) > 2
+    assert [str(to_move(game, step)) for step in Search(game).moves()] == ["3f"]
+    # Not when that rule is off, nor when the red 3s could not go up (the 2♦ is not home).
+    off = dataclasses.replace(DEFAULT_DOMINANCES, nearly_safe_column=False)
+    assert len(Search(game, off).moves()) > 1
+    lower = gate(position(foundations="4C AD 4H 3S", columns={1: "KS QD", 3: "9C 5H"}, waste="TD", stock="JS 4S 2D 3D"))
+    assert len(Search(lower).moves()) > 1
 
 
 # -- what the search is given -----------------------------------------------------------

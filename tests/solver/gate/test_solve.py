@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -474,3 +475,79 @@ def test_the_solvers_line_for_deal_46_passes_no_position_twice():
     texts = positions_along(game, found.line)
     assert len(texts) == len(set(texts))
     assert len(found.line) < len(searched_line(46))
+
+
+# -- against the verdicts of the search before its later pruning rules ------------------
+
+OLD_VERDICTS = Path(__file__).with_name("old_verdicts.txt")
+
+
+def old_verdicts() -> dict[tuple[str, int], tuple[str, int]]:
+    """``(variant, deal) -> (verdict, nodes)`` from ``old_verdicts.txt``."""
+    rows = [line.split() for line in OLD_VERDICTS.read_text().splitlines() if not line.startswith("#")]
+    return {(variant, int(deal)): (verdict, int(nodes)) for variant, deal, verdict, nodes in rows}
+
+
+def test_the_old_verdicts_file_holds_both_variants_and_every_kind_of_verdict():
+    rows = old_verdicts()
+    assert len(rows) == 500
+    assert {verdict for verdict, _ in rows.values()} == {"winnable", "lost", "unresolved"}
+
+
+def test_no_verdict_contradicts_the_old_search_and_every_win_replays():
+    """The cheap deals of ``old_verdicts.txt`` (all 300 are in benchmarks/gate_verdicts.py's check).
+
+    Gate deals 1-60, the Little Gate deals the old search decided within 3,000 nodes and
+    Little Gate's one winnable deal: each is decided again, the same way, and each win
+    replays through the rules engine.
+    """
+    rows = old_verdicts()
+    chosen = [key for key, (verdict, nodes) in rows.items()
+              if (key[0] == "gate" and key[1] <= 60) or (verdict != "unresolved" and nodes < 3_000)
+              or (key[0] == "little-gate" and verdict == "winnable")]
+    assert len(chosen) > 80
+    for variant, deal in chosen:
+        game = gate(Game.new(variant, deal=deal))
+        found = solve(game, max_nodes=150_000, max_seconds=600)
+        assert found.verdict.value == rows[variant, deal][0], (variant, deal)
+        if found.verdict is Verdict.WINNABLE:
+            assert_line_wins(game, found.line)
+
+
+def with_a_stock(rng: random.Random, off: int) -> GateGame:
+    """A Little Gate position with ``off`` cards loose (the highest of random suits), 2-6 of the lowest in the stock.
+
+    With the lowest cards still to come, much of the table can't go up before a draw: the
+    kind of position where the draw is forced.
+    """
+    found = [13] * 4
+    for _ in range(off):
+        found[rng.choice([suit for suit in range(4) if found[suit]])] -= 1
+    loose = [card for card in range(52) if card >> 2 >= found[card & 3]]
+    stock = rng.randint(2, 6)
+    piles: dict[str, list[int]] = {name: [] for name in ("L", "R", "W", "1", "2", "3", "4")}
+    piles["S"], loose = loose[:stock], loose[stock:]  # loose is lowest first
+    rng.shuffle(piles["S"])
+    rng.shuffle(loose)
+    for number, card in enumerate(loose):
+        name = str(number + 1) if number < 4 else rng.choice(["L", "R", "W", "W", "1", "2", "3", "4"])
+        piles[name].append(card)
+    return gate(Game.from_text(position_text("little-gate", (), piles, found)))
+
+
+def test_forcing_the_draw_keeps_the_naive_searchs_verdict_with_cards_in_the_stock():
+    """Small positions with a stock, where the draw rule changes what is searched: same verdict as the naive search."""
+    rng = random.Random("stuck-draw")
+    off = dataclasses.replace(DEFAULT_DOMINANCES, stuck_draw=False)
+    verdicts = []
+    for _ in range(300):
+        game = with_a_stock(rng, rng.randint(14, 18))
+        pruned = solve(game, max_nodes=50_000, max_seconds=20.0)
+        if pruned.nodes == solve(game, dominances=off, max_nodes=50_000, max_seconds=20.0).nodes:
+            continue  # the rule made no difference here
+        won = brute_force(game)
+        if won is None:
+            continue
+        assert pruned.verdict is (Verdict.WINNABLE if won else Verdict.LOST), game.to_text()
+        verdicts.append(won)
+    assert len(verdicts) >= 5 and True in verdicts and False in verdicts, verdicts
