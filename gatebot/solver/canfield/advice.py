@@ -201,7 +201,8 @@ def _seed(view: CanfieldGame, seen: search.Position) -> int:
     if view.stock_known and view.passes_left is None:
         talon = seen.waste + seen.stock[::-1]
         rest = replace(seen, stock=b"", waste=b"")
-        return zlib.crc32(repr((rest, talon, len(seen.waste) % seen.draw)).encode())
+        phase = len(seen.waste) % seen.draw if seen.stock else 0  # the turns' grouping, as the solver keys it
+        return zlib.crc32(repr((rest, talon, phase)).encode())
     return zlib.crc32(view.to_text(hide_stock=True).encode())
 
 
