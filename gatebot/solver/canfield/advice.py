@@ -2,12 +2,19 @@
 
 A hint reads only the player's view (``to_text(hide_stock=True)``): the reserve's top card,
 the piles, the foundations, the waste, and the stock once its order has been seen (from the
-second pass on). The cards it can't see — the reserve under its top, the stock in the first
-pass — it deals at random many times over (the same deals for the same view), solves each
-imagined deal with the thoughtful solver on a small budget, and votes: the move that starts
-a win in the most imagined deals is the hint. A move is a token the player can play now, so
-a line that begins by turning the stock votes for ``d``. Once nothing is hidden, the hint is
-the first move of a proved win, or says that no win is left.
+second pass on). Some hints need no search: a card up that can't hurt, and, with unlimited
+passes, turning through the first pass, which shows the whole stock at no cost (the waste
+turned over is the stock again, in the same order). Otherwise the cards it can't see (the
+reserve under its top, the stock in a first pass that costs a pass) are dealt at random
+many times over, the same deals for the same view, and every move is weighed on the same
+imagined deals: the share of them the solver wins after it (perfect-information Monte
+Carlo). With the stock known a move is one of the solver's plans, "turn *k* times, then
+play the waste's card", and the hint says ``d`` until the card shows. Once nothing is
+hidden, the hint is the first move of a proved win, or says that no win is left.
+
+The strength is set in positions (``MOVE_NODES`` a move and deal, ``THINK_NODES`` a hint),
+so it doesn't depend on the machine's load, with the seconds a hint is given as a cap: a
+faster search weighs more deals in the same time.
 """
 
 from __future__ import annotations

@@ -101,6 +101,26 @@ def test_a_card_that_nothing_could_build_on_goes_up_at_once() -> None:
     assert found.move in (Move.from_text("1f"), Move.from_text("4f")) and found.samples == 0
 
 
+def test_turning_a_known_talon_keeps_the_imagined_deals_and_a_card_played_changes_them() -> None:
+    game = first_pass_turned(canfield(1))
+
+    def seed(board: CanfieldGame) -> int:
+        view = Game.from_text(board.to_text(hide_stock=True))
+        assert isinstance(view, CanfieldGame)
+        return advice._seed(view, position_of(view))
+
+    turned = game.copy()
+    turned.play_line("d d d")  # a turn of the talon is the same position to the solver
+    assert turned.to_text(hide_stock=True) != game.to_text(hide_stock=True) and seed(turned) == seed(game)
+    while turned.stock_count:  # to the end of the pass, however the last turn groups the cards
+        turned.play("d")
+    assert len(turned.waste) % 3 != 0 and seed(turned) == seed(game)
+    moved = next(move for move in game.legal_moves() if not move.is_draw)
+    played = game.copy()
+    played.play(moved)
+    assert seed(played) != seed(game)
+
+
 def run_just_moved(deal: int, seed: int) -> tuple[CanfieldGame, Move] | None:
     """A partial-moves game whose last move took a run off a card it could go straight back onto."""
     game = canfield(deal, "partial-moves")
