@@ -94,7 +94,7 @@ def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None) -> 
     if view.hidden_count == 0:
         found = _exact(view, deadline, earlier)
     else:
-        found = _at_once(view, earlier) or _sampled(view, deadline, earlier)
+        found = _at_once(view, deadline, earlier) or _sampled(view, deadline, earlier)
     return replace(found, seconds=time.perf_counter() - started)
 
 
@@ -121,22 +121,47 @@ def _turns(step: search.Step) -> int:
     return step[1] if step[0] == "W" else 1 if step[0] in ("d", "n") else 0
 
 
-def _at_once(view: CanfieldGame, earlier: frozenset[str]) -> Hint | None:
+def _at_once(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hint | None:
     """A hint that needs no search: a safe card up, or turning through a first pass that costs nothing.
 
     A card goes up at once when the solver's pruning rule proves the play can't hurt (both
     cards that could build on it are up). With unlimited passes the first pass turns the
     stock without playing from the waste: the waste turned over is then the stock again in
     the same order, every card of it seen, so nothing a player could do has been lost and
-    from then on only the reserve is hidden.
+    from then on only the reserve is hidden. The turn still tells the player's odds: the
+    share of imagined deals the solver wins from here.
     """
     position = search.position_of(view)
     first = search.moves(position)
     if len(first) == 1 and first[0][0] == "f" and not _undoes(view, _first_token((first[0],)), earlier):
         return _hint(view, _first_token((first[0],)), _("it adds a card to your score"), Outlook.OPEN)
     if view.passes_left is None and view.pass_number == 1 and DRAW in view.legal_moves():
-        return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN)
+        won, samples = _chances(view, deadline)
+        return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN, won / samples if samples else None,
+                     samples)
     return None
+
+
+def _chances(view: CanfieldGame, deadline: float) -> tuple[int, int]:
+    """How many imagined deals of the unseen cards the solver wins from ``view``, of how many it settled or tried.
+
+    The player's odds as the hint's other answers give them, one search a deal (the move
+    itself needs none).
+    """
+    seen = search.position_of(view)
+    rng = random.Random(_seed(view, seen))
+    won = samples = nodes = 0
+    while samples < SAMPLES and nodes < THINK_NODES // 4:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            break
+        found = search.solve(_imagined(seen, view.stock_known, rng), max_nodes=MOVE_NODES, max_seconds=remaining)
+        if found.verdict is Verdict.UNRESOLVED and time.perf_counter() >= deadline:
+            break  # cut by the clock, not by its budget: left out
+        nodes += found.nodes
+        samples += 1
+        won += found.verdict is Verdict.WINNABLE
+    return won, samples
 
 
 def _undoes(view: CanfieldGame, token: str, earlier: frozenset[str]) -> bool:
