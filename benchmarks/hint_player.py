@@ -3,7 +3,8 @@
 The game keeps its real stock; every hint is asked of the game through ``hint()``, which
 reads only the position as the player sees it (the stock hidden). A game ends when it is
 won, when no move is left, when the hint proves it lost (a player would end it there), or
-after a move cap (a guard against shuttling, reported if it ever triggers).
+after a move cap (a guard against shuttling, reported if it ever triggers). Each hint is
+given the positions behind the game as the service gives them, so it leads forward.
 
 For comparison the same deals are played by a greedy player that never looks ahead: a
 foundation play if there is one, else the first move that takes a card off a gatepost or
@@ -46,7 +47,7 @@ def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], 
     game = Game.new(variant, deal=deal)
     latencies = []
     for _ in range(MOVE_CAP):
-        found = registry.hint(game, seconds=HINT_SECONDS)
+        found = registry.hint(game, seconds=HINT_SECONDS, behind=registry.positions_behind(game))
         latencies.append(found.seconds)
         if found.move is None or found.outlook is Outlook.LOST:
             break
@@ -148,8 +149,9 @@ def main() -> None:
     greedy_wins = sum(won for _deal, won, _score in greedy)
     greedy_score = statistics.fmean(score for _deal, _won, score in greedy)
     n = len(jobs)
+    elapsed = time.perf_counter() - started
     print(f"{args.variant}, deals {format_deals(args.deals)}, {n} games, {hints} hints, "
-          f"{time.perf_counter() - started:.0f} s with {args.jobs} processes")
+          f"{elapsed:.0f} s with {args.jobs} processes ({sum(latencies) / n:.1f} s of hints a game)")
     print("| player | games won | mean score | hint latency p50 / p95 / max |")
     print("|---|---|---|---|")
     print(f"| hints | {wins} of {n} ({wins / n:.1%}) | {scores / n:.1f} | "

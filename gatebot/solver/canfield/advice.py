@@ -2,12 +2,19 @@
 
 A hint reads only the player's view (``to_text(hide_stock=True)``): the reserve's top card,
 the piles, the foundations, the waste, and the stock once its order has been seen (from the
-second pass on). The cards it can't see — the reserve under its top, the stock in the first
-pass — it deals at random many times over (the same deals for the same view), solves each
-imagined deal with the thoughtful solver on a small budget, and votes: the move that starts
-a win in the most imagined deals is the hint. A move is a token the player can play now, so
-a line that begins by turning the stock votes for ``d``. Once nothing is hidden, the hint is
-the first move of a proved win, or says that no win is left.
+second pass on). Some hints need no search: a card up that can't hurt, and, with unlimited
+passes, turning through the first pass, which shows the whole stock at no cost (the waste
+turned over is the stock again, in the same order). Otherwise the cards it can't see (the
+reserve under its top, the stock in a first pass that costs a pass) are dealt at random
+many times over, the same deals for the same view, and every move is weighed on the same
+imagined deals: the share of them the solver wins after it (perfect-information Monte
+Carlo). With the stock known a move is one of the solver's plans, "turn *k* times, then
+play the waste's card", and the hint says ``d`` until the card shows. Once nothing is
+hidden, the hint is the first move of a proved win, or says that no win is left.
+
+The strength is set in positions (``MOVE_NODES`` a move and deal, ``THINK_NODES`` a hint),
+so it doesn't depend on the machine's load, with the seconds a hint is given as a cap: a
+faster search weighs more deals in the same time.
 """
 
 from __future__ import annotations
@@ -15,7 +22,6 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -26,16 +32,32 @@ from gatebot.solver.canfield import search
 from gatebot.solver.results import Hint, Outlook, Solution, Verdict
 
 #: How many deals of the unseen cards a hint imagines, at most.
-SAMPLES = 12
-#: The solver's budget on one imagined deal.
-SAMPLE_NODES = 1_500
+SAMPLES = 16
+#: The solver's budget for one move on one imagined deal.
+MOVE_NODES = 300
+#: The most positions a sampled hint searches in all: its strength, whatever the machine's load
+#: (the seconds it is given are a cap on top).
+THINK_NODES = 40_000
 #: The solver's budget once nothing is hidden.
 EXACT_NODES = 200_000
 
 
+#: How many of the latest positions a hint keeps away from.
+RECENT = 8
+
+
 def positions_behind(game: Game) -> tuple[str, ...]:
-    """Nothing: Canfield's moves can't go round in a circle (turning is the only repeat, and it moves on)."""
-    return ()
+    """The positions ``game`` went through in its last few moves, as its player saw them, latest first.
+
+    A hint doesn't lead back to them: with partial moves a run can go back and forth between
+    two piles, and a move back undoes the one before.
+    """
+    board = _canfield(game).copy()
+    texts = []
+    for _step in range(min(RECENT, len(board.moves))):
+        board.undo()
+        texts.append(board.to_text(hide_stock=True))
+    return tuple(texts)
 
 
 def solve(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
@@ -54,7 +76,12 @@ def solve(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
 
 
 def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None) -> Hint:
-    """The best move in ``game`` as its player sees it, and why (``behind`` is not needed here)."""
+    """The best move in ``game`` as its player sees it, and why.
+
+    ``behind`` lists positions the game went through lately, as its player saw them (by
+    default read from ``game``'s own moves): a move back to one of them, such as a run moved
+    back where it came from, is hinted only when nothing else is left.
+    """
     started = time.perf_counter()
     view = Game.from_text(_canfield(game).to_text(hide_stock=True))
     assert isinstance(view, CanfieldGame)
@@ -63,7 +90,11 @@ def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None) -> 
     if not view.has_legal_move() or view.is_over:
         return Hint(None, _("No move is left: the game is over"), Outlook.LOST)
     deadline = started + seconds
-    found = _exact(view, deadline) if view.hidden_count == 0 else _sampled(view, deadline)
+    earlier = frozenset(positions_behind(game) if behind is None else behind)
+    if view.hidden_count == 0:
+        found = _exact(view, deadline, earlier)
+    else:
+        found = _at_once(view, deadline, earlier) or _sampled(view, deadline, earlier)
     return replace(found, seconds=time.perf_counter() - started)
 
 
@@ -85,26 +116,85 @@ def _first_token(line: tuple[search.Step, ...]) -> str:
     return search.tokens(line[:1])[0]
 
 
+def _turns(step: search.Step) -> int:
+    """How many times ``step`` turns the talon before it plays a card (a plain turn counts one)."""
+    return step[1] if step[0] == "W" else 1 if step[0] in ("d", "n") else 0
+
+
+def _at_once(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hint | None:
+    """A hint that needs no search: a safe card up, or turning through a first pass that costs nothing.
+
+    A card goes up at once when the solver's pruning rule proves the play can't hurt (both
+    cards that could build on it are up). With unlimited passes the first pass turns the
+    stock without playing from the waste: the waste turned over is then the stock again in
+    the same order, every card of it seen, so nothing a player could do has been lost and
+    from then on only the reserve is hidden. The turn still tells the player's odds: the
+    share of imagined deals the solver wins from here.
+    """
+    position = search.position_of(view)
+    first = search.moves(position)
+    if len(first) == 1 and first[0][0] == "f" and not _undoes(view, _first_token((first[0],)), earlier):
+        return _hint(view, _first_token((first[0],)), _("it adds a card to your score"), Outlook.OPEN)
+    if view.passes_left is None and view.pass_number == 1 and DRAW in view.legal_moves():
+        won, samples = _chances(view, deadline)
+        return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN, won / samples if samples else None,
+                     samples)
+    return None
+
+
+def _chances(view: CanfieldGame, deadline: float) -> tuple[int, int]:
+    """How many imagined deals of the unseen cards the solver wins from ``view``, of how many it settled or tried.
+
+    The player's odds as the hint's other answers give them, one search a deal (the move
+    itself needs none).
+    """
+    seen = search.position_of(view)
+    rng = random.Random(_seed(view, seen))
+    won = samples = nodes = 0
+    while samples < SAMPLES and nodes < THINK_NODES // 4:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            break
+        found = search.solve(_imagined(seen, view.stock_known, rng), max_nodes=MOVE_NODES, max_seconds=remaining)
+        if found.verdict is Verdict.UNRESOLVED and time.perf_counter() >= deadline:
+            break  # cut by the clock, not by its budget: left out
+        nodes += found.nodes
+        samples += 1
+        won += found.verdict is Verdict.WINNABLE
+    return won, samples
+
+
+def _undoes(view: CanfieldGame, token: str, earlier: frozenset[str]) -> bool:
+    """Whether playing ``token`` brings back a position the game has just been through."""
+    if not earlier or token == "d":
+        return False
+    board = view.copy()
+    try:
+        board.play(Move.from_text(token))
+    except ValueError:
+        return False  # it turns up a hidden reserve card: nothing seen before comes back
+    return board.to_text(hide_stock=True) in earlier
+
+
 def _fallback(position: search.Position) -> str | None:
     """The solver's most promising move when no win was found (a card up first, then a reserve card out)."""
-    found = search.moves(position)
+    found = sorted(search.moves(position), key=_turns)
     return _first_token((found[0],)) if found else None
 
 
-def _exact(view: CanfieldGame, deadline: float) -> Hint:
+def _exact(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hint:
     """Nothing is hidden: the first move of a proved win, or the news that none is left."""
     position = search.position_of(view)
     found = search.solve(position, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
     if found.verdict is Verdict.WINNABLE and found.line:
         return _hint(view, _first_token(found.line), _("it is the first move of a win"), Outlook.WINNABLE)
-    token = _fallback(position)
     if found.verdict is Verdict.LOST:
         ups = [move for move in view.legal_moves() if move.target == "f"]
         if not ups:
             return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
         return _hint(view, str(ups[0]), _("it adds a card to your score"), Outlook.LOST)
-    if token is None:
-        token = str(view.legal_moves()[0])
+    steps = [step for step in _candidates(position, True) if not _undoes(view, _first_token((step,)), earlier)]
+    token = _first_token((steps[0],)) if steps else str(view.legal_moves()[0])
     return _hint(view, token, _("it is the most promising move"), Outlook.UNKNOWN)
 
 
@@ -118,28 +208,83 @@ def _imagined(seen: search.Position, stock_known: bool, rng: random.Random) -> s
     return replace(seen, reserve=reserve, stock=stock)
 
 
-def _sampled(view: CanfieldGame, deadline: float) -> Hint:
-    """Vote over imagined deals of the unseen cards: the move that starts the most wins."""
-    rng = random.Random(zlib.crc32(view.to_text().encode()))
+def _candidates(position: search.Position, stock_known: bool) -> list[search.Step]:
+    """The moves a hint weighs, as the solver's steps, fewest turns of the talon first.
+
+    With the stock known a step is a plan the player can follow: turn *k* times, then play
+    the waste's card (the hint says ``d`` until the card shows). With it unknown every
+    turning plan is the one move ``d``, since what a turn shows is not known.
+    """
+    steps = search.moves(position, safe=False)
+    if not stock_known:
+        steps = [step for step in steps if _turns(step) == 0]
+        if position.stock or position.waste:
+            steps.append(("d",))
+    return sorted(steps, key=_turns)  # stable: the solver's order among equals
+
+
+def _seed(view: CanfieldGame, seen: search.Position) -> int:
+    """The imagined deals' seed: the view, with a known talon of unlimited passes written as its cycle.
+
+    Turning such a talon leads back round, so every turn of it is the same position to the
+    solver; seeding by the cycle keeps the imagined deals, and so the plan, the same while
+    the player turns towards the card the hint is after.
+    """
+    if view.stock_known and view.passes_left is None:
+        talon = seen.waste + seen.stock[::-1]
+        rest = replace(seen, stock=b"", waste=b"")
+        phase = len(seen.waste) % seen.draw if seen.stock else 0  # the turns' grouping, as the solver keys it
+        return zlib.crc32(repr((rest, talon, phase)).encode())
+    return zlib.crc32(view.to_text(hide_stock=True).encode())
+
+
+def _sampled(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hint:
+    """Perfect-information Monte Carlo: each move's share of imagined deals won after it.
+
+    Every move is weighed on the same imagined deals of the unseen cards, deal by deal
+    (each with ``MOVE_NODES``), until ``SAMPLES`` deals, ``THINK_NODES`` positions in all or
+    the seconds run out; a deal not finished for every move is left out. The move winning
+    the most deals is the hint; among equals, the one proved lost on the fewest, then the
+    one turning the talon least.
+    """
     seen = search.position_of(view)
-    wins: Counter[str] = Counter()
-    decided = 0
-    first: search.Position | None = None
-    for _sample in range(SAMPLES):
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            break
+    rng = random.Random(_seed(view, seen))
+    steps = _candidates(seen, view.stock_known)
+    if not steps:  # no card can move, however the talon is turned: turning is all that is left
+        return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN)
+    tokens = [_first_token((step,)) for step in steps]
+    kept = [index for index, token in enumerate(tokens) if not _undoes(view, token, earlier)] or list(
+        range(len(steps)))
+    wins = dict.fromkeys(kept, 0)
+    lost = dict.fromkeys(kept, 0)
+    samples = nodes = 0
+    while samples < SAMPLES and nodes < THINK_NODES:
         position = _imagined(seen, view.stock_known, rng)
-        first = first or position
-        found = search.solve(position, max_nodes=SAMPLE_NODES, max_seconds=remaining)
-        if found.verdict is not Verdict.UNRESOLVED:
-            decided += 1
-        if found.verdict is Verdict.WINNABLE and found.line:
-            wins[_first_token(found.line)] += 1
-    if wins:
-        token, count = wins.most_common(1)[0]
-        why = _("it starts the most wins")
-        return _hint(view, token, why, Outlook.OPEN, count / max(1, decided), decided)
-    token = _fallback(first or _imagined(seen, view.stock_known, rng)) or str(view.legal_moves()[0])
+        won_here: dict[int, bool] = {}
+        lost_here: dict[int, bool] = {}
+        out_of_time = False
+        for index in kept:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                out_of_time = True
+                break
+            after = search.play(position, steps[index])
+            found = search.solve(after, max_nodes=MOVE_NODES, max_seconds=remaining)
+            nodes += found.nodes
+            won_here[index] = after.won or found.verdict is Verdict.WINNABLE
+            lost_here[index] = found.verdict is Verdict.LOST
+        if out_of_time:
+            break
+        samples += 1
+        for index in kept:
+            wins[index] += won_here[index]
+            lost[index] += lost_here[index]
+    if not samples:
+        index = kept[0]
+        why = _("it is the most promising move")
+        return _hint(view, tokens[index], why, Outlook.OPEN, None, 0)
+    best = max(kept, key=lambda index: (wins[index], -lost[index], -_turns(steps[index]), -index))
+    if wins[best]:
+        return _hint(view, tokens[best], _("it starts the most wins"), Outlook.OPEN, wins[best] / samples, samples)
     why = _("no imagined deal was won, and this is the most promising move")
-    return _hint(view, token, why, Outlook.OPEN, 0.0 if decided else None, decided)
+    return _hint(view, tokens[best], why, Outlook.OPEN, 0.0, samples)

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from gatebot.rules import Game, Move
+from gatebot.rules import DRAW, Game, Move
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver import Outlook, Verdict, registry
+from gatebot.solver.canfield import advice
 from gatebot.solver.canfield.search import position_of, solve, tokens
 
 #: Long enough for every imagined deal, so the answer doesn't depend on the machine's speed.
@@ -46,15 +47,105 @@ def won_deal() -> CanfieldGame:
     return game
 
 
+def first_pass_turned(game: CanfieldGame) -> CanfieldGame:
+    """``game`` once its stock has been turned through once and over, nothing played from the waste."""
+    game = game.copy()
+    while game.pass_number == 1:
+        game.play("d")
+    return game
+
+
+@pytest.fixture
+def few_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sampled hint's budget small enough for a test, and spent by positions, not by the clock."""
+    monkeypatch.setattr(advice, "THINK_NODES", 2_000)
+    monkeypatch.setattr(advice, "SAMPLES", 4)
+
+
+@pytest.mark.usefixtures("few_positions")
 @pytest.mark.parametrize("deal", [1, 13])
 def test_a_hint_is_the_same_whatever_order_the_unseen_cards_are_in(deal: int) -> None:
-    game = canfield(deal)
-    first = registry.hint(game, seconds=PATIENT)
-    for seed in (1,):
-        again = registry.hint(reshuffled(game, seed), seconds=PATIENT)
-        assert (again.move, again.reason, again.win_chance) == (first.move, first.reason, first.win_chance)
-    assert first.move is not None and first.move in game.legal_moves()
-    assert first.outlook is Outlook.OPEN and first.samples > 0
+    for game in (canfield(deal), first_pass_turned(canfield(deal))):
+        first = registry.hint(game, seconds=PATIENT)
+        for seed in (1,):
+            again = registry.hint(reshuffled(game, seed), seconds=PATIENT)
+            assert (again.move, again.reason, again.win_chance) == (first.move, first.reason, first.win_chance)
+        assert first.move is not None and first.move in game.legal_moves()
+        assert first.outlook is Outlook.OPEN
+    assert game.pass_number == 2 and first.samples > 0  # the reserve is still hidden: imagined deals
+
+
+def test_with_unlimited_passes_the_first_pass_is_turned_through_before_a_waste_card_is_played() -> None:
+    game = canfield(1)
+    while game.pass_number == 1:
+        found = registry.hint(game, seconds=PATIENT)
+        assert found.move is not None
+        assert found.move == DRAW or (found.move.source != "w" and found.move.target == "f" and found.samples == 0)
+        game.play(found.move)
+    assert game.stock_known and game.to_text(hide_stock=True).splitlines()[-2] == canfield(1).to_text().splitlines()[-2]
+
+
+@pytest.mark.usefixtures("few_positions")
+def test_with_a_limited_number_of_passes_the_first_pass_is_weighed_on_imagined_deals() -> None:
+    found = registry.hint(canfield(1, "draw-one"), seconds=PATIENT)
+    assert found.samples > 0
+
+
+def test_a_card_that_nothing_could_build_on_goes_up_at_once() -> None:
+    lines = canfield(1).to_text().splitlines()  # base queen, QC up; piles 1: KH, 4: KS
+    stock = [card for card in lines[-2].split()[1:] if card not in ("QD", "QH", "QS")]
+    lines[-2] = " ".join(["S:", *stock])
+    lines[2] = "F: QC QD QH QS"  # every queen is up: nothing can ever build on KH or KS
+    game = Game.from_text("\n".join(lines))
+    found = registry.hint(game, seconds=0.001)
+    assert found.move in (Move.from_text("1f"), Move.from_text("4f")) and found.samples == 0
+
+
+def test_turning_a_known_talon_keeps_the_imagined_deals_and_a_card_played_changes_them() -> None:
+    game = first_pass_turned(canfield(1))
+
+    def seed(board: CanfieldGame) -> int:
+        view = Game.from_text(board.to_text(hide_stock=True))
+        assert isinstance(view, CanfieldGame)
+        return advice._seed(view, position_of(view))
+
+    turned = game.copy()
+    turned.play_line("d d d")  # a turn of the talon is the same position to the solver
+    assert turned.to_text(hide_stock=True) != game.to_text(hide_stock=True) and seed(turned) == seed(game)
+    while turned.stock_count:  # to the end of the pass, however the last turn groups the cards
+        turned.play("d")
+    assert len(turned.waste) % 3 != 0 and seed(turned) == seed(game)
+    moved = next(move for move in game.legal_moves() if not move.is_draw)
+    played = game.copy()
+    played.play(moved)
+    assert seed(played) != seed(game)
+
+
+def run_just_moved(deal: int, seed: int) -> tuple[CanfieldGame, Move] | None:
+    """A partial-moves game whose last move took a run off a card it could go straight back onto."""
+    game = canfield(deal, "partial-moves")
+    rng = random.Random(seed)
+    for _step in range(300):
+        moves = game.legal_moves()
+        if not moves:
+            return None
+        last = game.play(rng.choice(moves))
+        if last.source.isdigit() and last.target.isdigit():
+            back = Move(last.target, last.source)
+            if back in game.legal_moves():
+                return game, back
+    return None
+
+
+@pytest.mark.usefixtures("few_positions")
+def test_a_hint_never_moves_a_run_back_where_it_just_came_from() -> None:
+    found = [case for deal in range(1, 40) for seed in (1, 2) if (case := run_just_moved(deal, seed))]
+    assert len(found) >= 3
+    for game, back in found[:3]:
+        before = game.copy()
+        before.undo()
+        assert registry.positions_behind(game)[0] == before.to_text(hide_stock=True)
+        assert registry.hint(game, seconds=PATIENT).move != back
 
 
 def test_the_hidden_cards_are_the_reserve_under_its_top_and_the_first_pass_stock() -> None:
