@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TextIO
 
-from gatebot.locale import Translator, terminal_locale, translator
+from gatebot.locale import terminal_language
 from gatebot.messages import _
 
 #: The exit code when the output's reader went away early (``| head``): 128 + SIGPIPE, as a
@@ -22,14 +22,6 @@ from gatebot.messages import _
 BROKEN_PIPE = 141
 #: The longest refusal printed; longer ones (a rule quoting a huge line back) are cut.
 MAX_REFUSAL = 400
-
-
-def terminal_language() -> Translator:
-    """The language of the person at this terminal: what ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG`` asks for.
-
-    The same lookup as ``gatebot play``'s screen, so every command speaks as the game does.
-    """
-    return translator(terminal_locale(os.environ))
 
 
 def say(message: str) -> str:

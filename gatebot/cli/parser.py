@@ -14,10 +14,9 @@ from gatebot.cli.database import db_current_command, db_forget_server_command, d
 from gatebot.cli.front_ends import play_command, run_command, sync_command
 from gatebot.cli.health import health_command
 from gatebot.cli.invite import invite_command
-from gatebot.cli.output import terminal_language
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
-from gatebot.locale import Translator
+from gatebot.locale import Translator, terminal_language
 from gatebot.messages import Text, _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 

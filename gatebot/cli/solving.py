@@ -12,9 +12,10 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from gatebot.cli.output import refuse, say, terminal_language, utf8
+from gatebot.cli.output import refuse, say, utf8
 from gatebot.digits import parse_whole, shown
 from gatebot.errors import UserError
+from gatebot.locale import terminal_language
 from gatebot.messages import Text, _, message_of, n_
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, RulesError, find_variant
 

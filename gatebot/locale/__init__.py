@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import os
 from collections.abc import Mapping
 from decimal import Decimal
 from importlib.resources import files
@@ -140,3 +141,8 @@ def terminal_locale(environ: Mapping[str, str]) -> str | None:
             continue
         return value
     return None
+
+
+def terminal_language(environ: Mapping[str, str] = os.environ) -> Translator:
+    """The language of the person at this terminal (:func:`terminal_locale`), for every command that prints to them."""
+    return translator(terminal_locale(environ))

@@ -9,11 +9,10 @@ is drawn off the event loop and written to the file asked for.
 from __future__ import annotations
 
 import asyncio
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gatebot.locale import terminal_locale, translator
+from gatebot.locale import terminal_language
 from gatebot.messages import _, joined
 from gatebot.render.card import render_card
 from gatebot.render.card_image import render_card_png
@@ -54,7 +53,7 @@ async def share_card(request: CardRequest) -> str:
         await db.dispose()
     if card is None:
         raise NoCard(_("You have no finished game to share yet: finish one with gatebot play, then share it."))
-    language = translator(terminal_locale(os.environ))  # the card in the terminal's language, as gatebot play's
+    language = terminal_language()  # the card in the terminal's language, as gatebot play's
     text = render_card(card, language)
     if request.out is not None:
         picture = await asyncio.to_thread(render_card_png, card, language)

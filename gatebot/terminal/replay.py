@@ -8,11 +8,10 @@ the picture is drawn off the event loop and written to the file asked for.
 from __future__ import annotations
 
 import asyncio
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from gatebot.locale import terminal_locale, translator
+from gatebot.locale import terminal_language
 from gatebot.messages import _, n_
 from gatebot.render.replay import Animation, animate
 from gatebot.service import Actor, GameService
@@ -58,7 +57,7 @@ async def write_replay(request: ReplayRequest) -> str:
         if service is not None:
             service.close()
         await db.dispose()
-    language = translator(terminal_locale(os.environ))  # the boards in the terminal's language, as gatebot play's
+    language = terminal_language()  # the boards in the terminal's language, as gatebot play's
     animation = await asyncio.to_thread(animate, replay.positions, image_format=request.image_format,
                                         language=language)
     out = request.out or Path(f"gatebot-replay-{replay.game_id}.{animation.extension}")

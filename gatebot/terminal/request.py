@@ -7,12 +7,11 @@ the terminal front end reads settings of its own.
 from __future__ import annotations
 
 import getpass
-import os
 import shutil
 from dataclasses import dataclass, field
 
 from gatebot.digits import parse_whole
-from gatebot.locale import Translator, terminal_locale, translator
+from gatebot.locale import Translator, terminal_language, translator
 from gatebot.messages import _
 from gatebot.render.text_rows import NORMAL_WIDTH
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, UnknownVariant, find_variant, variant_names
@@ -78,7 +77,7 @@ class Screen:
         width = shutil.get_terminal_size((0, 0)).columns or None
         narrow = width is not None and width < NORMAL_WIDTH
         return cls(interactive=interactive, colour=colour, compact=compact or narrow, words=words, width=width,
-                   language=translator(terminal_locale(os.environ)))
+                   language=terminal_language())
 
 
 def parse_deal(text: str) -> int | None:
