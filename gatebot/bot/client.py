@@ -17,7 +17,8 @@ from gatebot.bot import metrics
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.language import CatalogueTranslator
 from gatebot.bot.services import ServedBot, Services
-from gatebot.bot.table import SAFETY_DEFER, Table
+from gatebot.bot.table import Table
+from gatebot.bot.timely import SAFETY_DEFER
 from gatebot.bot.views import unclaimed_sentence
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService

@@ -32,6 +32,11 @@ class Table(Protocol):
         """The classes of the boards' buttons and menu, bound to this table, for ``add_dynamic_items``."""
         ...
 
+    @property
+    def safety_defer(self) -> float:
+        """Seconds before an answer still being worked on is acknowledged (see :mod:`gatebot.bot.timely`)."""
+        ...
+
     async def command(
         self,
         interaction: discord.Interaction,

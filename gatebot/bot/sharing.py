@@ -16,6 +16,7 @@ import io
 import discord
 
 from gatebot.bot.language import speaker
+from gatebot.bot.timely import OnTime
 from gatebot.render.card import ResultCard, render_card
 from gatebot.render.card_image import render_card_png
 
@@ -23,15 +24,13 @@ from gatebot.render.card_image import render_card_png
 CARD_FILENAME = "result.png"
 
 
-async def post_card(interaction: discord.Interaction, card: ResultCard) -> None:
-    """Answer ``interaction`` with ``card`` for everyone in the channel: its text, its picture attached.
+async def post_card(answer: OnTime, card: ResultCard) -> None:
+    """Answer with ``card`` for everyone in the channel: its text, its picture attached.
 
     The card is worded in the sharing player's language (:func:`speaker`), text and picture
     alike. The picture is drawn in a worker thread, off the event loop. A failed upload raises,
     for the caller's error boundary to apologise; the game the card is of is only read.
     """
-    language = speaker(interaction)
+    language = speaker(answer.interaction)
     picture = await asyncio.to_thread(render_card_png, card, language)
-    await interaction.response.send_message(
-        render_card(card, language), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME)
-    )
+    await answer.send(render_card(card, language), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME))

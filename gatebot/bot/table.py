@@ -60,6 +60,7 @@ from gatebot.bot.language import speaker
 from gatebot.bot.questions import ConfirmNewGame
 from gatebot.bot.reach import bot_is_in
 from gatebot.bot.replays import ReplayScreen
+from gatebot.bot.timely import SAFETY_DEFER
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.locale import Translator, translator
@@ -69,8 +70,6 @@ from gatebot.service.stats import Statistics
 
 log = logging.getLogger(__name__)
 
-#: Seconds after which an interaction still being worked on is acknowledged (Discord allows 3).
-SAFETY_DEFER = 2.0
 NO_HINT = N_("I have no hint for you right now.")
 #: Moves an acknowledgement names one by one; a longer line is counted instead.
 ACK_MOVES = 8
@@ -113,11 +112,16 @@ class Table:
         """``safety_defer``: seconds before a request still being worked on is acknowledged."""
         self.client = client
         self.service = service
-        self.components: BoardComponents = board_components(self, statistics)
-        self.replays = ReplayScreen(service)
         self._safety_defer = safety_defer
+        self.components: BoardComponents = board_components(self, statistics, safety_defer=safety_defer)
+        self.replays = ReplayScreen(service)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
+
+    @property
+    def safety_defer(self) -> float:
+        """Seconds before a request still being worked on is acknowledged, for every answer of this bot."""
+        return self._safety_defer
 
     def dynamic_items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes of this table's board and replay components, for ``add_dynamic_items``."""

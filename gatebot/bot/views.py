@@ -24,8 +24,10 @@ import discord
 from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
-from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
+from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error
+from gatebot.bot.language import speaker
 from gatebot.bot.sharing import post_card
+from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.locale import Translator, translator
 from gatebot.messages import N_, message_of
 from gatebot.rules import VARIANTS, Game, Move, describe_move
@@ -168,6 +170,7 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
     """Share result, under a finished game's board: posts its result card here (text and picture), its player only."""
 
     statistics: ClassVar[Statistics]
+    safety_defer: ClassVar[float] = SAFETY_DEFER
 
     def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji, style = SHARE_BUTTON
@@ -185,10 +188,13 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            card = await self.statistics.card(self.game_id, PLATFORM, str(interaction.user.id))
-            await post_card(interaction, card)
-        except NoCard as refusal:
-            await reply_privately(interaction, message_of(refusal))
+            async with OnTime(interaction, after=self.safety_defer) as answer:
+                try:
+                    card = await self.statistics.card(self.game_id, PLATFORM, str(interaction.user.id))
+                except NoCard as refusal:
+                    await answer.refuse(speaker(interaction).say(message_of(refusal)))
+                    return
+                await post_card(answer, card)
         except Exception as error:
             await on_view_error(interaction, error, self)
 
@@ -334,8 +340,10 @@ class BoardComponents:
         return view
 
 
-def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
+def board_components(table: Presses, statistics: Statistics, *, safety_defer: float = SAFETY_DEFER) -> BoardComponents:
     """The board components answered by ``table`` (a press, Play again, New deal, Replay) and ``statistics`` (Share).
+
+    ``safety_defer``: seconds before a Share result still being drawn is acknowledged.
 
     Each bot's table makes its own, so a press reaches that bot's services through the class
     itself, not through ``interaction.client``.
@@ -360,6 +368,7 @@ def board_components(table: Presses, statistics: Statistics) -> BoardComponents:
         presses = table
 
     TableShare.statistics = statistics
+    TableShare.safety_defer = safety_defer
     return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gatebot.bot.table import SAFETY_DEFER
+from gatebot.bot.timely import SAFETY_DEFER
 from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS
 from gatebot.rules import Game
 from gatebot.solver import Verdict, registry, solve

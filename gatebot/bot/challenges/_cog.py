@@ -39,6 +39,7 @@ from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.reach import servers_only
 from gatebot.bot.services import ServedBot, Services
+from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.bot.variants import (
     OPTIONS_HELP,
     chosen_variant,
@@ -96,6 +97,7 @@ class ChallengeAdmin(
         self.challenges: ChallengeService = services.challenges
         self.herald = herald
         self.views = herald.views
+        self.safety_defer = services.table.safety_defer
         super().__init__()
 
     # -- making and ending ----------------------------------------------------------------
@@ -130,33 +132,34 @@ class ChallengeAdmin(
         if winnable:  # the solver may think for a second or two: answer Discord first, privately
             await interaction.response.defer(ephemeral=True, thinking=True)
         server = server_speaker(interaction.guild)  # an announcement has no single reader
-        try:
-            info = await self.challenges.create(
-                interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
-                name=name, variant=chosen_variant(variant),
-                options=chosen, deal=deal, winnable=winnable, hours=hours,
-                starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
-                undo=Rule(undo.value) if undo else Rule.ALLOWED, say=server.say,
-            )
-        except ChallengeError as error:
-            if not winnable:
-                raise
-            await interaction.edit_original_response(content=speaker(interaction).say(message_of(error)))
-            return
-        if starts_in:  # announced with its Play button by the scheduler once it opens
-            text, view = scheduled_text(info, server), None
-        else:
-            text, view = opened_text(info, server), self.views.play_view(info.id, server)
-        if winnable:
-            found = (
-                _("I found a winnable deal: {name} is set to open later.", name=info.name) if starts_in
-                else _("I found a winnable deal: {name} is open.", name=info.name)
-            )
-            await interaction.edit_original_response(content=speaker(interaction).say(found))
-            sent: discord.Message = await interaction.followup.send(wait=True, **_message(text, view))
-        else:
-            await interaction.response.send_message(**_message(text, view))
-            sent = await interaction.original_response()
+        async with OnTime(interaction, after=self.safety_defer) as answer:
+            try:
+                info = await self.challenges.create(
+                    interaction_actor(interaction), interaction.guild_id, channel_id=interaction.channel_id,
+                    name=name, variant=chosen_variant(variant),
+                    options=chosen, deal=deal, winnable=winnable, hours=hours,
+                    starts_in=starts_in, hints=Rule(hints.value) if hints else Rule.ALLOWED,
+                    undo=Rule(undo.value) if undo else Rule.ALLOWED, say=server.say,
+                )
+            except ChallengeError as error:
+                if not winnable:
+                    raise
+                await interaction.edit_original_response(content=speaker(interaction).say(message_of(error)))
+                return
+            if starts_in:  # announced with its Play button by the scheduler once it opens
+                text, view = scheduled_text(info, server), None
+            else:
+                text, view = opened_text(info, server), self.views.play_view(info.id, server)
+            if winnable:
+                found = (
+                    _("I found a winnable deal: {name} is set to open later.", name=info.name) if starts_in
+                    else _("I found a winnable deal: {name} is open.", name=info.name)
+                )
+                await interaction.edit_original_response(content=speaker(interaction).say(found))
+                sent: discord.Message = await interaction.followup.send(wait=True, **_message(text, view))
+            else:
+                await answer.send(text, view=view)
+                sent = await interaction.original_response()
         if not starts_in:
             await self.challenges.record_announcement(info.id, sent.channel.id, sent.id)
 
@@ -165,12 +168,12 @@ class ChallengeAdmin(
     @manage_server(_("Only members with the Manage Server permission can end challenges."))
     async def end(self, interaction: discord.Interaction, challenge: int) -> None:
         assert interaction.guild_id is not None
-        closed = await self.challenges.end(interaction.guild_id, challenge)
-        board = closed.leaderboard
-        assert board is not None
-        view = self.views.page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
-        text = final_text(board, server_speaker(interaction.guild))
-        await interaction.response.send_message(**_message(text, view))
+        async with OnTime(interaction, after=self.safety_defer) as answer:
+            closed = await self.challenges.end(interaction.guild_id, challenge)
+            board = closed.leaderboard
+            assert board is not None
+            view = self.views.page_view(CHALLENGE, closed.challenge.id, board.page, board.pages)
+            await answer.send(final_text(board, server_speaker(interaction.guild)), view=view)
         await self.herald.retire(closed.challenge)
         await self.herald.end_boards(closed)
 
@@ -186,7 +189,8 @@ class ChallengeAdmin(
                 "Players keep their attempts as ordinary games. This can't be undone."
             )),
             view=ConfirmForgetServer(
-                self.challenges, self.herald, str(interaction.user.id), interaction.guild_id, speaker(interaction)
+                self.challenges, self.herald, str(interaction.user.id), interaction.guild_id, speaker(interaction),
+                safety_defer=self.safety_defer,
             ),
             ephemeral=True,
         )
@@ -222,12 +226,13 @@ class ChallengeAdmin(
                     "I can't post in {channel}: let me see it and send messages there, or choose another channel.",
                     channel=channel.mention,
                 ))
-        settings = await self.challenges.set_daily(
-            interaction.guild_id, channel.id, variant=chosen_variant(variant), options=chosen,
-            winnable=winnable,
-            hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
-        )
-        await interaction.response.send_message(daily_on_text(settings, speaker(interaction)), ephemeral=True)
+        async with OnTime(interaction, after=self.safety_defer, ephemeral=True) as answer:
+            settings = await self.challenges.set_daily(
+                interaction.guild_id, channel.id, variant=chosen_variant(variant), options=chosen,
+                winnable=winnable,
+                hints=Rule(hints.value) if hints else Rule.ALLOWED, undo=Rule(undo.value) if undo else Rule.ALLOWED,
+            )
+            await answer.send(daily_on_text(settings, speaker(interaction)))
 
     @daily.command(name="off", description="Stop opening a daily challenge (today's runs to its end)")
     @manage_server(
@@ -235,12 +240,13 @@ class ChallengeAdmin(
     )
     async def daily_off(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        was_on = await self.challenges.daily_off(interaction.guild_id)
-        text = (
-            _("The daily challenge is off: no new one will open. Today's, if open, runs until 00:00 UTC.")
-            if was_on else _("The daily challenge was not on, so nothing changed.")
-        )
-        await interaction.response.send_message(speaker(interaction).say(text), ephemeral=True)
+        async with OnTime(interaction, after=self.safety_defer, ephemeral=True) as answer:
+            was_on = await self.challenges.daily_off(interaction.guild_id)
+            text = (
+                _("The daily challenge is off: no new one will open. Today's, if open, runs until 00:00 UTC.")
+                if was_on else _("The daily challenge was not on, so nothing changed.")
+            )
+            await answer.send(speaker(interaction).say(text))
 
     # -- choosing a challenge by number ---------------------------------------------------
 
@@ -268,6 +274,7 @@ class Challenges(
         self.challenges: ChallengeService = services.challenges
         self.herald = herald
         self.views = herald.views
+        self.safety_defer = services.table.safety_defer
         self.scheduler = Scheduler(self.challenges, herald, every=services.tick_every or TICK_SECONDS)
         super().__init__()
 
@@ -289,9 +296,9 @@ class Challenges(
     @app_commands.command(name="list", description="The open challenges and the recently closed ones (only you see it)")
     async def list_(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        found = await self.challenges.listing(interaction.guild_id)
-        text = listing_text(found, self.challenges.now(), speaker(interaction))
-        await interaction.response.send_message(text, ephemeral=True)
+        async with OnTime(interaction, after=self.safety_defer, ephemeral=True) as answer:
+            found = await self.challenges.listing(interaction.guild_id)
+            await answer.send(listing_text(found, self.challenges.now(), speaker(interaction)))
 
     @app_commands.command(description="Start your one attempt at a challenge (asks first if a game is running)")
     @app_commands.describe(challenge="The challenge's number (default: the one open now)")
@@ -307,17 +314,19 @@ class Challenges(
         self, interaction: discord.Interaction, challenge: int | None = None, all_time: bool = False
     ) -> None:
         assert interaction.guild_id is not None
-        if all_time:
-            content, view = await self.views.server_board_page(interaction.guild_id, speaker(interaction))
-        else:
-            content, view = await self.views.leaderboard_page(interaction.guild_id, challenge, speaker(interaction))
-        await interaction.response.send_message(**_message(content, view))
+        async with OnTime(interaction, after=self.safety_defer) as answer:
+            if all_time:
+                content, view = await self.views.server_board_page(interaction.guild_id, speaker(interaction))
+            else:
+                content, view = await self.views.leaderboard_page(interaction.guild_id, challenge, speaker(interaction))
+            await answer.send(content, view=view)
 
     @app_commands.command(name="daily", description="Whether the daily challenge is on, and how it is played")
     async def daily_status(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        settings = await self.challenges.daily(interaction.guild_id)
-        await interaction.response.send_message(daily_text(settings, speaker(interaction)), ephemeral=True)
+        async with OnTime(interaction, after=self.safety_defer, ephemeral=True) as answer:
+            settings = await self.challenges.daily(interaction.guild_id)
+            await answer.send(daily_text(settings, speaker(interaction)))
 
     # -- choosing a challenge by number ---------------------------------------------------
 
@@ -361,29 +370,31 @@ class ConfirmForgetServer(Question):
 
     def __init__(
         self, challenges: ChallengeService, herald: Herald, user_id: str, guild_id: int,
-        language: Translator | None = None,
+        language: Translator | None = None, *, safety_defer: float = SAFETY_DEFER,
     ) -> None:
         super().__init__(user_id, language)
         self.challenges, self.herald, self.guild_id = challenges, herald, guild_id
+        self.safety_defer = safety_defer
 
     @discord.ui.button(label=N_("Delete the challenges"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForgetServer]) -> None:
         self.stop()
         challenges = self.challenges
-        running = await challenges.open_challenges(self.guild_id)
-        deleted = await challenges.forget_server(self.guild_id)
-        text = (
-            n_(
-                "Done: {n} challenge deleted, with their standings and the daily challenge settings. "
-                "Players keep their attempts as ordinary games.",
-                "Done: {n} challenges deleted, with their standings and the daily challenge settings. "
-                "Players keep their attempts as ordinary games.",
-                deleted,
+        async with OnTime(interaction, after=self.safety_defer, edits=True) as answer:
+            running = await challenges.open_challenges(self.guild_id)
+            deleted = await challenges.forget_server(self.guild_id)
+            text = (
+                n_(
+                    "Done: {n} challenge deleted, with their standings and the daily challenge settings. "
+                    "Players keep their attempts as ordinary games.",
+                    "Done: {n} challenges deleted, with their standings and the daily challenge settings. "
+                    "Players keep their attempts as ordinary games.",
+                    deleted,
+                )
+                if deleted
+                else _("This server had no challenges to delete; its daily challenge settings, if any, are gone.")
             )
-            if deleted
-            else _("This server had no challenges to delete; its daily challenge settings, if any, are gone.")
-        )
-        await interaction.response.edit_message(content=speaker(interaction).say(text), view=None)
+            await answer.update(speaker(interaction).say(text))
         server = server_speaker(interaction.guild)
         for info in running:
             await self.herald.retire(info, removed_text(info, server))

@@ -18,6 +18,7 @@ from gatebot.bot.errors import on_view_error, reply_privately
 from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.services import Services
+from gatebot.bot.timely import OnTime
 from gatebot.locale import Translator, translator
 from gatebot.messages import N_, _, message_of
 from gatebot.service import Actor, Reply
@@ -99,11 +100,14 @@ class PageButton(DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
             if interaction.guild_id is None:
                 raise ChallengeError(_("Challenges belong to servers: this leaderboard can't be shown here."))
             language = speaker(interaction)
-            if self.scope == CHALLENGE:
-                content, view = await self.views.leaderboard_page(interaction.guild_id, self.key, language, self.page)
-            else:
-                content, view = await self.views.server_board_page(interaction.guild_id, language, self.page)
-            await interaction.response.edit_message(content=content, view=view)
+            async with OnTime(interaction, after=self.views.services.table.safety_defer, edits=True) as answer:
+                if self.scope == CHALLENGE:
+                    content, view = await self.views.leaderboard_page(
+                        interaction.guild_id, self.key, language, self.page
+                    )
+                else:
+                    content, view = await self.views.server_board_page(interaction.guild_id, language, self.page)
+                await answer.update(content, view=view)
         except ChallengeError as error:
             await reply_privately(interaction, message_of(error))
         except Exception as error:

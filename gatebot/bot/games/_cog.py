@@ -16,6 +16,7 @@ from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.reach import everywhere
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.sharing import post_card
+from gatebot.bot.timely import OnTime
 from gatebot.bot.variants import (
     OPTIONS_HELP,
     chosen_variant,
@@ -185,27 +186,29 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         whose = user or interaction.user
         own = whose.id == interaction.user.id
-        found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
-        text: str
-        if found is None:
-            text = _("You haven't played yet: start a game with /gate new.") if own else (
-                _("{name} hasn't played yet.", name=whose.display_name)
-            )
-        else:
-            named = replace(found, display_name=whose.display_name)
-            text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
-        await interaction.response.send_message(speaker(interaction).say(text), ephemeral=True)
+        async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
+            found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
+            text: str
+            if found is None:
+                text = _("You haven't played yet: start a game with /gate new.") if own else (
+                    _("{name} hasn't played yet.", name=whose.display_name)
+                )
+            else:
+                named = replace(found, display_name=whose.display_name)
+                text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
+            await answer.send(speaker(interaction).say(text))
 
     @app_commands.command(description="Post a spoiler-free card of your last finished game here")
     async def share(self, interaction: discord.Interaction) -> None:
-        card = await self.statistics.latest_result(PLATFORM, str(interaction.user.id))
-        if card is None:
-            await interaction.response.send_message(
-                speaker(interaction).say(_("You have no finished game to share yet: finish one, then share it.")),
-                ephemeral=True,
-            )
-            return
-        await post_card(interaction, card)
+        # The card is for everyone, so a slow answer is acknowledged in the open.
+        async with OnTime(interaction, after=self.table.safety_defer) as answer:
+            card = await self.statistics.latest_result(PLATFORM, str(interaction.user.id))
+            if card is None:
+                await answer.refuse(
+                    speaker(interaction).say(_("You have no finished game to share yet: finish one, then share it."))
+                )
+                return
+            await post_card(answer, card)
 
     @app_commands.command(name="forget-me", description="Delete everything gatebot keeps about you (asks first)")
     async def forget_me(self, interaction: discord.Interaction) -> None:
@@ -228,12 +231,13 @@ class ConfirmForget(Question):
     @discord.ui.button(label=N_("Delete everything"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
         self.stop()
-        forgotten = await self.services.games.forget(interaction_actor(interaction))
-        text = (
-            _("Done: your games, statistics, challenge results and board settings are deleted.")
-            if forgotten else _("I had nothing stored about you, so nothing was deleted.")
-        )
-        await interaction.response.edit_message(content=speaker(interaction).say(text), view=None)
+        async with OnTime(interaction, after=self.services.table.safety_defer, edits=True) as answer:
+            forgotten = await self.services.games.forget(interaction_actor(interaction))
+            text = (
+                _("Done: your games, statistics, challenge results and board settings are deleted.")
+                if forgotten else _("I had nothing stored about you, so nothing was deleted.")
+            )
+            await answer.update(speaker(interaction).say(text))
 
     @discord.ui.button(label=N_("Keep my data"), style=discord.ButtonStyle.secondary)
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmForget]) -> None:
