@@ -33,6 +33,7 @@ from gatebot.bot.actors import interaction_actor
 from gatebot.bot.boards import BoardMessage, game_message
 from gatebot.bot.errors import expired, log_failure, on_view_error, reply_privately
 from gatebot.bot.language import speaker
+from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.errors import UserError
 from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined, n_
@@ -166,8 +167,10 @@ class ReplayScreen:
     press reaches this bot's service through the class, not through ``interaction.client``.
     """
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, *, safety_defer: float = SAFETY_DEFER) -> None:
+        """``safety_defer``: seconds before a replay still being drawn is acknowledged."""
         self.service = service
+        self.safety_defer = safety_defer
         screen = self
 
         class ScreenStep(StepButton, template=STEP_ID):
@@ -193,15 +196,17 @@ class ReplayScreen:
         boundary, which says it privately.
         """
         actor = interaction_actor(interaction)
-        replay = await self.service.replays.replay(actor, game_id)
-        message = await self.message(replay, 0, await self._style(interaction), speaker(interaction))
-        await interaction.response.send_message(**message.send_kwargs())
+        async with OnTime(interaction, after=self.safety_defer) as answer:
+            replay = await self.service.replays.replay(actor, game_id)
+            message = await self.message(replay, 0, await self._style(interaction), speaker(interaction))
+            await answer.send(message.content, view=message.view, file=message.file, embed=message.embed)
 
     async def step(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         """A step button: the pressed message shows step ``step`` (kept within the game), edited in place."""
-        replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
-        message = await self.message(replay, step, await self._style(interaction), speaker(interaction))
-        await interaction.response.edit_message(**message.edit_kwargs())
+        async with OnTime(interaction, after=self.safety_defer, edits=True) as answer:
+            replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
+            message = await self.message(replay, step, await self._style(interaction), speaker(interaction))
+            await answer.update(**message.edit_kwargs())
 
     async def animation(self, interaction: discord.Interaction, game_id: int) -> None:
         """Animation: the press deferred at once, the GIF drawn in a worker thread, then posted here.

@@ -114,7 +114,7 @@ class Table:
         self.service = service
         self._safety_defer = safety_defer
         self.components: BoardComponents = board_components(self, statistics, safety_defer=safety_defer)
-        self.replays = ReplayScreen(service)
+        self.replays = ReplayScreen(service, safety_defer=safety_defer)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, asyncio.Lock] = {}
 

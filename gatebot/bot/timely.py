@@ -75,7 +75,8 @@ class OnTime:
                     await response.defer(ephemeral=self.ephemeral, thinking=True)
 
     async def send(
-        self, content: str, *, view: discord.ui.View | None = None, file: discord.File | None = None
+        self, content: str | None, *, view: discord.ui.View | None = None, file: discord.File | None = None,
+        embed: discord.Embed | None = None,
     ) -> None:
         """Answer a command with a message (``ephemeral`` as given).
 
@@ -86,7 +87,7 @@ class OnTime:
             interaction = self.interaction
             if interaction.response.is_done():
                 await interaction.edit_original_response(
-                    content=content, view=view, attachments=[file] if file is not None else MISSING
+                    content=content, view=view, embed=embed, attachments=[file] if file is not None else MISSING
                 )
                 return
             extra: dict[str, Any] = {"ephemeral": self.ephemeral}
@@ -94,6 +95,8 @@ class OnTime:
                 extra["view"] = view
             if file is not None:
                 extra["file"] = file
+            if embed is not None:
+                extra["embed"] = embed
             await interaction.response.send_message(content, **extra)
 
     async def refuse(self, content: str) -> None:
@@ -110,11 +113,20 @@ class OnTime:
             else:
                 await interaction.response.send_message(content, ephemeral=True)
 
-    async def update(self, content: str, *, view: discord.ui.View | None = None) -> None:
-        """Answer a button by rewriting the message it is on (``view`` None: no buttons left)."""
+    async def update(
+        self, content: str | None, *, view: discord.ui.View | None = None, embed: discord.Embed | None = None,
+        attachments: list[discord.File] | None = None,
+    ) -> None:
+        """Answer a button by rewriting the message it is on (``view`` None: no buttons left).
+
+        ``attachments`` None keeps the message's pictures; a list replaces them.
+        """
+        edits: dict[str, Any] = {"content": content, "view": view, "embed": embed}
+        if attachments is not None:
+            edits["attachments"] = attachments
         async with self._lock:
             interaction = self.interaction
             if interaction.response.is_done():
-                await interaction.edit_original_response(content=content, view=view)
+                await interaction.edit_original_response(**edits)
             else:
-                await interaction.response.edit_message(content=content, view=view)
+                await interaction.response.edit_message(**edits)

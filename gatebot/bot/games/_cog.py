@@ -26,7 +26,7 @@ from gatebot.bot.variants import (
     variant_help,
 )
 from gatebot.locale import Translator
-from gatebot.messages import N_, _
+from gatebot.messages import N_, Text, _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
@@ -40,6 +40,15 @@ STYLES = [
     app_commands.Choice(name="Image", value="image"),
     app_commands.Choice(name="Words (for screen readers)", value="words"),
 ]
+
+
+def settings_text(chosen: Preferences) -> Text:
+    """How the player's boards are drawn now, for the answer to ``/gate settings``."""
+    styles = {"text": _("text"), "emoji": _("emoji"), "image": _("image"), "words": _("words")}
+    return _("Your boards are drawn as {style}, {layout}, with {deck}.",
+             style=styles.get(chosen.board_style, chosen.board_style),
+             layout=_("compact layout") if chosen.compact else _("normal layout"),
+             deck=_("a four-colour deck") if chosen.four_colour else _("a two-colour deck"))
 
 
 @everywhere
@@ -151,8 +160,9 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
 
     @app_commands.command(description="The rules of the game you are playing (Gate's without one)")
     async def rules(self, interaction: discord.Interaction) -> None:
-        reply = await self.service.show(interaction_actor(interaction))
-        await interaction.response.send_message(rules_for(reply.game, speaker(interaction)), ephemeral=True)
+        async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
+            reply = await self.service.show(interaction_actor(interaction))
+            await answer.send(rules_for(reply.game, speaker(interaction)))
 
     @app_commands.command(name="help", description="How to play with gatebot: an overview, and a menu of sections")
     async def help_(self, interaction: discord.Interaction) -> None:
@@ -171,15 +181,12 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         compact: bool | None = None, four_colour: bool | None = None,
     ) -> None:
         actor = interaction_actor(interaction)
-        chosen: Preferences = await self.service.set_preferences(
-            actor, board_style=style.value if style else None, compact=compact, four_colour=four_colour
-        )
-        styles = {"text": _("text"), "emoji": _("emoji"), "image": _("image"), "words": _("words")}
-        said = _("Your boards are drawn as {style}, {layout}, with {deck}.",
-                 style=styles.get(chosen.board_style, chosen.board_style),
-                 layout=_("compact layout") if chosen.compact else _("normal layout"),
-                 deck=_("a four-colour deck") if chosen.four_colour else _("a two-colour deck"))
-        await interaction.response.send_message(speaker(interaction).say(said), ephemeral=True)
+        async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
+            chosen: Preferences = await self.service.set_preferences(
+                actor, board_style=style.value if style else None, compact=compact, four_colour=four_colour
+            )
+            await answer.send(speaker(interaction).say(settings_text(chosen)))
+
 
     @app_commands.command(description="Your statistics, or another player's (shown only to you)")
     @app_commands.describe(user="Whose statistics (default: yours)")
