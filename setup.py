@@ -22,5 +22,7 @@ setup(
     ext_modules=[
         Extension("gatebot.solver.canfield._core", ["gatebot/solver/canfield/_core.c"],
                   depends=["gatebot/solver/_search.h"], optional=True),
+        Extension("gatebot.solver.gate._core", ["gatebot/solver/gate/_core.c"],
+                  depends=["gatebot/solver/_search.h"], optional=True),
     ],
 )

@@ -7,6 +7,11 @@ disagreement could never reach a player. Positions already searched are remember
 compact key in which the columns are sorted (Gate's rules never depend on which column is
 which), so a transposition by moving runs in another order, or into another column, is
 searched once. docs/solver.md explains the move order, the pruning rules and the restarts.
+
+The same search is compiled (``_core.c``, built by setup.py where there is a C compiler), with
+the same moves in the same order, the same pruning and the same shuffles, so both give the same
+verdict, line, node count and best line (:data:`COMPILED` says whether it could be imported). This
+module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -19,6 +24,19 @@ from dataclasses import dataclass
 
 from gatebot.rules.gate import ACCEPTS, FILL_NONE, FILL_WASTE, KEY, GateGame, fill_column
 from gatebot.solver.restarts import luby
+
+try:
+    import gatebot.solver.gate._core as _core  # not `from … import`: its error names the module
+except ImportError as error:  # built without a C compiler, or not built at all
+    _core = None  # type: ignore[assignment]
+    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+    NOT_COMPILED: str | None = str(error) or type(error).__name__
+else:
+    NOT_COMPILED = None
+#: Whether the compiled core could be imported.
+COMPILED = NOT_COMPILED is None
+#: The most columns the compiled core holds (Gate has eight).
+COMPILED_COLUMNS = 16
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
 DRAW_CODE = -1
@@ -446,6 +464,18 @@ class Search:
                 if self.nodes >= limit or time.perf_counter() > self._deadline:
                     raise
             attempt += 1
+
+    def position(self) -> tuple[tuple[bytes, ...], bytes, bytes, bytes, bytes, tuple[int, int, int, int]]:
+        """The position as the compiled core reads it: columns, gateposts, waste, stock, foundation counts."""
+        found = self.found
+        return (tuple(map(bytes, self.columns)), bytes(self.reserves[0]), bytes(self.reserves[1]),
+                bytes(self.waste), bytes(self.stock), (found[0], found[1], found[2], found[3]))
+
+    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
+        """The options and pruning rules as the compiled core reads them (single moves, stock fill, Dominances)."""
+        d = self.dominances
+        return (self.single, self.stock_fill, d.safe_column, d.safe_waste, d.safe_reserve, d.safe_lone,
+                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw)
 
     def _snapshot(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]:
         return (
