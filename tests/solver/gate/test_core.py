@@ -1,8 +1,11 @@
-"""The compiled Gate search (``_core.c``) against the Python search it compiles.
+"""The compiled Gate search (``_core.c``) against the Python search it compiles, and without it.
 
 Along random play, under every pruning switch and rules option, the compiled moves are the Python
 moves in the same order, playing any of them gives the same position and fill, and the key is the
-same bytes; bad input is refused with ValueError or TypeError.
+same bytes. The searches agree to the node on deals 1-40 of Gate and Little Gate, restarts and all,
+with positions put in ``seen`` beforehand too; every compiled win replays to a win through the rules
+engine; bad input is refused with ValueError or TypeError. Without the core (its import made to
+fail, in a process of its own) the search answers in Python and says why.
 """
 
 from __future__ import annotations
@@ -11,6 +14,9 @@ import contextlib
 import dataclasses
 import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -19,8 +25,12 @@ from hypothesis import strategies as st
 
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate import search
-from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, Dominances, Search
+from gatebot.solver.gate.hint import hint
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, SLICE, Dominances, OutOfBudget, Search
+from gatebot.solver.gate.solve import solve, to_move
+from gatebot.solver.results import Verdict
 
+ROOT = Path(__file__).resolve().parents[3]
 SWITCHES = [field.name for field in dataclasses.fields(Dominances)]
 OPTIONS = [(), ("single-moves",), ("stock-fill",), ("single-moves", "stock-fill")]
 
@@ -42,6 +52,26 @@ def gate(variant: str, deal: int, options: tuple[str, ...] = ()) -> GateGame:
     return game
 
 
+def outcome(found: Search, max_nodes: int) -> tuple[object, ...]:
+    """What a run leaves: its verdict (None when out of budget), line, nodes and best line, and the board."""
+    try:
+        won: bool | None = found.run(max_nodes, 600.0)
+    except OutOfBudget:
+        won = None
+    return won, found.path[:], found.nodes, found.best_score, found.best_first, found.position()
+
+
+def both(game: GateGame, max_nodes: int, dominances: Dominances = DEFAULT_DOMINANCES,
+         seen: set[bytes] | None = None) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """The compiled and the Python run of the same search."""
+    runs = []
+    for compiled in (True, False):
+        found = Search(game, dominances, compiled=compiled)
+        found.seen.update(seen or ())
+        runs.append(outcome(found, max_nodes))
+    return runs[0], runs[1]
+
+
 @settings(max_examples=40, deadline=None)
 @given(variant=st.sampled_from(["gate", "little-gate"]), options=st.sampled_from(OPTIONS),
        switches=st.lists(st.booleans(), min_size=len(SWITCHES), max_size=len(SWITCHES)),
@@ -50,8 +80,8 @@ def test_along_random_play_the_compiled_moves_plays_and_keys_are_the_python_ones
     core: ModuleType, variant: str, options: tuple[str, ...], switches: list[bool], deal: int, seed: int
 ) -> None:
     rng = random.Random(seed)
-    here = Search(gate(variant, deal, options), Dominances(*switches))
-    everything = Search(gate(variant, deal, options), NO_DOMINANCES)
+    here = Search(gate(variant, deal, options), Dominances(*switches), compiled=False)
+    everything = Search(gate(variant, deal, options), NO_DOMINANCES, compiled=False)
     for _ in range(80):
         position = here.position()
         assert core.moves(position, here.rules()) == here.moves(), (variant, options, switches, deal, seed)
@@ -83,8 +113,108 @@ def _copy(here: Search, unpruned: Search) -> Search:
     return unpruned
 
 
+#: Little Gate's deals are nearly all lost and slow to prove so: a budget that keeps the Python runs short.
+LITTLE_NODES = 2_500
+
+
+@pytest.mark.parametrize(("variant", "max_nodes"), [("gate", 20_000), ("little-gate", LITTLE_NODES)])
+def test_the_searches_agree_to_the_node_on_deals_1_to_40(core: ModuleType, variant: str, max_nodes: int) -> None:
+    """Same moves, same order, same shuffles: the same verdict, line, nodes, best line and board, restarts and all."""
+    verdicts = set()
+    restarted = 0
+    for deal in range(1, 41):
+        compiled, python = both(gate(variant, deal), max_nodes)
+        assert compiled == python, (variant, deal)
+        verdicts.add(compiled[0])
+        restarted += compiled[2] > SLICE  # type: ignore[operator]
+    # Gate deals 2, 6 and 20 are won only after restarts; Little Gate's take them to prove a loss or run out.
+    assert restarted >= (3 if variant == "gate" else 20)
+    assert verdicts == ({True} if variant == "gate" else {False, None})
+
+
+@pytest.mark.parametrize("options", OPTIONS[1:], ids="+".join)
+def test_the_searches_agree_to_the_node_under_each_rules_option(core: ModuleType, options: tuple[str, ...]) -> None:
+    for variant, deals, max_nodes in (("gate", (1, 2, 20), 20_000), ("little-gate", (1, 6), 2_000)):
+        for deal in deals:
+            compiled, python = both(gate(variant, deal, options), max_nodes)
+            assert compiled == python, (variant, deal, options)
+
+
+@pytest.mark.parametrize("switch", SWITCHES)
+def test_the_searches_agree_to_the_node_with_each_pruning_rule_off(core: ModuleType, switch: str) -> None:
+    dominances = dataclasses.replace(DEFAULT_DOMINANCES, **{switch: False})
+    for variant, deal, max_nodes in (("gate", 2, 20_000), ("gate", 20, 20_000), ("little-gate", 6, 2_000)):
+        compiled, python = both(gate(variant, deal), max_nodes, dominances)
+        assert compiled == python, (variant, deal, switch)
+
+
+def test_the_searches_agree_to_the_node_without_any_pruning(core: ModuleType) -> None:
+    for variant, deal in (("gate", 1), ("gate", 2), ("little-gate", 6)):
+        compiled, python = both(gate(variant, deal), 3_000, NO_DOMINANCES)
+        assert compiled == python, (variant, deal)
+
+
+def test_the_searches_agree_with_positions_put_in_seen_beforehand(core: ModuleType) -> None:
+    """As a hint puts the positions behind the game there: their keys, made in Python, are kept out in C too."""
+    for variant, deal, max_nodes in (("gate", 2, 20_000), ("gate", 20, 20_000), ("little-gate", 6, 3_000)):
+        game = gate(variant, deal)
+        walk = Search(game, compiled=False)
+        seen = set()
+        for _ in range(6):  # the positions along the search's own first choices, the start's too
+            seen.add(walk.key())
+            walk.apply(*walk.moves()[0])
+        compiled, python = both(game, max_nodes, seen=seen)
+        assert compiled == python, (variant, deal)
+        assert compiled[:3] != both(game, max_nodes)[0][:3], (variant, deal)  # the keys made a difference
+
+
+def test_a_search_carries_on_counting_from_an_earlier_run_as_the_python_one_does(core: ModuleType) -> None:
+    """A run after one that ran out starts from the nodes and the best line so far (``seen`` aside)."""
+    game = gate("gate", 20)
+    compiled, python = Search(game), Search(game, compiled=False)
+    for found in (compiled, python):
+        found.nodes, found.best_score, found.best_first = 1_234, 5, (0, 8, 1)
+    assert outcome(compiled, 2_000) == outcome(python, 2_000)
+    assert compiled.nodes >= 3_234  # out of budget, counted on from 1,234
+    assert compiled.best_score > 5 and compiled.best_first != (0, 8, 1)
+
+
+def test_every_compiled_win_replays_to_a_win_through_the_rules_engine(core: ModuleType) -> None:
+    won = 0
+    for variant, deals in (("gate", range(1, 21)), ("gate-options", range(1, 6))):
+        for deal in deals:
+            game = gate("gate", deal, ("stock-fill",) if variant == "gate-options" else ())
+            found = Search(game)
+            if outcome(found, 20_000)[0]:
+                board = game.copy()
+                for step in found.path:
+                    move = to_move(board, step)
+                    assert move in board.legal_moves()
+                    board.play(move)
+                assert board.is_won, (variant, deal)
+                won += 1
+    assert won >= 20
+
+
+def test_solve_and_hints_search_with_the_compiled_core(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return core.search(*args, **kwargs)
+
+    monkeypatch.setattr(search, "_core", type("Core", (), {"search": staticmethod(counted)}))
+    game = gate("gate", 2)
+    found = solve(game, max_nodes=20_000, max_seconds=60)
+    assert found.verdict is Verdict.WINNABLE and len(calls) == 1
+    python = Search(game, compiled=False)
+    assert python.run(20_000, 60) and found.nodes == python.nodes
+    hint(game, seconds=5)
+    assert len(calls) > 1
+
+
 def test_bad_positions_steps_and_budgets_are_refused_not_searched(core: ModuleType) -> None:
-    here = Search(gate("gate", 1))
+    here = Search(gate("gate", 1), compiled=False)
     position, rules = here.position(), here.rules()
     columns, left, right, waste, stock, found = position
     bad_positions = [
@@ -140,9 +270,54 @@ DEFAULT_RULES = (False, False, *dataclasses.astuple(DEFAULT_DOMINANCES))
 
 
 def test_a_full_table_stops_the_search_as_a_spent_budget_does(core: ModuleType) -> None:
-    here = Search(gate("little-gate", 2))
+    here = Search(gate("little-gate", 2), compiled=False)
     won, line, nodes, _score, _first = core.search(here.position(), here.rules(), set(), 10**9, 60.0, 0, -1, None,
                                                    2048)
     assert (won, line) == (None, ()) and nodes < 2048
 
 
+def _without_the_core(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python whose import of the compiled core fails, as on a machine without one."""
+    prelude = "import sys; sys.modules['gatebot.solver.gate._core'] = None\n"
+    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_without_the_core_the_search_answers_in_python_and_says_why() -> None:
+    done = _without_the_core(
+        "from gatebot.rules import Game\n"
+        "from gatebot.solver.gate import search\n"
+        "found = search.Search(Game.new('gate', deal=2))\n"
+        "print(search.COMPILED, found.compiled, found.run(20_000, 60.0), found.nodes)\n"
+        "print(search.NOT_COMPILED)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    answer, why = done.stdout.splitlines()
+    python = Search(gate("gate", 2), compiled=False)
+    assert python.run(20_000, 60.0)
+    assert answer == f"False False True {python.nodes}"
+    assert "gatebot.solver.gate._core" in why
+
+
+def test_ctrl_c_stops_a_compiled_search(core: ModuleType) -> None:
+    """The core runs without the GIL, and still lets a signal's handler raise (here an alarm's, 0.2 s in).
+
+    Little Gate deal 22 takes the compiled search over three seconds to prove lost; it stops at the alarm.
+    """
+    done = subprocess.run([sys.executable, "-c", (
+        "import signal, time\n"
+        "from gatebot.rules import Game\n"
+        "from gatebot.solver.gate.search import Search\n"
+        "def stop(*_): raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGALRM, stop)\n"
+        "found = Search(Game.new('little-gate', deal=22))\n"  # proved lost in 3 million nodes, seconds
+        "signal.setitimer(signal.ITIMER_REAL, 0.2)\n"
+        "began = time.perf_counter()\n"
+        "try:\n"
+        "    found.run(10**9, 60.0)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(f'stopped {time.perf_counter() - began:.1f}')\n"
+    )], capture_output=True, text=True, timeout=60, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    word, seconds = done.stdout.split()
+    assert word == "stopped" and float(seconds) < 10
