@@ -405,7 +405,10 @@ static int gen_moves(const Pos *p, const Rules *r, Step *out) {
 
 #define MAXKEY (7 + NCARDS + MAXCOLUMNS + 1 + NCARDS)
 
+/* Python's order of bytes: the first byte that differs, else the shorter first. */
 static inline int row_cmp(const Row *a, const Row *b) {
+    if (a->n && b->n && a->c[0] != b->c[0]) /* columns nearly always differ in their bottom card */
+        return (int)a->c[0] - (int)b->c[0];
     int n = a->n < b->n ? a->n : b->n;
     int c = n ? memcmp(a->c, b->c, (size_t)n) : 0;
     return c ? c : a->n - b->n;
