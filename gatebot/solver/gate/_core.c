@@ -454,14 +454,18 @@ static inline int seen_has(const Table *table, uint64_t key) {
 
 enum { ADDED, TABLE_FULL, NO_MEMORY };
 
+/* Puts ``key`` in the set: in its old slot if it had one (a key a restart took out), else in a new
+ * one, the table grown first if it is half full; TABLE_FULL when it can't grow past its limit. */
 static int seen_add(Table *table, uint64_t key) {
-    if ((table->count + 1) * 2 > table->mask + 1 && table->limit && (table->mask + 1) * 2 > table->limit &&
-        !table_slot(table, key)->key)
-        return TABLE_FULL;
-    Entry *entry = table_room(table, key);
-    if (!entry)
-        return NO_MEMORY;
+    Entry *entry = table_slot(table, key);
     if (!entry->key) {
+        if ((table->count + 1) * 2 > table->mask + 1) {
+            if (table->limit && (table->mask + 1) * 2 > table->limit)
+                return TABLE_FULL;
+            entry = table_room(table, key);
+            if (!entry)
+                return NO_MEMORY;
+        }
         entry->key = key;
         table->count++;
     }

@@ -276,6 +276,19 @@ def test_a_full_table_stops_the_search_as_a_spent_budget_does(core: ModuleType) 
     assert (won, line) == (None, ()) and nodes < 2048
 
 
+def test_a_full_table_still_takes_back_the_keys_a_restart_took_out(core: ModuleType) -> None:
+    """24 keys and the first attempt's 1,000 positions fill a 2,048-slot table to its half, its limit.
+
+    The second attempt starts where the first did, on the line the restart took out of the set: those
+    keys go back into their old slots (no new one needed), and the search stops at its first new position.
+    """
+    here = Search(gate("little-gate", 2), compiled=False)
+    filler = {bytes([k]) for k in range(24)}
+    won, _line, nodes, _score, _first = core.search(here.position(), here.rules(), filler, 10**9, 60.0, 0, -1, None,
+                                                    2048)
+    assert won is None and nodes > SLICE
+
+
 def _without_the_core(code: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python whose import of the compiled core fails, as on a machine without one."""
     prelude = "import sys; sys.modules['gatebot.solver.gate._core'] = None\n"
