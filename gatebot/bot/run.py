@@ -264,7 +264,7 @@ def log_slow_solvers() -> None:
     """One line for each compiled core that couldn't be imported, naming the variants whose solver searches in Python.
 
     gatebot plays on, its verdicts the same: the solver is slower (Canfield's about 40 times, Gate's
-    about 50), so hints think less far and ``gatebot solve`` decides fewer deals in the same time.
+    40 to 50), so hints think less far and ``gatebot solve`` decides fewer deals in the same time.
     The variants of one solver (Gate and Little Gate) share a core, and so its reason and its line.
     """
     by_reason: dict[str, list[str]] = {}
