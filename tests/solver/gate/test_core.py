@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gatebot.rules import Game, GateGame
+from gatebot.rules.gate import FILL_LEFT, FILL_NONE, FILL_RIGHT, FILL_STOCK, FILL_WASTE
 from gatebot.solver.gate import search
 from gatebot.solver.gate.hint import hint
 from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, SLICE, Dominances, OutOfBudget, Search
@@ -100,6 +101,33 @@ def test_along_random_play_the_compiled_moves_plays_and_keys_are_the_python_ones
         # Mostly the search's own first choice (so games go somewhere), now and then anything legal.
         step = pruned[0] if pruned and rng.random() < 0.6 else rng.choice(steps)
         here.apply(*step)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda options: "+".join(options) or "-")
+def test_along_winning_lines_the_compiled_moves_plays_and_keys_are_the_python_ones(
+    core: ModuleType, options: tuple[str, ...]
+) -> None:
+    """Random play seldom gets far; a win goes all the way: gateposts and waste run dry, fills from the stock."""
+    fills = set()
+    for deal in range(1, 6):
+        game = gate("gate", deal, options)
+        won = Search(game, compiled=False)
+        assert won.run(20_000, 600.0)
+        here = Search(game, compiled=False)
+        everything = Search(game, NO_DOMINANCES, compiled=False)
+        for step in won.path:
+            position = here.position()
+            assert core.moves(position, here.rules()) == here.moves(), (deal, options)
+            assert core.moves(position, everything.rules()) == _copy(here, everything).moves(), (deal, options)
+            assert core.key(position) == here.key()
+            for move in everything.moves():
+                fill = here.apply(*move)
+                assert core.play(position, move, here.stock_fill) == (here.position(), fill), (deal, options, move)
+                here.revert(*move, fill)
+                fills.add(fill)
+            here.apply(*step)
+    expected = {FILL_NONE, FILL_LEFT, FILL_RIGHT, FILL_WASTE} | ({FILL_STOCK} if "stock-fill" in options else set())
+    assert fills >= expected
 
 
 def _copy(here: Search, unpruned: Search) -> Search:
