@@ -4,9 +4,10 @@ They live at the repository's top level (``migrations/``, beside ``gatebot/`` an
 but install as :mod:`gatebot.migrations`, so an installed gatebot upgrades any database it is
 given at start-up. Every other package is found under ``gatebot/``, so a new one needs no entry here.
 
-The Canfield solver's search core is C (``gatebot/solver/canfield/_core.c``), built with the machine's
-compiler. It is optional: without a compiler the build goes on without it, and the solver searches in
-Python (``gatebot.solver.canfield.search.COMPILED`` says which one runs).
+The Canfield and Gate solvers' search cores are C (``gatebot/solver/<family>/_core.c``, sharing
+``gatebot/solver/_search.h``), built with the machine's compiler. Each is optional: without a compiler
+the build goes on without it, and that solver searches in Python (``search.COMPILED`` in each family's
+package says which one runs).
 """
 
 from setuptools import Extension, find_packages, setup
@@ -19,6 +20,9 @@ setup(
     ],
     package_dir={"gatebot.migrations": "migrations"},
     ext_modules=[
-        Extension("gatebot.solver.canfield._core", ["gatebot/solver/canfield/_core.c"], optional=True),
+        Extension("gatebot.solver.canfield._core", ["gatebot/solver/canfield/_core.c"],
+                  depends=["gatebot/solver/_search.h"], optional=True),
+        Extension("gatebot.solver.gate._core", ["gatebot/solver/gate/_core.c"],
+                  depends=["gatebot/solver/_search.h"], optional=True),
     ],
 )

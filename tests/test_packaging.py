@@ -92,12 +92,13 @@ def test_the_wheel_carries_every_message_catalogue(wheel: Path) -> None:
 
 
 @pytest.mark.wheel
-def test_the_wheel_carries_canfield_s_compiled_search_core_and_its_type_stub(wheel: Path) -> None:
+@pytest.mark.parametrize("family", ["canfield", "gate"])
+def test_the_wheel_carries_each_compiled_search_core_and_its_type_stub(wheel: Path, family: str) -> None:
     """Built where there is a compiler (CI has one): a wheel for this platform, not a pure one."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "gatebot/solver/canfield/_core.pyi" in names
-    assert [name for name in names if re.fullmatch(r"gatebot/solver/canfield/_core\.[\w.-]+\.(so|pyd)", name)], (
-        "the compiled Canfield core is missing from the wheel")
+    assert f"gatebot/solver/{family}/_core.pyi" in names
+    assert [name for name in names if re.fullmatch(rf"gatebot/solver/{family}/_core\.[\w.-]+\.(so|pyd)", name)], (
+        f"the compiled {family} core is missing from the wheel")
     assert not wheel.name.endswith("-none-any.whl")
 
 

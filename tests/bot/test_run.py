@@ -21,6 +21,7 @@ from sqlalchemy import select
 from gatebot.bot import run as run_module
 from gatebot.settings import Settings
 from gatebot.solver.canfield import search
+from gatebot.solver.gate import search as gate_search
 from gatebot.store import Database, GameRecord
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.base_url import API_BASE_VARIABLE, pointed_at
@@ -129,7 +130,7 @@ async def test_gatebot_run_with_nothing_listening_is_one_sentence_and_exit_75(tm
     # where discord.py would colour them (tests/bot/test_logs.py has the JSON ones).
     assert "[INFO    ] gatebot.bot.run: Upgraded the database from empty" in stderr
     assert "\x1b[" not in stderr
-    if search.COMPILED:  # Canfield's compiled search is there: not a word about it
+    if search.COMPILED and gate_search.COMPILED:  # the compiled searches are there: not a word about them
         assert "compiled" not in stderr
 
 
@@ -146,6 +147,22 @@ async def test_gatebot_run_says_once_that_canfield_s_solver_runs_in_python_when_
     assert "[WARNING ] gatebot.bot.run: Canfield's solver searches in Python" in line
     assert "gatebot.solver.canfield._core" in line  # and why
     assert "Upgraded the database from empty" in stderr  # the rest of the start-up goes on
+
+
+async def test_gatebot_run_says_once_for_each_missing_core_which_solvers_run_in_python(tmp_path: Path) -> None:
+    """Both cores' imports made to fail: one line for Canfield's, one for the core Gate and Little Gate share."""
+    env = {"DISCORD_TOKEN": "a-token", API_BASE_VARIABLE: f"http://127.0.0.1:{_unused_port()}/api/v10"}
+    prelude = ("import sys, runpy; sys.modules['gatebot.solver.canfield._core'] = None; "
+               "sys.modules['gatebot.solver.gate._core'] = None; "
+               "runpy.run_module('gatebot', run_name='__main__', alter_sys=True)")
+    code, stderr = await _gatebot_run(env, tmp_path, python=("-c", prelude))
+    assert code == EXIT_UNREACHABLE
+    lines = [line for line in stderr.splitlines() if "compiled" in line]
+    assert len(lines) == 2, lines
+    [canfield] = [line for line in lines if "Canfield" in line]
+    [gate] = [line for line in lines if "Little Gate" in line]
+    assert "Canfield's solver searches in Python" in canfield and "gatebot.solver.canfield._core" in canfield
+    assert "Gate and Little Gate's solver searches in Python" in gate and "gatebot.solver.gate._core" in gate
 
 
 async def test_gatebot_run_with_a_wrong_token_is_one_sentence_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:

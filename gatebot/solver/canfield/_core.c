@@ -17,13 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "../_search.h"
 
 #define NCARDS 52
 #define RANKS 13
@@ -59,95 +53,6 @@ typedef struct {
 
 /* The two suits of the other colour, by suit (C D H S). */
 static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
-
-/* ---- Python's random: MT19937 as _randommodule.c has it, random.shuffle as random.py does it. ---- */
-
-typedef struct {
-    uint32_t state[624];
-    int index;
-} Twister;
-
-static void twister_seed(Twister *t, uint32_t seed) {
-    /* random.Random(seed) for 0 <= seed < 2**32: init_by_array with the one key word. */
-    uint32_t *mt = t->state;
-    mt[0] = 19650218U;
-    for (int i = 1; i < 624; i++)
-        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-    int i = 1, j = 0;
-    for (int k = 624; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + seed + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-        if (j >= 1)
-            j = 0;
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
-    t->index = 624;
-}
-
-static uint32_t twister_next(Twister *t) {
-    uint32_t *mt = t->state;
-    uint32_t y;
-    if (t->index >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        }
-        for (; kk < 623; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        }
-        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        t->index = 0;
-    }
-    y = mt[t->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-static int bit_length(uint32_t n) {
-    int k = 0;
-    while (n) {
-        k++;
-        n >>= 1;
-    }
-    return k;
-}
-
-/* random.Random._randbelow(n) for 0 < n < 2**32. */
-static uint32_t twister_below(Twister *t, uint32_t n) {
-    int k = bit_length(n);
-    uint32_t r = twister_next(t) >> (32 - k);
-    while (r >= n)
-        r = twister_next(t) >> (32 - k);
-    return r;
-}
-
-static void shuffle(Twister *t, Step *steps, int n) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)twister_below(t, (uint32_t)i + 1);
-        Step swap = steps[i];
-        steps[i] = steps[j];
-        steps[j] = swap;
-    }
-}
 
 /* ---- The rules (search.py's moves, play, turn, _safe). ---- */
 
@@ -433,29 +338,6 @@ static int playable(const Pos *p, const Step *s) {
 
 /* ---- Keys: what makes two positions the same to the search (search._key). ---- */
 
-static inline uint64_t mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static uint64_t hash_bytes(const uint8_t *data, size_t n) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, data + i, 8);
-        h = mix(h ^ w) + 0x632be59bd9b4e019ULL;
-    }
-    uint64_t w = 0;
-    memcpy(&w, data + i, n - i);
-    h = mix(h ^ w ^ ((uint64_t)(n - i) << 56));
-    return h ? h : 1; /* 0 marks an empty slot of a table */
-}
-
 static int row_cmp(const Row *a, const Row *b) {
     if (a->n && b->n && a->c[0] != b->c[0]) /* piles nearly always differ in their bottom card */
         return (int)a->c[0] - (int)b->c[0];
@@ -631,84 +513,15 @@ static int laid(const Pos *before, const Step *s, const Pos *after, int *upper, 
     return 0;
 }
 
-/* ---- The positions seen: open addressing, key 0 for an empty slot. ----
- *
- * One table holds both of the Python search's sets: the positions searched to the end (marked LOST,
- * kept across restarts) and the positions seen in the current restart (marked with its number, so a
- * new restart forgets them without clearing anything). Only the positions on the line a restart
- * interrupted are ever left marked with an old number, so the table is hardly bigger than the lost
- * set alone, and a position costs one probe where two sets would cost three. */
-
-#define LOST 0xffffffffU
-
-typedef struct {
-    uint64_t key;
-    uint32_t mark;
-} Entry;
-
-typedef struct {
-    Entry *slots;
-    size_t mask, count;
-} Table;
-
-/* Zeroed memory; a big table on huge pages where the system has them for the asking (Linux's
- * "madvise" setting): its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
-static void *zeroed(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= ((size_t)4 << 20)) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, (size_t)2 << 20, bytes) != 0)
-            return NULL;
-        madvise(memory, bytes, MADV_HUGEPAGE);
-        memset(memory, 0, bytes);
-        return memory;
-    }
-#endif
-    return calloc(bytes, 1);
-}
-
-static int table_init(Table *table, size_t capacity) {
-    size_t size = 1024;
-    while (size < capacity * 2)
-        size <<= 1;
-    table->slots = zeroed(size * sizeof(Entry));
-    table->mask = size - 1;
-    table->count = 0;
-    return table->slots != NULL;
-}
-
-static void table_free(Table *table) {
-    free(table->slots);
-    table->slots = NULL;
-}
-
-static inline Entry *table_slot(const Table *table, uint64_t key) {
-    size_t i = (size_t)(key ^ (key >> 29)) & table->mask;
-    while (table->slots[i].key && table->slots[i].key != key)
-        i = (i + 1) & table->mask;
-    return &table->slots[i];
-}
-
-/* The slot for ``key`` (empty if it isn't there), the table grown first if it is half full; NULL
- * when memory ran out. */
-static Entry *table_room(Table *table, uint64_t key) {
-    if ((table->count + 1) * 2 > table->mask + 1) {
-        Table bigger;
-        if (!table_init(&bigger, table->mask + 1))
-            return NULL;
-        for (size_t i = 0; i <= table->mask; i++)
-            if (table->slots[i].key) {
-                *table_slot(&bigger, table->slots[i].key) = table->slots[i];
-                bigger.count++;
-            }
-        free(table->slots);
-        *table = bigger;
-    }
-    return table_slot(table, key);
-}
-
 /* Marks ``key`` seen in restart ``mark``: 1 if it is new to this restart and not lost, 0 if not, -1
  * when memory ran out. */
+/* An entry's mark: LOST for a position searched to the end, kept across restarts, else the number of
+ * the restart that saw it. One table holds both of the Python search's sets, so a new restart
+ * forgets the positions of the last without clearing anything; only the positions on the line a
+ * restart interrupted are ever left marked with an old number, so the table is hardly bigger than
+ * the lost set alone, and a position costs one probe where two sets would cost three. */
+#define LOST 0xffffffffU
+
 static int table_visit(Table *table, uint64_t key, uint32_t mark) {
     Entry *entry = table_room(table, key);
     if (!entry)
@@ -764,34 +577,6 @@ typedef struct {
 
 enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
 
-/* Whether a signal's Python handler raised (Ctrl-C: KeyboardInterrupt), which stops the search as it
- * would stop the Python one. Asked every 65,536 nodes, a few times a second: it takes the GIL. */
-static int signalled(Search *s) {
-    PyEval_RestoreThread(s->thread);
-    int raised = PyErr_CheckSignals() < 0;
-    s->thread = PyEval_SaveThread();
-    return raised;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long long luby(long long i) {
-    int k = 1;
-    while ((1LL << k) - 1 < i)
-        k++;
-    while (i != (1LL << k) - 1) {
-        i -= (1LL << (k - 1)) - 1;
-        k = 1;
-        while ((1LL << k) - 1 < i)
-            k++;
-    }
-    return 1LL << (k - 1);
-}
-
 /* Pushes a frame for ``p`` with the moves to search from it (none when deadlocked); 0 when out of memory.
  * ``p`` was reached by ``step`` from the top frame, or is the start when there is no frame. */
 static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const Step *step) {
@@ -836,7 +621,7 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
     Step *found = s->steps + s->nsteps;
     int n = gen_moves(p, s->safe, found);
     if (shuffled && n > 2)
-        shuffle(&s->random, found + 1, n - 1);
+        shuffle(&s->random, found + 1, n - 1, sizeof(Step));
     frame->count = n;
     s->nsteps += (size_t)n;
     return 1;
@@ -872,7 +657,7 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
         if ((s->nodes & 255) == 0) {
             if (s->nodes >= limit || now() > s->deadline)
                 return SLICE_SPENT;
-            if ((s->nodes & 0xffff) == 0 && signalled(s))
+            if ((s->nodes & 0xffff) == 0 && signalled(&s->thread))
                 return INTERRUPTED;
         }
         s->path[s->nframes - 1] = step;

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.hint import hint, positions_behind
+from gatebot.solver.gate.search import NOT_COMPILED
 from gatebot.solver.gate.solve import solve
 from gatebot.solver.registry import Solver
 from gatebot.solver.results import Solution
@@ -23,4 +24,4 @@ def _solve(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
     return solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-SOLVER = Solver(hint=hint, solve=_solve, positions_behind=positions_behind)
+SOLVER = Solver(hint=hint, solve=_solve, positions_behind=positions_behind, not_compiled=NOT_COMPILED)

@@ -7,6 +7,12 @@ disagreement could never reach a player. Positions already searched are remember
 compact key in which the columns are sorted (Gate's rules never depend on which column is
 which), so a transposition by moving runs in another order, or into another column, is
 searched once. docs/solver.md explains the move order, the pruning rules and the restarts.
+
+The same search is compiled (``_core.c``, built by setup.py where there is a C compiler):
+:meth:`Search.run` uses it when it could be imported (:data:`COMPILED`) and searches in Python
+otherwise, or when asked to (``compiled=False``), with the same moves in the same order, the same
+pruning and the same shuffles, so both give the same verdict, line, node count and best line. This
+module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -19,6 +25,22 @@ from dataclasses import dataclass
 
 from gatebot.rules.gate import ACCEPTS, FILL_NONE, FILL_WASTE, KEY, GateGame, fill_column
 from gatebot.solver.restarts import luby
+
+try:
+    import gatebot.solver.gate._core as _core  # not `from … import`: its error names the module
+except ImportError as error:  # built without a C compiler, or not built at all
+    _core = None  # type: ignore[assignment]
+    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+    NOT_COMPILED: str | None = str(error) or type(error).__name__
+else:
+    NOT_COMPILED = None
+#: Whether :meth:`Search.run` searches with the compiled core rather than in Python.
+COMPILED = NOT_COMPILED is None
+#: The most columns the compiled core holds (Gate has eight).
+COMPILED_COLUMNS = 16
+#: The most slots of the compiled search's table of positions seen (16 bytes each: 512 MiB), past
+#: which it stops as if out of budget; a search of 2,000,000 nodes, the default, needs 4,194,304.
+TABLE_LIMIT = 1 << 25
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
 DRAW_CODE = -1
@@ -131,8 +153,13 @@ class Search:
         dominances: Dominances = DEFAULT_DOMINANCES,
         *,
         stock: list[int] | None = None,
+        compiled: bool = True,
     ) -> None:
-        """Copy ``game``'s position; ``stock`` (next card last) stands in for a hidden stock."""
+        """Copy ``game``'s position; ``stock`` (next card last) stands in for a hidden stock.
+
+        ``compiled=False`` makes :meth:`run` search in Python, the reference, even where the
+        compiled core is available.
+        """
         if stock is None and not game.stock_known and game.stock_count:
             raise ValueError("The solver needs the stock's order; a hint works from a hidden stock")
         raw = game.raw()
@@ -153,6 +180,10 @@ class Search:
             # moving with it, which single moves forbid.
             dominances = dataclasses.replace(dominances, swap_then_use=False)
         self.dominances = dominances
+        #: Whether :meth:`run` uses the compiled core (asked for, imported, and the board fits it).
+        self.compiled = compiled and COMPILED and 1 <= self.n <= COMPILED_COLUMNS
+        #: The keys of the positions not to search again: searched to the end, or (put here by a
+        #: caller) ones a line must not pass through. A compiled run reads it and leaves it as it was.
         self.seen: set[bytes] = set()
         self.nodes = 0
         self.path: list[Step] = []
@@ -428,7 +459,15 @@ class Search:
         already searched to the end: those are lost whatever the order, so proving a loss
         costs hardly more than without restarts.
         Raises :class:`OutOfBudget` when the budget runs out first.
+
+        A compiled run (:attr:`compiled`) fills ``path``, ``nodes``, ``best_score`` and
+        ``best_first`` and leaves the position as the Python run would, but leaves ``seen`` as it
+        found it: nothing reads the positions a run searched afterwards, and a run after an
+        interrupted one only searches them again. It also raises :class:`OutOfBudget` when its
+        table of positions reaches :data:`TABLE_LIMIT` slots.
         """
+        if self.compiled:
+            return self._run_compiled(max_nodes, max_seconds)
         limit = self.nodes + max_nodes
         self._deadline = time.perf_counter() + max_seconds
         root = self._snapshot()
@@ -446,6 +485,30 @@ class Search:
                 if self.nodes >= limit or time.perf_counter() > self._deadline:
                     raise
             attempt += 1
+
+    def _run_compiled(self, max_nodes: int, max_seconds: float) -> bool:
+        """:meth:`run` in C: the same search, move for move, with the same restarts."""
+        won, line, self.nodes, self.best_score, self.best_first = _core.search(
+            self.position(), self.rules(), self.seen, max_nodes, max_seconds, self.nodes, self.best_score,
+            self.best_first, TABLE_LIMIT)
+        if won is None:
+            raise OutOfBudget
+        for step in line:  # where the Python search stops: on the won position, its line in ``path``
+            self.apply(*step)
+            self.path.append(step)
+        return won
+
+    def position(self) -> tuple[tuple[bytes, ...], bytes, bytes, bytes, bytes, tuple[int, int, int, int]]:
+        """The position as the compiled core reads it: columns, gateposts, waste, stock, foundation counts."""
+        found = self.found
+        return (tuple(map(bytes, self.columns)), bytes(self.reserves[0]), bytes(self.reserves[1]),
+                bytes(self.waste), bytes(self.stock), (found[0], found[1], found[2], found[3]))
+
+    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
+        """The options and pruning rules as the compiled core reads them (single moves, stock fill, Dominances)."""
+        d = self.dominances
+        return (self.single, self.stock_fill, d.safe_column, d.safe_waste, d.safe_reserve, d.safe_lone,
+                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw)
 
     def _snapshot(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]:
         return (

@@ -1,0 +1,244 @@
+/* What the compiled search cores (solver/canfield/_core.c, solver/gate/_core.c) share: Python's
+ * random numbers and shuffle (so a compiled search restarts in the order the Python one does), the
+ * 64-bit hash of a position's key bytes, the table of positions seen, the clock, the Luby restart
+ * schedule and the check for a signal's handler while the GIL is released.
+ *
+ * Static functions only: each core includes this once and is its own translation unit. The
+ * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.
+ */
+
+#ifndef GATEBOT_SOLVER_SEARCH_H
+#define GATEBOT_SOLVER_SEARCH_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* ---- Python's random: MT19937 as _randommodule.c has it, random.shuffle as random.py does it. ---- */
+
+typedef struct {
+    uint32_t state[624];
+    int index;
+} Twister;
+
+static void twister_seed(Twister *t, uint32_t seed) {
+    /* random.Random(seed) for 0 <= seed < 2**32: init_by_array with the one key word. */
+    uint32_t *mt = t->state;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int i = 1, j = 0;
+    for (int k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + seed + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= 1)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    t->index = 624;
+}
+
+static uint32_t twister_next(Twister *t) {
+    uint32_t *mt = t->state;
+    uint32_t y;
+    if (t->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static int bit_length(uint32_t n) {
+    int k = 0;
+    while (n) {
+        k++;
+        n >>= 1;
+    }
+    return k;
+}
+
+/* random.Random._randbelow(n) for 0 < n < 2**32. */
+static uint32_t twister_below(Twister *t, uint32_t n) {
+    int k = bit_length(n);
+    uint32_t r = twister_next(t) >> (32 - k);
+    while (r >= n)
+        r = twister_next(t) >> (32 - k);
+    return r;
+}
+
+/* random.shuffle of ``n`` items of ``size`` bytes each (at most 16): the same swaps, so the same order. */
+static void shuffle(Twister *t, void *items, int n, size_t size) {
+    unsigned char *base = items, swap[16];
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)twister_below(t, (uint32_t)i + 1);
+        memcpy(swap, base + (size_t)i * size, size);
+        memcpy(base + (size_t)i * size, base + (size_t)j * size, size);
+        memcpy(base + (size_t)j * size, swap, size);
+    }
+}
+
+/* ---- Hashing a key's bytes. ---- */
+
+static inline uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_bytes(const uint8_t *data, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, data + i, 8);
+        h = mix(h ^ w) + 0x632be59bd9b4e019ULL;
+    }
+    uint64_t w = 0;
+    memcpy(&w, data + i, n - i);
+    h = mix(h ^ w ^ ((uint64_t)(n - i) << 56));
+    return h ? h : 1; /* 0 marks an empty slot of a table */
+}
+
+/* ---- The positions seen: open addressing on 64-bit hashes, key 0 for an empty slot. ----
+ *
+ * Each core says what an entry's mark means. The table doubles when half full, up to ``limit``
+ * slots (0: no limit), past which table_room answers NULL as it does when memory runs out. */
+
+typedef struct {
+    uint64_t key;
+    uint32_t mark;
+} Entry;
+
+typedef struct {
+    Entry *slots;
+    size_t mask, count, limit;
+} Table;
+
+/* Zeroed memory; a big table on huge pages where the system has them for the asking (Linux's
+ * "madvise" setting): its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
+static void *zeroed(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, (size_t)2 << 20, bytes) != 0)
+            return NULL;
+        madvise(memory, bytes, MADV_HUGEPAGE);
+        memset(memory, 0, bytes);
+        return memory;
+    }
+#endif
+    return calloc(bytes, 1);
+}
+
+static int table_init(Table *table, size_t capacity) {
+    size_t size = 1024;
+    while (size < capacity * 2)
+        size <<= 1;
+    table->slots = zeroed(size * sizeof(Entry));
+    table->mask = size - 1;
+    table->count = 0;
+    table->limit = 0;
+    return table->slots != NULL;
+}
+
+static void table_free(Table *table) {
+    free(table->slots);
+    table->slots = NULL;
+}
+
+static inline Entry *table_slot(const Table *table, uint64_t key) {
+    size_t i = (size_t)(key ^ (key >> 29)) & table->mask;
+    while (table->slots[i].key && table->slots[i].key != key)
+        i = (i + 1) & table->mask;
+    return &table->slots[i];
+}
+
+/* The slot for ``key`` (empty if it isn't there), the table grown first if it is half full; NULL
+ * when memory ran out. */
+static Entry *table_room(Table *table, uint64_t key) {
+    if ((table->count + 1) * 2 > table->mask + 1) {
+        Table bigger;
+        if (table->limit && (table->mask + 1) * 2 > table->limit)
+            return NULL;
+        if (!table_init(&bigger, table->mask + 1))
+            return NULL;
+        bigger.limit = table->limit;
+        for (size_t i = 0; i <= table->mask; i++)
+            if (table->slots[i].key) {
+                *table_slot(&bigger, table->slots[i].key) = table->slots[i];
+                bigger.count++;
+            }
+        free(table->slots);
+        *table = bigger;
+    }
+    return table_slot(table, key);
+}
+
+/* ---- Time, restarts, signals. ---- */
+
+/* Whether a signal's Python handler raised (Ctrl-C: KeyboardInterrupt), which stops the search as it
+ * would stop the Python one. Asked every 65,536 nodes, a few times a second: it takes the GIL. */
+static int signalled(PyThreadState **thread) {
+    PyEval_RestoreThread(*thread);
+    int raised = PyErr_CheckSignals() < 0;
+    *thread = PyEval_SaveThread();
+    return raised;
+}
+
+/* Seconds on a clock that only goes forward, for the deadline. */
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The i-th term (from 1) of the Luby sequence, as gatebot/solver/restarts.py has it. */
+static long long luby(long long i) {
+    int k = 1;
+    while ((1LL << k) - 1 < i)
+        k++;
+    while (i != (1LL << k) - 1) {
+        i -= (1LL << (k - 1)) - 1;
+        k = 1;
+        while ((1LL << k) - 1 < i)
+            k++;
+    }
+    return 1LL << (k - 1);
+}
+
+#endif
