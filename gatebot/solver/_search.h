@@ -1,7 +1,7 @@
 /* What the compiled search cores (solver/canfield/_core.c, solver/gate/_core.c) share: Python's
  * random numbers and shuffle (so a compiled search restarts in the order the Python one does), the
  * 64-bit hash of a position's key bytes, the table of positions seen, the clock, the Luby restart
- * schedule and the check for a signal's handler while the GIL is released.
+ * schedule, the check for a signal's handler while the GIL is released, and reading rows of cards.
  *
  * Static functions only: each core includes this once and is its own translation unit. The
  * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.
@@ -239,6 +239,38 @@ static long long luby(long long i) {
             k++;
     }
     return 1LL << (k - 1);
+}
+
+/* ---- Rows of cards, as the Python searches hand them over: bytes of card numbers, tops last. ---- */
+
+#define NCARDS 52
+
+typedef struct {
+    int n;
+    uint8_t c[NCARDS];
+} Row;
+
+/* ``value`` (bytes of card numbers 0-51, at most 52) into ``row``; 0 with an exception set when it
+ * isn't one, its message naming ``game`` ("Gate", "Canfield") and the row's ``name``. */
+static int read_cards(PyObject *value, const char *game, const char *name, Row *row) {
+    if (!PyBytes_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "a %s position's %s must be bytes", game, name);
+        return 0;
+    }
+    Py_ssize_t n = PyBytes_GET_SIZE(value);
+    const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(value);
+    if (n > NCARDS) {
+        PyErr_Format(PyExc_ValueError, "a %s position's %s holds more than %d cards", game, name, NCARDS);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cards[i] >= NCARDS) {
+            PyErr_Format(PyExc_ValueError, "a %s position's %s holds card %d", game, name, cards[i]);
+            return 0;
+        }
+    row->n = (int)n;
+    memcpy(row->c, cards, (size_t)n);
+    return 1;
 }
 
 #endif

@@ -19,7 +19,6 @@
 
 #include "../_search.h"
 
-#define NCARDS 52
 #define RANKS 13
 #define MAXPILES 4
 #define UNLIMITED (-1)
@@ -28,11 +27,6 @@
 
 #define RANK(card) ((card) >> 2)
 #define SUIT(card) ((card) & 3)
-
-typedef struct {
-    int n;
-    uint8_t c[NCARDS];
-} Row;
 
 typedef struct {
     int base, draw, passes, blocked, partial, any_space, npiles;
@@ -726,32 +720,11 @@ static int read_bool(PyObject *position, const char *name, int *out) {
     return 1;
 }
 
-static int read_cards(PyObject *value, const char *name, Row *row) {
-    if (!PyBytes_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "a Canfield position's %s must be bytes", name);
-        return 0;
-    }
-    Py_ssize_t n = PyBytes_GET_SIZE(value);
-    const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(value);
-    if (n > NCARDS) {
-        PyErr_Format(PyExc_ValueError, "a Canfield position's %s holds more than %d cards", name, NCARDS);
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (cards[i] >= NCARDS) {
-            PyErr_Format(PyExc_ValueError, "a Canfield position's %s holds card %d", name, cards[i]);
-            return 0;
-        }
-    row->n = (int)n;
-    memcpy(row->c, cards, (size_t)n);
-    return 1;
-}
-
 static int read_row(PyObject *position, const char *name, Row *row) {
     PyObject *value = PyObject_GetAttrString(position, name);
     if (!value)
         return 0;
-    int ok = read_cards(value, name, row);
+    int ok = read_cards(value, "Canfield", name, row);
     Py_DECREF(value);
     return ok;
 }
@@ -796,7 +769,7 @@ static int read_position(PyObject *position, Pos *p) {
     if (!ok)
         PyErr_Format(PyExc_ValueError, "the compiled Canfield search takes 1 to %d piles", MAXPILES);
     for (Py_ssize_t i = 0; ok && i < npiles; i++)
-        ok = read_cards(PySequence_Fast_GET_ITEM(rows, i), "pile", &p->piles[i]);
+        ok = read_cards(PySequence_Fast_GET_ITEM(rows, i), "Canfield", "pile", &p->piles[i]);
     Py_DECREF(rows);
     if (!ok)
         return 0;

@@ -30,7 +30,6 @@
 
 #include "../_search.h"
 
-#define NCARDS 52
 #define MAXCOLUMNS 16
 /* The most moves a position can have, with room to spare: per column a run of at most 13 cards
  * onto every column or a free space, and the gateposts' and the waste's cards. */
@@ -43,11 +42,6 @@
 enum { FILL_NONE = -1, FILL_LEFT = 0, FILL_RIGHT = 1, FILL_WASTE = 2, FILL_STOCK = 3 };
 /* The most slots the table may have unless the caller says otherwise: 2**25, 512 MiB. */
 #define TABLE_LIMIT ((size_t)1 << 25)
-
-typedef struct {
-    int n;
-    uint8_t c[NCARDS];
-} Row;
 
 typedef struct {
     int n; /* columns */
@@ -669,27 +663,6 @@ static int run_search(Search *s, long long max_nodes) {
 
 /* ---- Between Python and C. ---- */
 
-static int read_cards(PyObject *value, const char *name, Row *row) {
-    if (!PyBytes_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "a Gate position's %s must be bytes", name);
-        return 0;
-    }
-    Py_ssize_t n = PyBytes_GET_SIZE(value);
-    const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(value);
-    if (n > NCARDS) {
-        PyErr_Format(PyExc_ValueError, "a Gate position's %s holds more than %d cards", name, NCARDS);
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (cards[i] >= NCARDS) {
-            PyErr_Format(PyExc_ValueError, "a Gate position's %s holds card %d", name, cards[i]);
-            return 0;
-        }
-    row->n = (int)n;
-    memcpy(row->c, cards, (size_t)n);
-    return 1;
-}
-
 /* (columns, left, right, waste, stock, foundations) into ``p``; 0 with an exception set when it isn't
  * a position this core takes (each card once at most, 52 in all, four foundations of 0 to 13). */
 static int read_position(PyObject *object, Pos *p) {
@@ -709,15 +682,15 @@ static int read_position(PyObject *object, Pos *p) {
         ok = 0;
     }
     for (Py_ssize_t i = 0; ok && i < ncolumns; i++)
-        ok = read_cards(PySequence_Fast_GET_ITEM(columns, i), "column", &p->col[i]);
+        ok = read_cards(PySequence_Fast_GET_ITEM(columns, i), "Gate", "column", &p->col[i]);
     Py_DECREF(columns);
     if (!ok)
         return 0;
     p->n = (int)ncolumns;
-    if (!read_cards(PyTuple_GET_ITEM(object, 1), "left reserve", &p->res[0]) ||
-        !read_cards(PyTuple_GET_ITEM(object, 2), "right reserve", &p->res[1]) ||
-        !read_cards(PyTuple_GET_ITEM(object, 3), "waste", &p->waste) ||
-        !read_cards(PyTuple_GET_ITEM(object, 4), "stock", &p->stock))
+    if (!read_cards(PyTuple_GET_ITEM(object, 1), "Gate", "left reserve", &p->res[0]) ||
+        !read_cards(PyTuple_GET_ITEM(object, 2), "Gate", "right reserve", &p->res[1]) ||
+        !read_cards(PyTuple_GET_ITEM(object, 3), "Gate", "waste", &p->waste) ||
+        !read_cards(PyTuple_GET_ITEM(object, 4), "Gate", "stock", &p->stock))
         return 0;
     PyObject *counts = PySequence_Fast(PyTuple_GET_ITEM(object, 5), "a Gate position's foundations must be a tuple");
     if (!counts)
