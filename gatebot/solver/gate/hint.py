@@ -20,8 +20,8 @@ from gatebot.messages import _
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.explain import explain
 from gatebot.solver.gate.search import OutOfBudget, Search, Step
-from gatebot.solver.gate.solve import solve, to_move
-from gatebot.solver.results import HINT_SECONDS, Hint, Outlook, Verdict
+from gatebot.solver.gate.solve import line_moves, to_move, without_returns
+from gatebot.solver.results import HINT_SECONDS, Hint, Outlook
 
 #: How many stock orders a hint imagines, at most.
 SAMPLES = 12
@@ -108,35 +108,59 @@ def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None 
 
 
 def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
-    """Nothing is hidden: prove the game won or lost, and hint the first move of a win.
+    """Nothing is hidden: prove the game won or lost, and hint the first move of a win or of the most cards home.
 
     A win that doesn't pass through the positions ``behind`` is looked for first, so that
     following hints always moves forward; only when there is none in half the time is any
-    win taken.
+    win taken. A search that ends without a win has visited every position the game can
+    still reach, and knows the most cards that can go home and the first move of a line to
+    there (``best_score``, ``best_first``): that move is the hint of a lost game, so a player
+    who follows the hints ends with every card home that could be. The line avoiding
+    ``behind`` is taken unless going back is the only way to as many cards; following such
+    hints never comes back round, since the rest of each line avoids the positions before it.
     """
+    forward = Search(visible)
+    forward.seen.update(behind)
+    share = 0.5 if behind else 1.0
+    won = _settle(forward, max(0.05, (deadline - time.perf_counter()) * share))
+    if won:
+        return _first_of_win(visible, forward)
+    best = forward
     if behind:
-        search = Search(visible)
-        search.seen.update(behind)
-        try:
-            if search.run(EXACT_NODES, max(0.05, (deadline - time.perf_counter()) / 2)) and search.path:
-                return _hint(visible, search.path[0], Outlook.WINNABLE)
-        except OutOfBudget:
-            pass
-    found = solve(visible, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
-    if found.verdict is Verdict.WINNABLE:
-        move = found.line[0]
-        return Hint(move, explain(visible, move), Outlook.WINNABLE)
-    ranked = Search(visible).moves()
-    if found.verdict is Verdict.LOST:
-        # Nothing can win; the most a hint can do is add to the score.
-        up = [step for step in ranked if step[0] >= 0 and step[1] == visible.column_count]
-        if not up:
+        anyway = Search(visible)
+        verdict = _settle(anyway, max(0.05, deadline - time.perf_counter()))
+        if verdict:
+            return _first_of_win(visible, anyway)
+        if verdict is False and (won is None or anyway.best_score > forward.best_score):
+            best, won = anyway, False
+        elif verdict is None:
+            won = None  # a win back through the positions behind was not ruled out
+    if won is False:
+        # Nothing can win; the most a hint can do is get the most cards home.
+        if best.best_first is None:
             return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
-        return _hint(visible, up[0], Outlook.LOST)
-    if not ranked:
+        move = to_move(visible, best.best_first)
+        why = _("no win is left; this gets the most cards home ({most})", most=best.best_score)
+        return Hint(move, explain(visible, move, why=why), Outlook.LOST)
+    step = best.best_first or next(iter(Search(visible).moves()), None)
+    if step is None:
         move = visible.legal_moves()[0]
         return Hint(move, explain(visible, move), Outlook.UNKNOWN)
-    return _hint(visible, ranked[0], Outlook.UNKNOWN)
+    return _hint(visible, step, Outlook.UNKNOWN)
+
+
+def _first_of_win(visible: GateGame, search: Search) -> Hint:
+    """The hint of a win the search found: the first move of its line, detours cut (no position comes twice)."""
+    move = without_returns(visible, line_moves(visible, search.path))[0]
+    return Hint(move, explain(visible, move), Outlook.WINNABLE)
+
+
+def _settle(search: Search, seconds: float) -> bool | None:
+    """Run the exact search: True for a win (its line in ``path``), False when none is left, None when out of budget."""
+    try:
+        return search.run(EXACT_NODES, seconds)
+    except OutOfBudget:
+        return None
 
 
 def _sampled(
