@@ -3,9 +3,13 @@
 A hint never learns the stock's order. It reads the position as the player sees it
 (``S: ?n``), then imagines many orders of the unseen cards — the same ones for the same
 visible position — and plays each imagined deal out with the solver. The move that wins
-in the most imagined deals is the hint. Once the stock is out nothing is hidden, and the
-hint is exact: the solver proves the game still winnable (and the hint is the first move
-of a win) or lost. docs/solver.md has the details and the figures.
+in the most imagined deals is the hint. When the first imagined deals are not won (nearly
+always in Little Gate), every move is weighed on the same imagined deals by the cards the
+solver gets home after it, and the move with the most is the hint. Once the stock is out
+nothing is hidden, and the hint is exact: the solver proves the game still winnable (and
+the hint is the first move of a win) or lost (and the hint is the first move of a line to
+the most cards home). The strength is set in positions searched, the seconds are a cap:
+a faster search gives the same hints sooner. docs/solver.md has the details and the figures.
 """
 
 from __future__ import annotations
@@ -31,6 +35,14 @@ AGREEING = 4
 SAMPLE_NODES = 3_000
 #: How many of the best-voted moves are tried on every imagined deal.
 CANDIDATES = 3
+#: Imagined deals searched from the position before giving up on a win: when none of them is
+#: won, every move is weighed by the cards it gets home instead.
+PROBES = 2
+#: Node budget of one move on one imagined deal when the moves are weighed by cards home.
+MOVE_NODES = 300
+#: The most positions the weighing searches in all: its strength, whatever the machine's load
+#: (the hint's seconds are a cap on top, so a faster search weighs more deals in the same time).
+WEIGH_NODES = 24_000
 #: Node budget of the exact search once the stock is out.
 EXACT_NODES = 300_000
 #: How many moves back a hint looks to avoid leading the player in a circle.
@@ -171,7 +183,9 @@ def _sampled(
     Each imagined deal is first solved from the current position; the first move of each win
     gets a vote. The best-voted moves are then tried on the imagined deals won some other
     way, and the move that wins the most of them is the hint. Deals the solver proves lost
-    count against every move; deals it can't decide in time count for none.
+    count against every move; deals it can't decide in time count for none. When none of
+    the first ``PROBES`` deals is won, the moves are weighed by cards home instead
+    (:func:`_most_home`).
     """
     rng = random.Random(zlib.crc32(visible.to_text().encode()))
     orders = []
@@ -182,7 +196,6 @@ def _sampled(
     rank = {step: i for i, step in enumerate(ranked)}
     wins: dict[Step, set[int]] = {}
     decided: list[int] = []
-    progress: dict[Step, int] = {}  # cards put up along the best line found in each imagined deal
     for index, order in enumerate(orders):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
@@ -197,14 +210,12 @@ def _sampled(
             decided.append(index)
         if won:
             wins.setdefault(search.path[0], set()).add(index)
-        elif search.best_first is not None:
-            progress[search.best_first] = progress.get(search.best_first, 0) + search.best_score
         if len(decided) >= AGREEING and len(wins) == 1 and len(next(iter(wins.values()))) == len(decided):
             break  # every imagined deal so far is won by the same move: no need for more
+        if not wins and index + 1 >= PROBES:
+            break
     if not wins:
-        # No imagined deal was won: suggest the move that led furthest towards the foundations.
-        best = max(progress, key=lambda step: (progress[step], -rank.get(step, len(rank))), default=ranked[0])
-        return _hint(visible, best, Outlook.OPEN, 0.0 if decided else None, len(decided))
+        return _most_home(visible, ranked, orders, deadline, behind)
     candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:CANDIDATES]
     if len(candidates) > 1:
         won_somehow = set().union(*wins.values())
@@ -224,3 +235,59 @@ def _sampled(
         candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
     best = candidates[0]
     return _hint(visible, best, Outlook.OPEN, len(wins[best]) / max(1, len(decided)), len(decided))
+
+
+def _most_home(
+    visible: GateGame, ranked: list[Step], orders: list[list[int]], deadline: float, behind: set[bytes]
+) -> Hint:
+    """No imagined deal was won from here: weigh every move by the cards it gets home, on the same imagined deals.
+
+    Perfect-information Monte Carlo: on each imagined stock order every move is played and
+    the solver searches on from it with ``MOVE_NODES``; the most cards it gets home in that
+    search (all 52 for a win) is the move's score on that deal. Every move is scored on the
+    same deals, so the luck of a deal counts alike for all of them, and the move with the most
+    wins and then the most cards home over the deals is the hint. The deals are weighed one by
+    one until ``WEIGH_NODES`` positions are searched or the seconds run out; a deal not
+    finished for every move is left out. A move back to a position behind the game is weighed
+    only when every move leads back.
+    """
+    steps = [step for step in ranked if _after(visible, step) not in behind] or ranked
+    cards = dict.fromkeys(steps, 0)
+    won = dict.fromkeys(steps, 0)
+    weighed = nodes = 0
+    for order in orders:
+        if nodes >= WEIGH_NODES:
+            break
+        here: dict[Step, int] = {}
+        for step in steps:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            search = Search(visible, stock=order[:])
+            search.seen.update(behind)
+            search.apply(*step)
+            try:
+                here[step] = 52 if search.run(MOVE_NODES, remaining) else search.best_score
+            except OutOfBudget:
+                if time.perf_counter() >= deadline:
+                    break  # cut by the clock, not by its budget: the deal is left out
+                here[step] = search.best_score
+            nodes += search.nodes
+        if len(here) < len(steps):
+            break
+        weighed += 1
+        for step, score in here.items():
+            cards[step] += score
+            won[step] += score == 52
+    if not weighed:
+        return _hint(visible, steps[0], Outlook.OPEN)
+    rank = {step: i for i, step in enumerate(ranked)}
+    best = max(steps, key=lambda step: (won[step], cards[step], -rank[step]))
+    return _hint(visible, best, Outlook.OPEN, won[best] / weighed, weighed)
+
+
+def _after(visible: GateGame, step: Step) -> bytes:
+    """The search's key of the position ``step`` leads to (the stock's order plays no part in it)."""
+    search = Search(visible, stock=list(visible.raw().stock))
+    search.apply(*step)
+    return search.key()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -86,6 +87,42 @@ def test_a_hint_never_depends_on_the_order_of_the_stock(name):
     assert reason
     assert outlook is Outlook.OPEN
     assert chance is None or 0.0 <= chance <= 1.0
+
+
+# The hint's module (the package's ``hint`` is the function), for its budgets.
+HINT_MODULE = importlib.import_module("gatebot.solver.gate.hint")
+
+
+@pytest.fixture
+def small_weighing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budgets small enough that the weighing finishes far inside the test's seconds, however busy the machine."""
+    monkeypatch.setattr(HINT_MODULE, "SAMPLE_NODES", 1_000)
+    monkeypatch.setattr(HINT_MODULE, "MOVE_NODES", 100)
+    monkeypatch.setattr(HINT_MODULE, "WEIGH_NODES", 2_000)
+
+
+def test_with_no_imagined_deal_won_every_move_is_weighed_on_the_same_deals_whatever_the_stock_order(small_weighing):
+    # Little Gate deal 3 as dealt: four moves, and no imagined order of its 38 unseen cards is
+    # won within the budget, so the moves are weighed by the cards they get home.
+    game = gate(Game.new("little-gate", deal=3))
+    found = hint(game, seconds=5.0)
+    assert found.outlook is Outlook.OPEN and found.move in game.legal_moves()
+    assert found.win_chance == 0.0
+    assert found.samples >= 2, "every move is weighed on at least two of the same imagined deals"
+    expected = answer(game)
+    for shown in (restocked(game, 1), restocked(game, 2), Game.from_text(game.to_text(hide_stock=True))):
+        assert answer(shown) == expected
+
+
+def test_the_weighed_hint_does_not_lead_back_where_the_game_has_been(small_weighing):
+    game = gate(Game.new("little-gate", deal=3))
+    first = hint(game, seconds=5.0, behind=())
+    assert first.move is not None and not first.move.is_draw
+    back = after(game, str(first.move)).to_text(hide_stock=True)
+    other = hint(game, seconds=5.0, behind=(back,))
+    assert other.move is not None and other.move != first.move
+    assert after(game, str(other.move)).to_text(hide_stock=True) != back
+    assert other.win_chance == 0.0 and other.samples >= 2
 
 
 @pytest.mark.parametrize(
