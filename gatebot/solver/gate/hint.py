@@ -39,10 +39,10 @@ CANDIDATES = 3
 #: won, every move is weighed by the cards it gets home instead.
 PROBES = 2
 #: Node budget of one move on one imagined deal when the moves are weighed by cards home.
-MOVE_NODES = 300
+MOVE_NODES = 150
 #: The most positions the weighing searches in all: its strength, whatever the machine's load
 #: (the hint's seconds are a cap on top, so a faster search weighs more deals in the same time).
-WEIGH_NODES = 24_000
+WEIGH_NODES = 16_000
 #: Node budget of the exact search once the stock is out.
 EXACT_NODES = 300_000
 #: How many moves back a hint looks to avoid leading the player in a circle.
