@@ -143,8 +143,10 @@ def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
         verdict = _settle(anyway, max(0.05, deadline - time.perf_counter()))
         if verdict:
             return _first_of_win(visible, anyway)
-        if verdict is False and (won is None or anyway.best_score > forward.best_score):
-            best, won = anyway, False
+        if verdict is False:
+            won = False  # no win at all, through the positions behind or not
+            if anyway.best_score > forward.best_score:
+                best = anyway  # only going back gets as many cards home
         elif verdict is None:
             won = None  # a win back through the positions behind was not ruled out
     if won is False:
