@@ -140,16 +140,22 @@ class _Effect:
     after: _Table
 
 
-def explain(game: GateGame, move: Move) -> str:
+def explain(game: GateGame, move: Move, *, why: str | None = None) -> str:
     """One sentence saying what ``move`` does in ``game`` and why it helps.
 
     ``move`` must be legal and canonical in ``game``. The sentence names only cards the
-    player can see, so it can be shown before the move, whatever the stock holds.
+    player can see, so it can be shown before the move, whatever the stock holds. ``why``,
+    when given, is the reason said after the move instead of the one read off the table: the
+    solver's, when what it found matters more (the most cards that can still go home).
     """
     table = _Table.of(game)
     if move.is_draw:
+        if why is not None:
+            return Text.of_parts((_draw_action(table), why), ": ")
         return _compose(_draw_action(table), _draw_reasons(table, game.legal_moves()))
     effect = _apply(table, move)
+    if why is not None:
+        return Text.of_parts((_action(move, effect), why), ": ")
     reasons = [
         *_source_reasons(move, effect),
         *_foundation_reasons(table, move, effect),

@@ -3,9 +3,13 @@
 A hint never learns the stock's order. It reads the position as the player sees it
 (``S: ?n``), then imagines many orders of the unseen cards — the same ones for the same
 visible position — and plays each imagined deal out with the solver. The move that wins
-in the most imagined deals is the hint. Once the stock is out nothing is hidden, and the
-hint is exact: the solver proves the game still winnable (and the hint is the first move
-of a win) or lost. docs/solver.md has the details and the figures.
+in the most imagined deals is the hint. When the first imagined deals are not won (nearly
+always in Little Gate), every move is weighed on the same imagined deals by the cards the
+solver gets home after it, and the move with the most is the hint. Once the stock is out
+nothing is hidden, and the hint is exact: the solver proves the game still winnable (and
+the hint is the first move of a win) or lost (and the hint is the first move of a line to
+the most cards home). The strength is set in positions searched, the seconds are a cap:
+a faster search gives the same hints sooner. docs/solver.md has the details and the figures.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from gatebot.messages import _
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.explain import explain
 from gatebot.solver.gate.search import OutOfBudget, Search, Step
-from gatebot.solver.gate.solve import solve, to_move
-from gatebot.solver.results import HINT_SECONDS, Hint, Outlook, Verdict
+from gatebot.solver.gate.solve import line_moves, to_move, without_returns
+from gatebot.solver.results import HINT_SECONDS, Hint, Outlook
 
 #: How many stock orders a hint imagines, at most.
 SAMPLES = 12
@@ -31,6 +35,14 @@ AGREEING = 4
 SAMPLE_NODES = 3_000
 #: How many of the best-voted moves are tried on every imagined deal.
 CANDIDATES = 3
+#: Imagined deals searched from the position before giving up on a win: when none of them is
+#: won, every move is weighed by the cards it gets home instead.
+PROBES = 2
+#: Node budget of one move on one imagined deal when the moves are weighed by cards home.
+MOVE_NODES = 150
+#: The most positions the weighing searches in all: its strength, whatever the machine's load
+#: (the hint's seconds are a cap on top, so a faster search weighs more deals in the same time).
+WEIGH_NODES = 16_000
 #: Node budget of the exact search once the stock is out.
 EXACT_NODES = 300_000
 #: How many moves back a hint looks to avoid leading the player in a circle.
@@ -108,35 +120,61 @@ def _hint(visible: GateGame, step: Step, outlook: Outlook, chance: float | None 
 
 
 def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
-    """Nothing is hidden: prove the game won or lost, and hint the first move of a win.
+    """Nothing is hidden: prove the game won or lost, and hint the first move of a win or of the most cards home.
 
     A win that doesn't pass through the positions ``behind`` is looked for first, so that
     following hints always moves forward; only when there is none in half the time is any
-    win taken.
+    win taken. A search that ends without a win has visited every position the game can
+    still reach, and knows the most cards that can go home and the first move of a line to
+    there (``best_score``, ``best_first``): that move is the hint of a lost game, so a player
+    who follows the hints ends with every card home that could be. The line avoiding
+    ``behind`` is taken unless going back is the only way to as many cards; following such
+    hints never comes back round, since the rest of each line avoids the positions before it.
     """
+    forward = Search(visible)
+    forward.seen.update(behind)
+    share = 0.5 if behind else 1.0
+    won = _settle(forward, max(0.05, (deadline - time.perf_counter()) * share))
+    if won:
+        return _first_of_win(visible, forward)
+    best = forward
     if behind:
-        search = Search(visible)
-        search.seen.update(behind)
-        try:
-            if search.run(EXACT_NODES, max(0.05, (deadline - time.perf_counter()) / 2)) and search.path:
-                return _hint(visible, search.path[0], Outlook.WINNABLE)
-        except OutOfBudget:
-            pass
-    found = solve(visible, max_nodes=EXACT_NODES, max_seconds=max(0.05, deadline - time.perf_counter()))
-    if found.verdict is Verdict.WINNABLE:
-        move = found.line[0]
-        return Hint(move, explain(visible, move), Outlook.WINNABLE)
-    ranked = Search(visible).moves()
-    if found.verdict is Verdict.LOST:
-        # Nothing can win; the most a hint can do is add to the score.
-        up = [step for step in ranked if step[0] >= 0 and step[1] == visible.column_count]
-        if not up:
+        anyway = Search(visible)
+        verdict = _settle(anyway, max(0.05, deadline - time.perf_counter()))
+        if verdict:
+            return _first_of_win(visible, anyway)
+        if verdict is False:
+            won = False  # no win at all, through the positions behind or not
+            if anyway.best_score > forward.best_score:
+                best = anyway  # only going back gets as many cards home
+        elif verdict is None:
+            won = None  # a win back through the positions behind was not ruled out
+    if won is False:
+        # Nothing can win; the most a hint can do is get the most cards home.
+        if best.best_first is None:
             return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
-        return _hint(visible, up[0], Outlook.LOST)
-    if not ranked:
+        move = to_move(visible, best.best_first)
+        why = _("no win is left; this gets the most cards home ({most})", most=best.best_score)
+        return Hint(move, explain(visible, move, why=why), Outlook.LOST)
+    step = best.best_first or next(iter(Search(visible).moves()), None)
+    if step is None:
         move = visible.legal_moves()[0]
         return Hint(move, explain(visible, move), Outlook.UNKNOWN)
-    return _hint(visible, ranked[0], Outlook.UNKNOWN)
+    return _hint(visible, step, Outlook.UNKNOWN)
+
+
+def _first_of_win(visible: GateGame, search: Search) -> Hint:
+    """The hint of a win the search found: the first move of its line, detours cut (no position comes twice)."""
+    move = without_returns(visible, line_moves(visible, search.path))[0]
+    return Hint(move, explain(visible, move), Outlook.WINNABLE)
+
+
+def _settle(search: Search, seconds: float) -> bool | None:
+    """Run the exact search: True for a win (its line in ``path``), False when none is left, None when out of budget."""
+    try:
+        return search.run(EXACT_NODES, seconds)
+    except OutOfBudget:
+        return None
 
 
 def _sampled(
@@ -147,7 +185,9 @@ def _sampled(
     Each imagined deal is first solved from the current position; the first move of each win
     gets a vote. The best-voted moves are then tried on the imagined deals won some other
     way, and the move that wins the most of them is the hint. Deals the solver proves lost
-    count against every move; deals it can't decide in time count for none.
+    count against every move; deals it can't decide in time count for none. When none of
+    the first ``PROBES`` deals is won, the moves are weighed by cards home instead
+    (:func:`_most_home`).
     """
     rng = random.Random(zlib.crc32(visible.to_text().encode()))
     orders = []
@@ -158,7 +198,6 @@ def _sampled(
     rank = {step: i for i, step in enumerate(ranked)}
     wins: dict[Step, set[int]] = {}
     decided: list[int] = []
-    progress: dict[Step, int] = {}  # cards put up along the best line found in each imagined deal
     for index, order in enumerate(orders):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
@@ -173,14 +212,12 @@ def _sampled(
             decided.append(index)
         if won:
             wins.setdefault(search.path[0], set()).add(index)
-        elif search.best_first is not None:
-            progress[search.best_first] = progress.get(search.best_first, 0) + search.best_score
         if len(decided) >= AGREEING and len(wins) == 1 and len(next(iter(wins.values()))) == len(decided):
             break  # every imagined deal so far is won by the same move: no need for more
+        if not wins and index + 1 >= PROBES:
+            break
     if not wins:
-        # No imagined deal was won: suggest the move that led furthest towards the foundations.
-        best = max(progress, key=lambda step: (progress[step], -rank.get(step, len(rank))), default=ranked[0])
-        return _hint(visible, best, Outlook.OPEN, 0.0 if decided else None, len(decided))
+        return _most_home(visible, ranked, orders, deadline, behind)
     candidates = sorted(wins, key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))[:CANDIDATES]
     if len(candidates) > 1:
         won_somehow = set().union(*wins.values())
@@ -200,3 +237,59 @@ def _sampled(
         candidates.sort(key=lambda step: (-len(wins[step]), rank.get(step, len(rank))))
     best = candidates[0]
     return _hint(visible, best, Outlook.OPEN, len(wins[best]) / max(1, len(decided)), len(decided))
+
+
+def _most_home(
+    visible: GateGame, ranked: list[Step], orders: list[list[int]], deadline: float, behind: set[bytes]
+) -> Hint:
+    """No imagined deal was won from here: weigh every move by the cards it gets home, on the same imagined deals.
+
+    Perfect-information Monte Carlo: on each imagined stock order every move is played and
+    the solver searches on from it with ``MOVE_NODES``; the most cards it gets home in that
+    search (all 52 for a win) is the move's score on that deal. Every move is scored on the
+    same deals, so the luck of a deal counts alike for all of them, and the move with the most
+    wins and then the most cards home over the deals is the hint. The deals are weighed one by
+    one until ``WEIGH_NODES`` positions are searched or the seconds run out; a deal not
+    finished for every move is left out. A move back to a position behind the game is weighed
+    only when every move leads back.
+    """
+    steps = [step for step in ranked if _after(visible, step) not in behind] or ranked
+    cards = dict.fromkeys(steps, 0)
+    won = dict.fromkeys(steps, 0)
+    weighed = nodes = 0
+    for order in orders:
+        if nodes >= WEIGH_NODES:
+            break
+        here: dict[Step, int] = {}
+        for step in steps:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            search = Search(visible, stock=order[:])
+            search.seen.update(behind)
+            search.apply(*step)
+            try:
+                here[step] = 52 if search.run(MOVE_NODES, remaining) else search.best_score
+            except OutOfBudget:
+                if time.perf_counter() >= deadline:
+                    break  # cut by the clock, not by its budget: the deal is left out
+                here[step] = search.best_score
+            nodes += search.nodes
+        if len(here) < len(steps):
+            break
+        weighed += 1
+        for step, score in here.items():
+            cards[step] += score
+            won[step] += score == 52
+    if not weighed:
+        return _hint(visible, steps[0], Outlook.OPEN)
+    rank = {step: i for i, step in enumerate(ranked)}
+    best = max(steps, key=lambda step: (won[step], cards[step], -rank[step]))
+    return _hint(visible, best, Outlook.OPEN, won[best] / weighed, weighed)
+
+
+def _after(visible: GateGame, step: Step) -> bytes:
+    """The search's key of the position ``step`` leads to (the stock's order plays no part in it)."""
+    search = Search(visible, stock=list(visible.raw().stock))
+    search.apply(*step)
+    return search.key()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -88,6 +89,42 @@ def test_a_hint_never_depends_on_the_order_of_the_stock(name):
     assert chance is None or 0.0 <= chance <= 1.0
 
 
+# The hint's module (the package's ``hint`` is the function), for its budgets.
+HINT_MODULE = importlib.import_module("gatebot.solver.gate.hint")
+
+
+@pytest.fixture
+def small_weighing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budgets small enough that the weighing finishes far inside the test's seconds, however busy the machine."""
+    monkeypatch.setattr(HINT_MODULE, "SAMPLE_NODES", 1_000)
+    monkeypatch.setattr(HINT_MODULE, "MOVE_NODES", 100)
+    monkeypatch.setattr(HINT_MODULE, "WEIGH_NODES", 2_000)
+
+
+def test_with_no_imagined_deal_won_every_move_is_weighed_on_the_same_deals_whatever_the_stock_order(small_weighing):
+    # Little Gate deal 3 as dealt: four moves, and no imagined order of its 38 unseen cards is
+    # won within the budget, so the moves are weighed by the cards they get home.
+    game = gate(Game.new("little-gate", deal=3))
+    found = hint(game, seconds=5.0)
+    assert found.outlook is Outlook.OPEN and found.move in game.legal_moves()
+    assert found.win_chance == 0.0
+    assert found.samples >= 2, "every move is weighed on at least two of the same imagined deals"
+    expected = answer(game)
+    for shown in (restocked(game, 1), restocked(game, 2), Game.from_text(game.to_text(hide_stock=True))):
+        assert answer(shown) == expected
+
+
+def test_the_weighed_hint_does_not_lead_back_where_the_game_has_been(small_weighing):
+    game = gate(Game.new("little-gate", deal=3))
+    first = hint(game, seconds=5.0, behind=())
+    assert first.move is not None and not first.move.is_draw
+    back = after(game, str(first.move)).to_text(hide_stock=True)
+    other = hint(game, seconds=5.0, behind=(back,))
+    assert other.move is not None and other.move != first.move
+    assert after(game, str(other.move)).to_text(hide_stock=True) != back
+    assert other.win_chance == 0.0 and other.samples >= 2
+
+
 @pytest.mark.parametrize(
     ("variant", "options", "seed"),
     [("gate", (), 11), ("gate", ("single-moves",), 12), ("little-gate", (), 13), ("gate", ("stock-fill",), 14)],
@@ -167,6 +204,93 @@ def test_a_lost_game_with_a_card_to_put_up_hints_that_card():
     assert found.outlook is Outlook.LOST
     assert str(found.move) == "1f"
     assert "K♠" in found.reason
+
+
+def most_home(game: Game) -> int:
+    """The most cards on the foundations any line of play reaches from ``game``, by trying every legal move.
+
+    Written on the rules engine alone (every position by its text, no pruning), for the small
+    end games below, as a check on the solver's own count.
+    """
+    most = game.score
+    seen = {game.to_text()}
+    todo = [game]
+    while todo:
+        board = todo.pop()
+        most = max(most, board.score)
+        for move in board.legal_moves():
+            after = board.copy()
+            after.play(move)
+            if after.to_text() not in seen:
+                seen.add(after.to_text())
+                todo.append(after)
+    return most
+
+
+def after(game: Game, move: str) -> Game:
+    board = game.copy()
+    board.play(move)
+    return board
+
+
+# The 9♦ under the 4♠ can go up, and the rest of the diamonds after it, only once the 4♠ is on
+# the 5♥: putting the 5♥ up first (the first card up in the solver's move order) leaves the
+# 4♠ no red Five and buries the 9♦ for good. Nothing can win: the 3♠ is under the whole waste.
+BURIED_NINE = position(
+    variant="little-gate",
+    foundations="7C 8D 4H 2S",
+    columns={1: "KS 5H", 2: "9D 4S", 3: "KD QD JD TD", 4: "8H"},
+    waste="3S 5S 6S 7S 8S 9S TS JS QS 6H 7H 9H TH JH QH KH 8C 9C TC JC QC KC",
+)
+
+
+def test_a_lost_game_hints_the_first_move_of_a_line_to_the_most_cards_home():
+    game = BURIED_NINE
+    most = most_home(game)
+    assert most_home(after(game, "1f")) < most
+    found = hint(game, seconds=SECONDS)
+    assert found.outlook is Outlook.LOST
+    assert str(found.move) == "21"
+    assert most_home(after(game, "21")) == most
+    assert found.reason.endswith(f"no win is left; this gets the most cards home ({most})")
+    assert translator("de").say(found.reason).endswith(
+        f"kein Sieg ist mehr möglich; so kommen die meisten Karten auf die Ablagestapel ({most})"
+    )
+
+
+def test_following_the_hints_of_a_lost_game_gets_the_most_cards_home_and_never_comes_back():
+    game = gate(BURIED_NINE.copy())
+    most = most_home(game)
+    visited = {game.to_text()}
+    for _ in range(40):
+        found = hint(game, seconds=SECONDS)
+        if found.move is None:
+            break
+        assert found.outlook is Outlook.LOST
+        game.play(found.move)
+        assert game.to_text() not in visited, "the hints led back to a position already played"
+        visited.add(game.to_text())
+    assert found.move is None and found.outlook is Outlook.LOST
+    assert game.score == most
+
+
+def test_a_lost_game_hint_does_not_lead_back_where_the_game_has_been_while_another_line_gets_as_many_home():
+    # Either red Five takes the 4♠ and frees the 8♣ and the clubs after it; the other Five goes up.
+    game = position(
+        variant="little-gate",
+        foundations="7C 4D 4H 2S",
+        columns={1: "KS 5H", 2: "8C 4S", 3: "KC QC JC TC 9C", 4: "KH 5D"},
+        waste="3S 6D 6H 7D 7H 8D 8H 9D 9H TD TH JD JH QD QH KD 5S 6S 7S 8S 9S TS JS QS",
+    )
+    most = most_home(game)
+    first = hint(game, seconds=SECONDS, behind=())
+    assert first.outlook is Outlook.LOST and first.move is not None
+    assert most_home(after(game, str(first.move))) == most
+    back = after(game, str(first.move)).to_text(hide_stock=True)
+    other = hint(game, seconds=SECONDS, behind=(back,))
+    assert other.outlook is Outlook.LOST and other.move is not None
+    assert after(game, str(other.move)).to_text(hide_stock=True) != back
+    assert most_home(after(game, str(other.move))) == most
 
 
 def test_a_won_game_has_no_hint():
