@@ -154,7 +154,8 @@ def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
         if best.best_first is None:
             return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
         move = to_move(visible, best.best_first)
-        why = _("no win is left; this gets the most cards home ({most})", most=best.best_score)
+        # The outlook's own sentence says no win is left; this says what the move is still for.
+        why = _("it leads to the most cards home still possible ({most})", most=best.best_score)
         return Hint(move, explain(visible, move, why=why), Outlook.LOST)
     step = best.best_first or next(iter(Search(visible).moves()), None)
     if step is None:

@@ -252,10 +252,12 @@ def test_a_lost_game_hints_the_first_move_of_a_line_to_the_most_cards_home():
     assert found.outlook is Outlook.LOST
     assert str(found.move) == "21"
     assert most_home(after(game, "21")) == most
-    assert found.reason.endswith(f"no win is left; this gets the most cards home ({most})")
+    assert found.reason.endswith(f"it leads to the most cards home still possible ({most})")
     assert translator("de").say(found.reason).endswith(
-        f"kein Sieg ist mehr möglich; so kommen die meisten Karten auf die Ablagestapel ({most})"
+        f"so kommen noch die meisten Karten auf die Ablagestapel ({most})"
     )
+    said = hint_message(game, found, "Press End game to finish")
+    assert said.count("No win is left") == 1 and "no win is left" not in said, "the player is told once"
 
 
 def test_following_the_hints_of_a_lost_game_gets_the_most_cards_home_and_never_comes_back():
