@@ -750,7 +750,7 @@ def test_analyse_writes_a_sorted_csv_matching_solve(tmp_path, capsys: pytest.Cap
         assert record["variant"] == "gate" and int(record["peak_kib"]) > 0
     winnable = sum(r["verdict"] == "winnable" for r in records)
     lines = captured.out.splitlines()
-    assert lines[0] == "Gate, deals 1-2,4-5: 4 deals, at most 2,000,000 nodes or 5 s each, in 2 processes."
+    assert lines[0] == "Gate, deals 1-2,4-5: 4 deals, at most 20,000,000 nodes or 5 s each, in 2 processes."
     assert f"Decided:     4 of 4 (100.0%): {winnable} winnable, 0 lost, 0 unresolved." in lines
     assert any(line.startswith("Winnable:    ") and "95% interval" in line for line in lines)
     assert lines[-1] == f"Wrote 4 rows to {out}."

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from gatebot.rules import Move
 
-#: Budgets a player-facing request can afford, and what ``gatebot solve`` uses by default.
-DEFAULT_NODES = 2_000_000
+#: What ``gatebot solve`` and ``gatebot analyse`` search by default: 10 s, with a node budget past what
+#: the compiled searches reach in that time (Gate's 6-8 million positions, Canfield's 2-3 million),
+#: so the time is the budget; the nodes only bound a longer search's memory (about 1 GiB).
+DEFAULT_NODES = 20_000_000
 DEFAULT_SECONDS = 10.0
 #: How long a hint may think; Discord needs an answer within 3 s, and players want it at once.
 HINT_SECONDS = 0.6

@@ -98,7 +98,7 @@ def test_gatebot_help_and_a_commands_help_are_german_in_a_german_terminal() -> N
     assert "play a game in the terminal" not in top.stdout and "commands:" not in top.stdout
     solve = gatebot("solve", "--help", lang=GERMAN)
     assert solve.returncode == 0, solve.stderr
-    assert "Stellung" in solve.stdout and "aufgeben (Standard: 2_000_000)" in solve.stdout
+    assert "Stellung" in solve.stdout and "aufgeben (Standard: 20_000_000)" in solve.stdout
     assert "give up on a deal" not in solve.stdout and "(default:" not in solve.stdout
 
 
@@ -108,7 +108,7 @@ def test_the_same_help_stays_english_in_a_c_terminal() -> None:
     assert "commands:" in top.stdout and "play a game in the terminal, saved as you play" in top.stdout
     assert "Befehle" not in top.stdout and "Spiel" not in top.stdout
     solve = gatebot("solve", "--help", lang="C")
-    assert "give up on a deal after searching N positions (default: 2_000_000)" in solve.stdout
+    assert "give up on a deal after searching N positions (default: 20_000_000)" in solve.stdout
     assert "Stellung" not in solve.stdout
 
 
