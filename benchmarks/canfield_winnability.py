@@ -17,6 +17,13 @@ row per deal.
     .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 50000 --jobs 2
     .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 50000 --jobs 2 --blocked base
     .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 20000 --jobs 2 --partial --blocked base
+
+``--settle CSV`` takes the verdicts of an earlier run's ``--csv`` and searches again, with
+``--nodes``, only the deals it left undecided, so a bigger budget is spent where it is needed:
+
+    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 2000000 --blocked base --csv first.csv
+    .venv/bin/python benchmarks/canfield_winnability.py --deals 1-2000 --nodes 20000000 --blocked base \
+        --settle first.csv --csv settled.csv
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 from gatebot.analyse import format_deals, parse_deals, wilson_interval
 from gatebot.rules import Game
 from gatebot.rules.canfield import CanfieldGame
-from gatebot.solver.canfield.search import RANKS, Verdict, position_of, solve
+from gatebot.solver import Verdict
+from gatebot.solver.canfield.search import RANKS, position_of, solve
 
 PUBLISHED = {False: (67.562, 0.034), True: (71.245, 0.031)}
 
@@ -50,6 +59,17 @@ def decide(job: tuple[int, bool, int, str]) -> tuple[int, str, int, float]:
     return deal, result.verdict.value, result.nodes, result.seconds
 
 
+def settled_rows(path: str, deals: Sequence[int]) -> dict[int, tuple[int, str, int, float]]:
+    """The decided rows among ``deals`` of a CSV this script wrote (``--csv``); every deal must be in it."""
+    with open(path, newline="") as source:
+        rows = {int(row["deal"]): (int(row["deal"]), row["verdict"], int(row["nodes"]), float(row["seconds"]))
+                for row in csv.DictReader(source)}
+    missing = [deal for deal in deals if deal not in rows]
+    if missing:
+        raise SystemExit(f"{path} has no row for deals {format_deals(missing)}")
+    return {deal: rows[deal] for deal in deals if rows[deal][1] != Verdict.UNRESOLVED.value}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", default="1-200")
@@ -58,12 +78,17 @@ def main() -> int:
     parser.add_argument("--partial", action="store_true", help="partial moves and any card to a space (71.245%%)")
     parser.add_argument("--blocked", default="", help="a rank (0-12) or 'base': never built on the tableau")
     parser.add_argument("--csv", help="write deal,verdict,nodes,seconds rows here")
+    parser.add_argument("--settle", metavar="CSV",
+                        help="keep this earlier --csv's verdicts; search only its undecided deals")
     args = parser.parse_args()
     deals = parse_deals(args.deals)
     began = time.perf_counter()
-    jobs = [(deal, args.partial, args.nodes, args.blocked) for deal in deals]
+    earlier = settled_rows(args.settle, deals) if args.settle else {}
+    jobs = [(deal, args.partial, args.nodes, args.blocked) for deal in deals if deal not in earlier]
     with multiprocessing.Pool(args.jobs) as pool:
-        rows = sorted(pool.imap_unordered(decide, jobs, chunksize=4))
+        rows = sorted([*earlier.values(), *pool.imap_unordered(decide, jobs, chunksize=1 if earlier else 4)])
+    if args.settle:
+        print(f"{len(earlier)} of {len(deals)} deals decided in {args.settle}; {len(jobs)} searched again")
     if args.csv:
         with open(args.csv, "w", newline="") as out:
             writer = csv.writer(out)
