@@ -18,7 +18,7 @@
  *
  * Exposed for search.py and for the tests that hold this search to the Python one, a position
  * being (columns, left, right, waste, stock, foundations): a tuple of bytes, four bytes, a tuple of
- * four counts; the rules (single_moves, stock_fill, then the eight Dominances switches in order):
+ * four counts; the rules (single_moves, stock_fill, then the nine Dominances switches in order):
  *   search(position, rules, seen, max_nodes, max_seconds, nodes, best_score, best_first, table_limit)
  *       -> (won: True, False or None when out of budget, line, nodes, best_score, best_first)
  *   moves(position, rules) -> list of steps      play(position, step, stock_fill) -> (position, fill)
@@ -55,7 +55,7 @@ typedef struct {
 typedef struct {
     int single, stock_fill;
     int safe_column, safe_waste, safe_reserve, safe_lone, swap_then_use, safe_stays_off, nearly_safe_column,
-        stuck_draw;
+        stuck_draw, buried_waste;
 } Rules;
 
 typedef struct {
@@ -68,7 +68,22 @@ static int KEY[NCARDS], ACCEPTS[NCARDS];
 /* search._SAFE_NEED. */
 static int SAFE_NEED[NCARDS];
 
+/* SUIT_BELOW[card]: the cards of its suit below it, as bits (bit c for card c); PARENTS[card]: the
+ * two cards it can be built onto (none for a King). */
+static uint64_t SUIT_BELOW[NCARDS + 4], PARENTS[NCARDS];
+/* PARENT[card]: those two cards as numbers, NCARDS for a King's. */
+static uint8_t PARENT[NCARDS][2];
+
 static void fill_tables(void) {
+    for (int card = 4; card < NCARDS + 4; card++)
+        SUIT_BELOW[card] = SUIT_BELOW[card - 4] | (uint64_t)1 << (card - 4);
+    for (int card = 0; card < NCARDS; card++)
+        for (int k = 0; k < 2; k++) {
+            int parent = card < NCARDS - 4 ? (card & ~3) + 4 + OTHER_COLOUR[card & 3][k] : NCARDS;
+            PARENT[card][k] = (uint8_t)parent;
+            if (parent < NCARDS)
+                PARENTS[card] |= (uint64_t)1 << parent;
+        }
     for (int c = 0; c < NCARDS; c++) {
         int red = (c & 3) == 1 || (c & 3) == 2;
         KEY[c] = (c >> 2) * 2 + red;
@@ -230,6 +245,95 @@ static int draw_is_forced(const Pos *p) {
                 return 0;
             }
         }
+    }
+    return 0;
+}
+
+/* Whether ``card`` can neither go up nor be built onto a card while the cards of ``part`` (bit c for
+ * card c) stay in the waste: Search._waste_is_buried's "buried under F". */
+static inline int buried_under(int card, uint64_t up, uint64_t part) {
+    return (part & SUIT_BELOW[card]) && !(PARENTS[card] & ~(part | up));
+}
+
+/* Search._waste_is_buried: whether some bottom part of the waste can never come out (the argument
+ * is there), worked out the same way. */
+static int waste_is_buried(const Pos *p) {
+    int size = p->waste.n;
+    if (size < 2)
+        return 0;
+    for (int j = 0; j < p->n; j++)
+        if (!p->col[j].n)
+            return 0;
+    const int *found = p->found;
+    /* First, cheaply, a bound with the same answer when it fails: the waste cards buried under the
+     * waste below them, and the column bottoms and gatepost cards buried under all the waste but its
+     * top (as F grows the buried cards only grow), must outnumber the columns. */
+    uint64_t below = 0, up = 0; /* up: the cards on the foundations */
+    for (int suit = 0; suit < 4; suit++)
+        up |= SUIT_BELOW[found[suit] * 4 + suit];
+    int bound = 0;
+    for (int m = 0; m < size; m++) {
+        int card = p->waste.c[m];
+        bound += buried_under(card, up, below);
+        below |= (uint64_t)1 << card;
+    }
+    if (!bound)
+        return 0;
+    below &= ~((uint64_t)1 << top(&p->waste));
+    for (int k = 0; k < p->n + 2; k++) {
+        const Row *cards = k < p->n ? NULL : &p->res[k - p->n];
+        int count = cards ? cards->n : 1;
+        for (int m = 0; m < count; m++)
+            bound += buried_under(cards ? cards->c[m] : p->col[k].c[0], up, below);
+    }
+    if (bound <= p->n)
+        return 0;
+    /* where[card]: its place in the waste, the waste's length for a card not there, and -1 for a card
+     * up and for the King's missing parents (NCARDS), so that a parent counts from its place + 1. */
+    int8_t where[NCARDS + 1];
+    uint8_t since[NCARDS];
+    memset(where, size, NCARDS);
+    where[NCARDS] = -1;
+    for (int m = 0; m < size; m++)
+        where[p->waste.c[m]] = (int8_t)m;
+    for (int suit = 0; suit < 4; suit++)
+        for (int card = suit; card < found[suit] * 4 + suit; card += 4)
+            where[card] = -1;
+    for (int suit = 0; suit < 4; suit++) {
+        int lowest = size; /* the lowest place in the waste of a card of the suit below, not up */
+        for (int card = found[suit] * 4 + suit; card < NCARDS; card += 4) {
+            int first = lowest + 1, a = where[PARENT[card][0]] + 1, b = where[PARENT[card][1]] + 1;
+            first = a > first ? a : first;
+            since[card] = (uint8_t)(b > first ? b : first);
+            lowest = where[card] < lowest ? where[card] : lowest;
+        }
+    }
+    int above[NCARDS + 2] = {0}, fixed[NCARDS + 2] = {0}, any = 0;
+    for (int m = 0; m < size; m++) {
+        int j = since[p->waste.c[m]];
+        if (j <= m) {
+            above[j]++;
+            above[m + 1]--;
+            any = 1;
+        }
+    }
+    if (!any)
+        return 0;
+    for (int k = 0; k < p->n + 2; k++) {
+        const Row *cards = k < p->n ? NULL : &p->res[k - p->n];
+        int count = cards ? cards->n : 1;
+        for (int m = 0; m < count; m++) {
+            int card = cards ? cards->c[m] : p->col[k].c[0];
+            if (since[card] < size)
+                fixed[since[card]]++;
+        }
+    }
+    int held = 0, buried = 0;
+    for (int j = 1; j < size; j++) {
+        held += fixed[j];
+        buried += above[j];
+        if (buried && held + buried > p->n)
+            return 1;
     }
     return 0;
 }
@@ -568,6 +672,8 @@ static int enter(Search *s, int focus) {
     if (!(s->nodes & 0xffff) && signalled(&s->thread))
         return INTERRUPTED;
     Step *moves = s->steps + s->nsteps;
+    if (s->rules.buried_waste && waste_is_buried(p))
+        return ENTERED; /* lost: a node searched to the end, with no move to try (frame->count is 0) */
     int count = gen_moves(p, &s->rules, moves);
     if (focus >= 0) {
         int kept = 0;
@@ -738,10 +844,11 @@ static int read_position(PyObject *object, Pos *p) {
 }
 
 /* (single_moves, stock_fill, safe_column, safe_waste, safe_reserve, safe_lone, swap_then_use,
- * safe_stays_off, nearly_safe_column, stuck_draw): Search's options and Dominances. */
+ * safe_stays_off, nearly_safe_column, stuck_draw, buried_waste): Search's options and Dominances. */
 static int read_rules(PyObject *object, Rules *r) {
     int *slots[] = {&r->single, &r->stock_fill, &r->safe_column, &r->safe_waste, &r->safe_reserve, &r->safe_lone,
-                    &r->swap_then_use, &r->safe_stays_off, &r->nearly_safe_column, &r->stuck_draw};
+                    &r->swap_then_use, &r->safe_stays_off, &r->nearly_safe_column, &r->stuck_draw,
+                    &r->buried_waste};
     int count = (int)(sizeof slots / sizeof slots[0]);
     if (!PyTuple_Check(object) || PyTuple_GET_SIZE(object) != count) {
         PyErr_Format(PyExc_TypeError, "the Gate search's rules are a tuple of %d truths", count);

@@ -81,6 +81,9 @@ class Dominances:
     up as the only move searched. Whatever
     could still be built on it could go up instead, and so could whatever could be built on
     that, so putting it up now leaves every win (the argument is at ``_nearly_safe``).
+    ``buried_waste``: a position is lost, and searched no further, when some bottom part of the
+    waste can never come out because the cards above it and in the gateposts that could leave
+    only as fills need more columns than there are (see ``_waste_is_buried``).
     """
 
     safe_column: bool = True
@@ -91,10 +94,11 @@ class Dominances:
     safe_stays_off: bool = True
     nearly_safe_column: bool = True
     stuck_draw: bool = True
+    buried_waste: bool = True
 
 
 DEFAULT_DOMINANCES = Dominances()
-NO_DOMINANCES = Dominances(False, False, False, False, False, False, False, False)
+NO_DOMINANCES = Dominances(False, False, False, False, False, False, False, False, False)
 
 
 def _stuck(card: int, found: list[int], talon: bytearray) -> bool:
@@ -419,6 +423,89 @@ class Search:
                     return False
         return False
 
+    def _waste_is_buried(self) -> bool:
+        """Whether some bottom part of the waste can never come out, so the position is lost.
+
+        Take a bottom part F of the waste (its lowest j cards, 1 <= j < its length). Call a card
+        *buried under F* when, while F stays in the waste, it can neither go up (a card of its
+        suit below it, not up, lies in F) nor be built onto a card (each of its two parents is up
+        or lies in F: no column will show it; a King has no parents). While F stays, both hold
+        for good: F's cards don't go up and foundations never give a card back. Let C be the
+        buried cards among the column bottoms, the gatepost cards and the waste cards above F,
+        and W those of the waste. The rule fires when there is no free space, W is not empty
+        and C outnumbers the columns.
+
+        Then no card of F ever leaves the waste. Suppose one does, and look at the moves before
+        the first that does. The waste holds F all along, so every column that empties is filled
+        at once (from a gatepost, or else from the waste; the stock never fills while the waste
+        holds a card), and with no free space now there is never one: no card can be moved by
+        hand into an empty column. So a card of C can leave its place only as a fill: it can't go
+        up, nor onto a card, nor into a free space, and a column's bottom card moves only with
+        the whole column above it, onto a card or into a free space. A card of C at a column's
+        bottom therefore stays there for good, and its column never empties again; a card of C
+        that fills a column becomes such a bottom card. The cards of W lie above F, so all of
+        them leave before F's first card can, each as a fill from the waste, which needs both
+        gateposts empty; nothing is ever put on a gatepost, so every gatepost card leaves before
+        the first card of W, those of C as fills too. That is one fill of a card of C for each
+        card of C not at a column's bottom, each into a column no card of C has reached: more
+        fills than the columns not already held by one, which is impossible. A win puts F's
+        cards up, so there is none. The stock is no exception: a draw only puts a card on the
+        waste's top, above F, which has to leave too before F can. Nothing here depends on
+        single moves or the stock fill, which fills only when the waste is empty.
+
+        ``since[card]`` is the least j for which a card not up is buried under the waste's lowest
+        j cards (the waste's length or more when there is none): as F grows the buried cards only
+        grow, and a waste card counts for the j up to its own place.
+        """
+        waste = self.waste
+        size = len(waste)
+        if size < 2:
+            return False
+        columns = self.columns
+        if not all(columns):
+            return False
+        found = self.found
+        where = [size] * 52  # a card's place in the waste; the waste's length when it isn't there
+        for place, card in enumerate(waste):
+            where[card] = place
+        since = [0] * 52
+        for suit in range(4):
+            lowest = size  # the lowest place in the waste of a card of the suit below, not up
+            a, b = _OTHER_COLOUR[suit]
+            for card in range(found[suit] * 4 + suit, 52, 4):
+                first = lowest + 1
+                rank = card >> 2
+                if rank < 12:
+                    parents = (rank + 1) * 4
+                    if found[a] <= rank + 1 and where[parents + a] >= first:
+                        first = where[parents + a] + 1
+                    if found[b] <= rank + 1 and where[parents + b] >= first:
+                        first = where[parents + b] + 1
+                since[card] = first
+                if where[card] < lowest:
+                    lowest = where[card]
+        above = [0] * (size + 1)  # waste cards buried from j on, less those that stop counting at j
+        for place, card in enumerate(waste):
+            j = since[card]
+            if j <= place:
+                above[j] += 1
+                above[place + 1] -= 1
+        if not any(above):
+            return False
+        fixed = [0] * (size + 1)  # column bottoms and gatepost cards buried from j on
+        left, right = self.reserves
+        for card in (*[column[0] for column in columns], *left, *right):
+            if since[card] < size:
+                fixed[since[card]] += 1
+        held = 0
+        buried = 0
+        for j in range(1, size):
+            held += fixed[j]
+            buried += above[j]
+            if buried and held + buried > self.n:
+                return True
+        return False
+
     def _parent_has_use(self, column: list[int], depth: int, accepting: dict[int, list[int]], free: int) -> bool:
         """Whether the card under the top ``depth`` cards of ``column`` has a use next move.
 
@@ -504,11 +591,11 @@ class Search:
         return (tuple(map(bytes, self.columns)), bytes(self.reserves[0]), bytes(self.reserves[1]),
                 bytes(self.waste), bytes(self.stock), (found[0], found[1], found[2], found[3]))
 
-    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
+    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
         """The options and pruning rules as the compiled core reads them (single moves, stock fill, Dominances)."""
         d = self.dominances
         return (self.single, self.stock_fill, d.safe_column, d.safe_waste, d.safe_reserve, d.safe_lone,
-                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw)
+                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw, d.buried_waste)
 
     def _snapshot(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]:
         return (
@@ -560,6 +647,9 @@ class Search:
         if self.nodes >= self._node_limit or (not self.nodes & 1023 and time.perf_counter() > self._deadline):
             raise OutOfBudget
         path = self.path
+        if self.dominances.buried_waste and self._waste_is_buried():
+            trail.pop()  # lost: a node searched to the end, with no move to try
+            return False
         moves = self.moves()
         if focus >= 0:
             moves = [m for m in moves if m[0] == focus or m[1] == focus]

@@ -362,3 +362,21 @@ def test_ctrl_c_stops_a_compiled_search(core: ModuleType) -> None:
     assert done.returncode == 0, done.stderr
     word, seconds = done.stdout.split()
     assert word == "stopped" and float(seconds) < 10
+
+
+def test_the_searches_agree_to_the_node_on_little_gate_deals_1_to_40_with_the_buried_waste_cut_off(
+        core: ModuleType) -> None:
+    """The cut on (the default, above) and off: both searches alike either way, and the cut changes the searches."""
+    off = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    changed = 0
+    proved = []
+    for deal in range(1, 41):
+        game = gate("little-gate", deal)
+        compiled, python = both(game, LITTLE_NODES, off)
+        assert compiled == python, deal
+        on = outcome(Search(game), LITTLE_NODES)
+        changed += on[2] != compiled[2]
+        if on[0] is False and compiled[0] is None:
+            proved.append(deal)
+    assert changed >= 10, changed
+    assert len(proved) >= 3, proved  # lost within the budget only with the cut

@@ -324,9 +324,9 @@ def winning_path_wins(game: GateGame, path: list) -> bool:
     return board.is_won
 
 
-@pytest.mark.parametrize(("variant", "deal", "won"), [("gate", 2, True), ("little-gate", 6, False)])
+@pytest.mark.parametrize(("variant", "deal", "won"), [("gate", 2, True), ("little-gate", 10, False)])
 def test_running_out_of_budget_puts_the_search_back_where_it_started(variant, deal, won):
-    # Gate deal 2 takes about a thousand positions to win, Little Gate deal 6 hundreds to lose.
+    # Gate deal 2 takes about a thousand positions to win, Little Gate deal 10 thousands to lose.
     game = gate(Game.new(variant, deal=deal))
     search = Search(game)
     key, before = search.key(), piles(search)

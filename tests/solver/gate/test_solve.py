@@ -551,3 +551,113 @@ def test_forcing_the_draw_keeps_the_naive_searchs_verdict_with_cards_in_the_stoc
         assert pruned.verdict is (Verdict.WINNABLE if won else Verdict.LOST), game.to_text()
         verdicts.append(won)
     assert len(verdicts) >= 5 and True in verdicts and False in verdicts, verdicts
+
+
+# -- a bottom part of the waste that can never come out --------------------------------
+
+LOST_LITTLE_GATE_DEALS = (1, 2, 4, 5, 8)
+
+
+def lost_deal_end_game(rng: random.Random, keep: int) -> GateGame:
+    """A lost Little Gate deal played at random until three cards or fewer are left to draw, then cut down.
+
+    All but ``keep`` cards are put up: the lowest cards of randomly chosen suits go up wherever
+    they lie, the stock's too; a column emptied that way is filled as the rules fill it. What is
+    left is the end game of a lost deal, small enough for the naive search, with the waste the
+    random line piled up.
+    """
+    game = gate(Game.new("little-gate", deal=rng.choice(LOST_LITTLE_GATE_DEALS)))
+    stop = rng.randint(0, 3)
+    while game.stock_count > stop:
+        legal = game.legal_moves()
+        builds = [move for move in legal if not move.is_draw]
+        game.push(rng.choice(builds) if builds and rng.random() < 0.7 else rng.choice(legal))
+    raw = game.raw()
+    found = list(raw.foundations)
+    while 52 - sum(found) > keep:
+        found[rng.choice([suit for suit in range(4) if found[suit] < 13])] += 1
+
+    def kept(cards: tuple[int, ...]) -> list[int]:
+        return [card for card in cards if card >> 2 >= found[card & 3]]
+
+    left, right, waste, stock = kept(raw.reserves[0]), kept(raw.reserves[1]), kept(raw.waste), kept(raw.stock)
+    columns = [kept(column) for column in raw.columns]
+    for column in columns:
+        if not column:
+            if left or right:
+                column.append((left if len(left) >= len(right) else right).pop())
+            elif waste:
+                column.append(waste.pop())
+    piles = {"L": left, "R": right, "W": waste, "S": stock[::-1], **{str(i + 1): c for i, c in enumerate(columns)}}
+    return gate(Game.from_text(position_text("little-gate", (), piles, found)))
+
+
+def test_the_buried_waste_cut_keeps_the_naive_searchs_verdict_on_lost_deals_end_games():
+    """End games of lost Little Gate deals where the cut fires: the naive search's verdict, and the same without it."""
+    rng = random.Random("buried-waste")
+    off = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    at_the_start = []
+    verdicts = []
+    for _ in range(200):
+        game = lost_deal_end_game(rng, rng.randint(14, 22))
+        pruned = solve(game, max_nodes=50_000, max_seconds=20.0)
+        unpruned = solve(game, dominances=off, max_nodes=50_000, max_seconds=20.0)
+        fires = Search(game)._waste_is_buried()
+        if not fires and pruned.nodes == unpruned.nodes:
+            continue  # the cut made no difference here
+        won = brute_force(game)
+        if won is None:
+            continue
+        expected = Verdict.WINNABLE if won else Verdict.LOST
+        assert pruned.verdict is unpruned.verdict is expected, game.to_text()
+        assert solve(game, dominances=NO_DOMINANCES, max_nodes=50_000, max_seconds=20.0).verdict is expected
+        if fires:
+            assert not won and pruned.nodes == 1, game.to_text()  # lost where it is entered
+            at_the_start.append(game.stock_count)
+        verdicts.append(won)
+    assert len(at_the_start) >= 10 and any(at_the_start) and 0 in at_the_start, at_the_start
+    assert True in verdicts, "the cut should also have fired inside some winnable end game"
+
+
+def spades_only(free_space: bool) -> GateGame:
+    """Only the spades left, so no spade can be built onto a card; the A♠ lies under the 6♠ in the waste.
+
+    With every column held by a spade above the A♠, and the 5♠ on a gatepost, the 6♠ could leave
+    only as a fill from the waste, after the 5♠ had filled a column, and no column can empty: lost.
+    With column 4 a free space instead, the 6♠ is moved there by hand and everything goes up.
+    """
+    columns = {1: "2S", 2: "3S", 3: "4S", 4: "" if free_space else "7S"}
+    return gate(position(variant="little-gate", foundations="KC KD KH -", columns=columns, left="5S",
+                         waste="AS 6S", stock="" if free_space else "8S"))
+
+
+def test_a_waste_card_that_can_leave_only_as_a_fill_makes_the_position_lost_at_once():
+    game = spades_only(free_space=False)
+    assert game.stock_count == 6  # the cut doesn't wait for the stock to run out
+    assert brute_force(game) is False
+    found = solve(game)
+    assert found.verdict is Verdict.LOST and found.nodes == 1
+    off = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    assert solve(game, dominances=off).nodes > 1
+
+
+def test_a_free_space_beside_the_waste_keeps_the_cut_from_firing():
+    game = spades_only(free_space=True)
+    assert not Search(game)._waste_is_buried()
+    assert brute_force(game) is True
+    found = solve(game)
+    assert found.verdict is Verdict.WINNABLE
+    assert_line_wins(game, found.line)
+
+
+def test_buried_cards_on_the_table_and_the_gateposts_alone_prove_nothing():
+    # Every spade left is buried under the A♠ (their parents are red, all up), the columns and
+    # the gatepost hold five of them, and the A♠ lies in the waste: but no card above it has to
+    # leave as a fill, and once the K♥ is up the A♠ goes up too.
+    game = gate(position(variant="little-gate", foundations="KC KD QH -",
+                         columns={1: "2S", 2: "3S", 3: "4S", 4: "5S"}, left="6S", waste="AS KH"))
+    assert not Search(game)._waste_is_buried()
+    assert brute_force(game) is True
+    found = solve(game)
+    assert found.verdict is Verdict.WINNABLE
+    assert_line_wins(game, found.line)
