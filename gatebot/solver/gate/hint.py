@@ -23,10 +23,14 @@ from collections.abc import Sequence
 from gatebot.messages import _
 from gatebot.rules import Game, GateGame
 from gatebot.solver.gate.explain import explain
-from gatebot.solver.gate.search import OutOfBudget, Search, Step
+from gatebot.solver.gate.search import DEFAULT_DOMINANCES, OutOfBudget, Search, Step
 from gatebot.solver.gate.solve import line_moves, to_move, without_returns
 from gatebot.solver.results import HINT_SECONDS, Hint, Outlook
 
+#: The pruning of a hint's searches: all of the solver's but the ``buried_waste`` cut. A hint reads
+#: the most cards a search got home (``best_score``), and the cut proves a loss without playing
+#: on, so with it a lost deal would report fewer cards home than it can still get.
+HINT_DOMINANCES = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
 #: How many stock orders a hint imagines, at most.
 SAMPLES = 12
 #: Stop imagining once this many deals agree that one move wins them all.
@@ -131,7 +135,7 @@ def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
     ``behind`` is taken unless going back is the only way to as many cards; following such
     hints never comes back round, since the rest of each line avoids the positions before it.
     """
-    forward = Search(visible)
+    forward = Search(visible, HINT_DOMINANCES)
     forward.seen.update(behind)
     share = 0.5 if behind else 1.0
     won = _settle(forward, max(0.05, (deadline - time.perf_counter()) * share))
@@ -139,7 +143,7 @@ def _exact(visible: GateGame, deadline: float, behind: set[bytes]) -> Hint:
         return _first_of_win(visible, forward)
     best = forward
     if behind:
-        anyway = Search(visible)
+        anyway = Search(visible, HINT_DOMINANCES)
         verdict = _settle(anyway, max(0.05, deadline - time.perf_counter()))
         if verdict:
             return _first_of_win(visible, anyway)
@@ -203,7 +207,7 @@ def _sampled(
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             break
-        search = Search(visible, stock=order)
+        search = Search(visible, HINT_DOMINANCES, stock=order)
         search.seen.update(behind)  # wins that go back where the game has been don't count
         try:
             won = search.run(SAMPLE_NODES, remaining)
@@ -227,7 +231,7 @@ def _sampled(
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     break
-                search = Search(visible, stock=orders[index])
+                search = Search(visible, HINT_DOMINANCES, stock=orders[index])
                 search.seen.update(behind)
                 search.apply(*step)
                 try:
@@ -266,7 +270,7 @@ def _most_home(
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 break
-            search = Search(visible, stock=order[:])
+            search = Search(visible, HINT_DOMINANCES, stock=order[:])
             search.seen.update(behind)
             search.apply(*step)
             try:
@@ -291,6 +295,6 @@ def _most_home(
 
 def _after(visible: GateGame, step: Step) -> bytes:
     """The search's key of the position ``step`` leads to (the stock's order plays no part in it)."""
-    search = Search(visible, stock=list(visible.raw().stock))
+    search = Search(visible, HINT_DOMINANCES, stock=list(visible.raw().stock))
     search.apply(*step)
     return search.key()

@@ -661,3 +661,15 @@ def test_buried_cards_on_the_table_and_the_gateposts_alone_prove_nothing():
     found = solve(game)
     assert found.verdict is Verdict.WINNABLE
     assert_line_wins(game, found.line)
+
+
+def test_the_buried_waste_cut_is_tried_on_little_gates_four_columns_not_on_gates_eight():
+    little = Search(Game.new("little-gate", deal=4))
+    assert little.dominances.buried_waste
+    assert not Search(Game.new("gate", deal=4)).dominances.buried_waste
+    # On Little Gate it shortens a proof of loss; asked off, the search is the longer one.
+    cut, whole = solve(Game.new("little-gate", deal=4)), solve(
+        Game.new("little-gate", deal=4), dominances=dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    )
+    assert cut.verdict is whole.verdict is Verdict.LOST
+    assert cut.nodes * 10 < whole.nodes
