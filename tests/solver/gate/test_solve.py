@@ -102,14 +102,19 @@ def position_text(variant: str, options: tuple[str, ...], piles: dict[str, list[
     return "\n".join(lines)
 
 
-def end_game(rng: random.Random, variant: str, options: tuple[str, ...], keep: int) -> GateGame:
-    """A random deal played at random until the stock is out, then all but ``keep`` cards put up.
+def end_game(
+    rng: random.Random, variant: str, options: tuple[str, ...], keep: int, *, deal: int | None = None, stop: int = 0
+) -> GateGame:
+    """A deal (random unless given) played at random until ``stop`` cards are left to draw, then cut down.
 
-    The lowest cards of randomly chosen suits are taken off the table and onto their
-    foundations wherever they lie; a column emptied that way is filled as the rules fill it.
+    All but ``keep`` cards are put up: the lowest cards of randomly chosen suits go onto their
+    foundations wherever they lie, the stock's too; a column emptied that way is filled as the
+    rules fill it.
     """
-    game = gate(Game.new(variant, deal=rng.randint(1, 2**32 - 1), options=options))
-    while game.stock_count:
+    if deal is None:
+        deal = rng.randint(1, 2**32 - 1)
+    game = gate(Game.new(variant, deal=deal, options=options))
+    while game.stock_count > stop:
         legal = game.legal_moves()
         builds = [move for move in legal if not move.is_draw]
         game.push(rng.choice(builds) if builds and rng.random() < 0.7 else rng.choice(legal))
@@ -121,7 +126,7 @@ def end_game(rng: random.Random, variant: str, options: tuple[str, ...], keep: i
     def kept(cards: tuple[int, ...]) -> list[int]:
         return [card for card in cards if card >> 2 >= found[card & 3]]
 
-    left, right, waste = kept(raw.reserves[0]), kept(raw.reserves[1]), kept(raw.waste)
+    left, right, waste, stock = kept(raw.reserves[0]), kept(raw.reserves[1]), kept(raw.waste), kept(raw.stock)
     columns = [kept(column) for column in raw.columns]
     for column in columns:
         if not column:
@@ -129,7 +134,7 @@ def end_game(rng: random.Random, variant: str, options: tuple[str, ...], keep: i
                 column.append((left if len(left) >= len(right) else right).pop())
             elif waste:
                 column.append(waste.pop())
-    piles = {"L": left, "R": right, "W": waste, **{str(i + 1): c for i, c in enumerate(columns)}}
+    piles = {"L": left, "R": right, "W": waste, "S": stock[::-1], **{str(i + 1): c for i, c in enumerate(columns)}}
     return gate(Game.from_text(position_text(variant, options, piles, found)))
 
 
@@ -566,30 +571,8 @@ def lost_deal_end_game(rng: random.Random, keep: int) -> GateGame:
     left is the end game of a lost deal, small enough for the naive search, with the waste the
     random line piled up.
     """
-    game = gate(Game.new("little-gate", deal=rng.choice(LOST_LITTLE_GATE_DEALS)))
-    stop = rng.randint(0, 3)
-    while game.stock_count > stop:
-        legal = game.legal_moves()
-        builds = [move for move in legal if not move.is_draw]
-        game.push(rng.choice(builds) if builds and rng.random() < 0.7 else rng.choice(legal))
-    raw = game.raw()
-    found = list(raw.foundations)
-    while 52 - sum(found) > keep:
-        found[rng.choice([suit for suit in range(4) if found[suit] < 13])] += 1
-
-    def kept(cards: tuple[int, ...]) -> list[int]:
-        return [card for card in cards if card >> 2 >= found[card & 3]]
-
-    left, right, waste, stock = kept(raw.reserves[0]), kept(raw.reserves[1]), kept(raw.waste), kept(raw.stock)
-    columns = [kept(column) for column in raw.columns]
-    for column in columns:
-        if not column:
-            if left or right:
-                column.append((left if len(left) >= len(right) else right).pop())
-            elif waste:
-                column.append(waste.pop())
-    piles = {"L": left, "R": right, "W": waste, "S": stock[::-1], **{str(i + 1): c for i, c in enumerate(columns)}}
-    return gate(Game.from_text(position_text("little-gate", (), piles, found)))
+    deal = rng.choice(LOST_LITTLE_GATE_DEALS)
+    return end_game(rng, "little-gate", (), keep, deal=deal, stop=rng.randint(0, 3))
 
 
 def test_the_buried_waste_cut_keeps_the_naive_searchs_verdict_on_lost_deals_end_games():
