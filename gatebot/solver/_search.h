@@ -1,7 +1,8 @@
 /* What the compiled search cores (solver/canfield/_core.c, solver/gate/_core.c) share: Python's
  * random numbers and shuffle (so a compiled search restarts in the order the Python one does), the
  * 64-bit hash of a position's key bytes, the table of positions seen, the clock, the Luby restart
- * schedule, the check for a signal's handler while the GIL is released, and reading rows of cards.
+ * schedule, the check for a signal's handler while the GIL is released, and reading and writing
+ * rows of cards and sequences of steps.
  *
  * Static functions only: each core includes this once and is its own translation unit. The
  * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.
@@ -271,6 +272,35 @@ static int read_cards(PyObject *value, const char *game, const char *name, Row *
     row->n = (int)n;
     memcpy(row->c, cards, (size_t)n);
     return 1;
+}
+
+/* A row as Python's bytes (a ``const Row *``, untyped so that it can be a sequence_of's convert). */
+static PyObject *row_bytes(const void *row) {
+    const Row *cards = row;
+    return PyBytes_FromStringAndSize((const char *)cards->c, cards->n);
+}
+
+/* A tuple (``tuple``) or a list of ``convert`` applied to ``n`` items lying ``stride`` bytes apart
+ * from ``first`` (rows, steps, or a field of each of a run of frames); NULL with an exception set
+ * when one of them couldn't be made. */
+static PyObject *sequence_of(int tuple, const void *first, Py_ssize_t n, size_t stride,
+                             PyObject *(*convert)(const void *)) {
+    PyObject *result = tuple ? PyTuple_New(n) : PyList_New(n);
+    if (!result)
+        return NULL;
+    const char *item = first;
+    for (Py_ssize_t i = 0; i < n; i++, item += stride) {
+        PyObject *made = convert(item);
+        if (!made) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (tuple)
+            PyTuple_SET_ITEM(result, i, made);
+        else
+            PyList_SET_ITEM(result, i, made);
+    }
+    return result;
 }
 
 #endif

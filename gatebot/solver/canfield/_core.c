@@ -794,7 +794,8 @@ static PyObject *source_object(int source) {
 
 /* A step as search.py writes it: ("f", source), ("t", source, pile), ("p", pile, pile, count),
  * ("W", turns, "f" or pile), ("d",), ("n",). */
-static PyObject *step_object(const Step *s) {
+static PyObject *step_object(const void *step) {
+    const Step *s = step;
     switch (s->kind) {
     case K_F: {
         PyObject *source = source_object(s->a);
@@ -901,23 +902,11 @@ bad:
     return 0;
 }
 
-static PyObject *row_bytes(const Row *row) {
-    return PyBytes_FromStringAndSize((const char *)row->c, row->n);
-}
-
 /* The fields of search.Position, in its order, for ``p``. */
 static PyObject *position_fields(const Pos *p) {
-    PyObject *piles = PyTuple_New(p->npiles);
+    PyObject *piles = sequence_of(1, p->piles, p->npiles, sizeof(Row), row_bytes);
     if (!piles)
         return NULL;
-    for (int i = 0; i < p->npiles; i++) {
-        PyObject *pile = row_bytes(&p->piles[i]);
-        if (!pile) {
-            Py_DECREF(piles);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(piles, i, pile);
-    }
     return Py_BuildValue("(iN(iiii)NNNiiOiO)", p->base, row_bytes(&p->reserve), p->found[0], p->found[1],
                          p->found[2], p->found[3], piles, row_bytes(&p->stock), row_bytes(&p->waste), p->draw,
                          p->passes, p->partial ? Py_True : Py_False, p->blocked, p->any_space ? Py_True : Py_False);
@@ -934,18 +923,7 @@ static PyObject *core_moves(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     Step found[MAXMOVES];
     int n = gen_moves(&p, safe, found);
-    PyObject *result = PyList_New(n);
-    if (!result)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *step = step_object(&found[i]);
-        if (!step) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SET_ITEM(result, i, step);
-    }
-    return result;
+    return sequence_of(0, found, n, sizeof(Step), step_object);
 }
 
 static PyObject *core_play(PyObject *self, PyObject *args) {
@@ -1015,17 +993,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0;
-    PyObject *line = PyTuple_New(length);
+    PyObject *line = sequence_of(1, s.path, length, sizeof(Step), step_object);
     if (!line)
         goto done;
-    for (Py_ssize_t i = 0; i < length; i++) {
-        PyObject *step = step_object(&s.path[i]);
-        if (!step) {
-            Py_DECREF(line);
-            goto done;
-        }
-        PyTuple_SET_ITEM(line, i, step);
-    }
     static const char *verdicts[] = {"lost", "winnable", "unresolved"};
     result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
 done:

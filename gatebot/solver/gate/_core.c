@@ -863,41 +863,20 @@ static int read_rules(PyObject *object, Rules *r) {
     return 1;
 }
 
-static PyObject *row_bytes(const Row *row) { return PyBytes_FromStringAndSize((const char *)row->c, row->n); }
-
 /* ``p`` as read_position reads it. */
 static PyObject *position_object(const Pos *p) {
-    PyObject *columns = PyTuple_New(p->n);
+    PyObject *columns = sequence_of(1, p->col, p->n, sizeof(Row), row_bytes);
     if (!columns)
         return NULL;
-    for (int i = 0; i < p->n; i++) {
-        PyObject *column = row_bytes(&p->col[i]);
-        if (!column) {
-            Py_DECREF(columns);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(columns, i, column);
-    }
     return Py_BuildValue("(NNNNN(iiii))", columns, row_bytes(&p->res[0]), row_bytes(&p->res[1]),
                          row_bytes(&p->waste), row_bytes(&p->stock), p->found[0], p->found[1], p->found[2],
                          p->found[3]);
 }
 
-static PyObject *step_object(const Step *s) { return Py_BuildValue("(iii)", (int)s->s, (int)s->t, (int)s->c); }
-
-static PyObject *steps_list(const Step *steps, int n) {
-    PyObject *result = PyList_New(n);
-    if (!result)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *step = step_object(&steps[i]);
-        if (!step) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SET_ITEM(result, i, step);
-    }
-    return result;
+/* A step (a ``const Step *``) as search.py writes it: (source, target, count). */
+static PyObject *step_object(const void *step) {
+    const Step *s = step;
+    return Py_BuildValue("(iii)", (int)s->s, (int)s->t, (int)s->c);
 }
 
 /* A step (source, target, count) that can be played on ``p`` without reading or writing outside its
@@ -954,7 +933,7 @@ static PyObject *core_moves(PyObject *self, PyObject *args) {
     Step *found = malloc(MAXMOVES * sizeof(Step));
     if (!found)
         return PyErr_NoMemory();
-    PyObject *result = steps_list(found, gen_moves(&p, &r, found));
+    PyObject *result = sequence_of(0, found, gen_moves(&p, &r, found), sizeof(Step), step_object);
     free(found);
     return result;
 }
@@ -1060,17 +1039,9 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s->nframes : 0;
-    PyObject *line = PyTuple_New(length);
+    PyObject *line = sequence_of(1, length ? &s->frames[0].played : NULL, length, sizeof(Frame), step_object);
     if (!line)
         goto done;
-    for (Py_ssize_t i = 0; i < length; i++) {
-        PyObject *step = step_object(&s->frames[i].played);
-        if (!step) {
-            Py_DECREF(line);
-            goto done;
-        }
-        PyTuple_SET_ITEM(line, i, step);
-    }
     PyObject *first;
     if (s->best_score == best_score) /* never bettered: the caller's stays */
         first = Py_NewRef(best_first);
