@@ -624,13 +624,18 @@ def test_a_waste_card_that_can_leave_only_as_a_fill_makes_the_position_lost_at_o
     assert solve(game, dominances=off).nodes > 1
 
 
-def test_a_free_space_beside_the_waste_keeps_the_cut_from_firing():
-    game = spades_only(free_space=True)
+def assert_the_cut_holds_back_from_a_win(game: GateGame) -> None:
+    """The cut doesn't fire on ``game``, which the naive search wins, and the search finds a winning line."""
     assert not Search(game)._waste_is_buried()
     assert brute_force(game) is True
     found = solve(game)
     assert found.verdict is Verdict.WINNABLE
     assert_line_wins(game, found.line)
+
+
+def test_a_free_space_beside_the_waste_keeps_the_cut_from_firing():
+    game = spades_only(free_space=True)
+    assert_the_cut_holds_back_from_a_win(game)
 
 
 def test_buried_cards_on_the_table_and_the_gateposts_alone_prove_nothing():
@@ -639,11 +644,7 @@ def test_buried_cards_on_the_table_and_the_gateposts_alone_prove_nothing():
     # leave as a fill, and once the K♥ is up the A♠ goes up too.
     game = gate(position(variant="little-gate", foundations="KC KD QH -",
                          columns={1: "2S", 2: "3S", 3: "4S", 4: "5S"}, left="6S", waste="AS KH"))
-    assert not Search(game)._waste_is_buried()
-    assert brute_force(game) is True
-    found = solve(game)
-    assert found.verdict is Verdict.WINNABLE
-    assert_line_wins(game, found.line)
+    assert_the_cut_holds_back_from_a_win(game)
 
 
 def test_the_buried_waste_cut_is_tried_on_little_gates_four_columns_not_on_gates_eight():
