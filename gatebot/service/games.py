@@ -179,7 +179,7 @@ class GameService:
             if game is None:
                 return self._reader.damaged(record)
             self._note_current(actor, record, game)
-            return self._reader.board(record, game)
+            return await self._reader.board(session, record, game)
 
         return await self._serve(actor, work)
 
@@ -292,7 +292,7 @@ class GameService:
                 message = joined(message, note)
             if set_aside is not None:
                 message = joined(message, set_aside_note(set_aside))
-            return self._reader.board(record, game.copy(), message=message, saved=True)
+            return await self._reader.board(session, record, game.copy(), message=message, saved=True)
 
         return await self._serve(actor, work)
 
@@ -421,7 +421,7 @@ class GameService:
                 said = _("You ended the game with a score of {score}.", score=record.score)
             else:
                 said = _("You resigned with a score of {score}.", score=record.score)
-            return self._reader.board(record, game, message=said, saved=True)
+            return await self._reader.board(session, record, game, message=said, saved=True)
 
         return await self._serve(actor, work)
 
@@ -506,7 +506,7 @@ class GameService:
             if current is not None:
                 return await self.players.with_preferences(actor, self._reader.reply(
                     current.game_id, current.version, GameStatus.ACTIVE, current.game.copy(), lost=current.lost,
-                    place=(current.board_channel_id, current.board_message_id),
+                    place=(current.board_channel_id, current.board_message_id), attempt=current.attempt,
                 ))
 
         async def work(session: AsyncSession) -> Reply:
@@ -515,7 +515,7 @@ class GameService:
                 return opened
             record, game = opened
             self._note_current(actor, record, game)
-            return self._reader.board(record, game)
+            return await self._reader.board(session, record, game)
 
         return await self._serve(actor, work)
 
@@ -538,7 +538,7 @@ class GameService:
             attempt = await self.attempts.of_record(session, record)
             tokens, error = apply(game, attempt)
             if not tokens:
-                return self._reader.board(record, game, kind=ReplyKind.ERROR, message=error)
+                return await self._reader.board(session, record, game, kind=ReplyKind.ERROR, message=error)
             await session.flush()  # a repaired position cache is written first (it takes a version)
             start = Current(record.id, record.version, record.log, record.move_count, game, attempt,
                             record.proved_lost, record.channel_id, record.board_message_id)
@@ -617,7 +617,7 @@ class GameService:
             start.game_id, version, change.status, game,
             message=outcome_message(change.status, error, change.move_count, change.score),
             played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=change.proved_lost,
-            saved=True, place=(start.board_channel_id, start.board_message_id),
+            saved=True, place=(start.board_channel_id, start.board_message_id), attempt=start.attempt,
         )
 
     def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:

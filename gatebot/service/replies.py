@@ -85,6 +85,9 @@ class Reply:
     #: Where the board message of ``game_id`` is, as last set: its channel id and message id.
     board_channel_id: int | None = None
     board_message_id: int | None = None
+    #: What the board calls the game in place of its deal: an attempt's challenge while it is
+    #: open, whose deal nobody may see until it closes (None: the deal, as usual).
+    label: str | None = None
 
     @property
     def ok(self) -> bool:
