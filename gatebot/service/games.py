@@ -257,9 +257,11 @@ class GameService:
             if current is not None and await self._reader.load(session, current) is None:
                 # It can't be played (it is set aside now): there is nothing to abandon.
                 set_aside, current = current, None
+            ended: str | None = None  # the open challenge an abandoned attempt was at: its deal stays secret
             if current is not None:
                 if not confirm:
                     return await self._reader.ask_to_abandon(session, current)
+                ended = self._reader.label(await self.attempts.of_record(session, current))
                 finish(current, GameStatus.ABANDONED, self._clock())
                 await session.flush()  # frees the one-active-game slot before the insert
             record = GameRecord(
@@ -285,13 +287,13 @@ class GameService:
                 first = _("Dealt {game} deal {deal}.", game=game.title, deal=game.deal)
             else:
                 first = attempt.began(self._clock())
-            message = dealt(first, abandoned=current)
+            message = dealt(first, abandoned=current, challenge=ended)
             lost_likely = attempt is None and not winnable  # a proven deal or a challenge's deal needs no advice
             note = lost_from_the_deal_note(game, self._deal_command) if lost_likely else None
             if note is not None:
                 message = joined(message, note)
             if set_aside is not None:
-                message = joined(message, set_aside_note(set_aside))
+                message = joined(message, set_aside_note(set_aside, secret=set_aside.challenge_id is not None))
             return await self._reader.board(session, record, game.copy(), message=message, saved=True)
 
         return await self._serve(actor, work)

@@ -352,18 +352,29 @@ class Reader:
                      board_channel_id=place[0], board_message_id=place[1], label=self.label(rules))
 
 
-def set_aside_note(record: GameRecord) -> str:
-    """The line under a new board about the running game that couldn't be loaded, and was set aside."""
+def set_aside_note(record: GameRecord, *, secret: bool = False) -> str:
+    """The line under a new board about the running game that couldn't be loaded, and was set aside.
+
+    ``secret``: the game was a challenge attempt, whose deal the board's line never names.
+    """
     if saved.problem(record.status, record.variant, record.options) is not None:
         return _("Your game #{game} was saved by a different version of gatebot, so it is set aside unchanged.",
                  game=record.id)
+    if secret:
+        return _("Your previous game #{game} couldn't be read back, so it is set aside unchanged.", game=record.id)
     return _("Your previous game (deal {deal}) couldn't be read back, so it is set aside unchanged.", deal=record.deal)
 
 
-def dealt(first: str, abandoned: GameRecord | None) -> str:
-    """The line under a new board: what was dealt, and which game was abandoned for it."""
+def dealt(first: str, abandoned: GameRecord | None, *, challenge: str | None = None) -> str:
+    """The line under a new board: what was dealt, and which game was abandoned for it.
+
+    ``challenge``: the open challenge the abandoned game was an attempt at, named in its deal's place.
+    """
     if abandoned is None:
         return first
+    if challenge is not None:
+        return joined(first, _("Your attempt at {name} ended with a score of {score}.",
+                               name=challenge, score=abandoned.score))
     return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
                            deal=abandoned.deal, score=abandoned.score))
 

@@ -173,3 +173,21 @@ async def test_a_name_with_nothing_visible_is_refused_in_one_sentence(gatebot: C
     said = answer.content or (await made.original_edited()).content
     assert "at least one character that shows" in said and said.count(".") <= 1
     assert await run.challenges() == []
+
+
+async def test_a_new_game_that_ends_an_open_attempt_names_the_challenge_not_its_deal(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await open_challenge(run)
+    await attempt_board(run)
+    since = len(fake.requests)
+    asked = await fake.send_command("gate new", {"deal": 7})
+    assert (await asked.response()).ephemeral
+    assert asked.original is not None
+    button = next(c["custom_id"] for row in asked.original.components for c in row["components"]
+                  if c.get("label") == "Start the new game")
+    yes = await fake.click(asked.original, button)
+    await yes.response()
+    board = await yes.followup(0)
+    assert "Your attempt at Friday Gate ended with a score of 0." in board.content, board.content
+    assert str(DEAL) not in said_anywhere(fake, since)
