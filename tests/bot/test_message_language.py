@@ -72,3 +72,14 @@ def test_german_groups_thousands_german_s_way() -> None:
     said = translator("de").say(refusal)
     assert "1.200" in said and "1,200" not in said, said
     assert str(Number(1200)) == "1,200" and translator("de").number(Number(1200)) == "1.200"
+
+
+def test_a_name_is_escaped_for_discord_and_left_as_typed_for_the_terminal() -> None:
+    from gatebot.bot.language import reader
+    from gatebot.messages import Name, _
+
+    sentence = _("{name} has already closed: see its results with /challenge leaderboard.",
+                 name=Name("**Big** @everyone _cup_"))
+    assert translator().say(sentence).startswith("**Big** @everyone _cup_"), "the terminal shows it as typed"
+    said = reader("de").say(sentence)
+    assert said.startswith("\\*\\*Big\\*\\* @\u200beveryone \\_cup\\_ "), said
