@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from cachetools import LRUCache, TTLCache
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
@@ -143,7 +144,8 @@ class Players:
         """The actor's player row, made on first contact; the display name follows the platform's."""
         found = await stored.player(session, actor.platform, actor.user_id)
         if found is None:
-            found = Player(platform=actor.platform, platform_user_id=actor.user_id, display_name=actor.display_name)
+            found = Player(platform=actor.platform, platform_user_id=actor.user_id, display_name=actor.display_name,
+                           locale=None if actor.guessed_locale else actor.locale)
             session.add(found)
             await session.flush()
         elif found.display_name != actor.display_name and actor.display_name:
@@ -167,7 +169,7 @@ class Players:
         async with self._db.sessions() as session:
             found = await stored.player(session, actor.platform, actor.user_id)
         preferences = Preferences() if found is None else Preferences(
-            found.board_style, found.compact_board, found.four_colour
+            found.board_style, found.compact_board, found.four_colour, found.locale
         )
         if keep and heard == self._heard:
             self._preferences[key] = preferences
@@ -201,7 +203,24 @@ class Players:
         """``reply`` carrying the asker's preferences, so a front end draws it without asking again."""
         if reply.preferences is not None:
             return reply
-        return replace(reply, preferences=await self.preferences(actor))
+        return replace(reply, preferences=await self.note_locale(actor, await self.preferences(actor)))
+
+    async def note_locale(self, actor: Actor, preferences: Preferences) -> Preferences:
+        """Keep the asker's own language as the one their boards are said in; ``preferences`` with it.
+
+        Written only when it changed, and never from a guess (a typed message's server language):
+        so a move typed in a server of another language leaves the player's board in theirs.
+        """
+        if actor.guessed_locale or not actor.locale or preferences.locale == actor.locale:
+            return preferences
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            await session.execute(
+                update(Player).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+                .values(locale=actor.locale)
+            )
+            await notify(session, PLAYERS_CHANNEL, preferences_notice(player_key(actor)))
+        self._preferences.pop(player_key(actor), None)
+        return replace(preferences, locale=actor.locale)
 
     # -- board messages --------------------------------------------------------------------
 
