@@ -150,6 +150,14 @@ class Memory:
         if known is not None:
             known.log, known.position, known.game = log, position, game.copy()
 
+    def forget_player(self, key: PlayerKey) -> list[int]:
+        """Drop the player's active game and its checked replay (another process forgot them): its id, if one."""
+        current = self._current.pop(key, None)
+        if current is None:
+            return []
+        self._known.pop(current.game_id, None)
+        return [current.game_id]
+
     def forget(self, key: PlayerKey, game_ids: Iterable[int]) -> None:
         """Drop everything remembered about a player who was deleted, and about their games."""
         self._current.pop(key, None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -20,6 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from gatebot.messages import _
 from gatebot.store.notices import Listener, listener_dsn
+
+log = logging.getLogger(__name__)
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 _SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
@@ -131,6 +134,23 @@ class Database:
         listener.start()
         return listener
 
+    async def wipe_log(self) -> None:
+        """After deleting someone's data, leave none of it in SQLite's write-ahead log (no-op on PostgreSQL).
+
+        ``secure_delete`` (set on every connection) overwrites deleted rows in the pages it
+        writes, but the log still holds older copies of those pages until a checkpoint copies
+        the log into the database file and truncates it. Another process reading at that
+        moment can hold the checkpoint back; then the log is emptied by the next one that
+        gets through (SQLite checkpoints by itself as the log grows), and that is logged.
+        """
+        if not self.is_sqlite:
+            return
+        async with self.engine.connect() as connection:
+            checkpoint = (await connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).one()
+        if checkpoint[0]:  # (busy, log pages, pages moved)
+            log.warning("a checkpoint after deleting a player's data was held back by a reader; "
+                        "their old rows stay in the write-ahead log until the next one")
+
     async def dispose(self) -> None:
         listeners, self._listeners = self._listeners, []
         for listener in listeners:
@@ -139,8 +159,13 @@ class Database:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets readers work while one writer commits; the busy timeout makes writers queue."""
+    """WAL lets readers work while one writer commits; the busy timeout makes writers queue.
+
+    ``secure_delete`` overwrites what a deletion frees with zeros, so a forgotten player's
+    rows can't be read back from the file's free pages.
+    """
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
