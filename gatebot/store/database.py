@@ -20,7 +20,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from gatebot.messages import _
-from gatebot.store.notices import Listener, listener_dsn
+from gatebot.store.notices import Heartbeat, Listener, listener_dsn
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,10 @@ def parse_database_url(raw: str) -> URL:
 class Database:
     """The engine and the session factory for one database URL."""
 
-    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+    def __init__(self, url: str | URL, *, heartbeat: Heartbeat | None = None, **engine_options: Any) -> None:
+        """``heartbeat``: how the connection hearing other processes' notices is checked (PostgreSQL)."""
         self.url = parse_database_url(url) if isinstance(url, str) else url
+        self._heartbeat = heartbeat
         self.is_sqlite = self.url.drivername.startswith("sqlite")
         if self.is_sqlite:
             self._prepare_sqlite_file()
@@ -129,7 +131,7 @@ class Database:
         if self.is_sqlite:
             return None
         listener = Listener(listener_dsn(self.url), channel, on_notice=on_notice, on_lost=on_lost,
-                            on_listening=on_listening)
+                            on_listening=on_listening, heartbeat=self._heartbeat)
         self._listeners.append(listener)
         listener.start()
         return listener

@@ -18,11 +18,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sqlalchemy import make_url
+from sqlalchemy.pool import NullPool
 
 from gatebot.rules import Move
 from gatebot.service import Actor, GameService, Preferences, ReplyKind, replay
 from gatebot.service.players import player_key
 from gatebot.store import Database, GameRecord
+from gatebot.store.notices import Heartbeat
+from tests.conftest import create_schema
+from tests.tcp_proxy import Proxy
 
 ALICE = Actor("discord", "1180000000000000001", "Alice")
 
@@ -137,3 +142,48 @@ async def test_a_hint_after_another_process_moved_is_for_the_stored_position(
             assert again.kind is ReplyKind.HINT, again.message  # a hint without a move: no win left
     finally:
         b.close()
+
+
+#: A heartbeat fit for a test: checked every 0.2 s, answered within 0.5 s.
+QUICK = Heartbeat(every=0.2, deadline=0.5)
+#: What a loaded machine may add to the heartbeat's own bound before a change must be seen.
+MARGIN = 3.0
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_hung_listening_connection_is_noticed_and_changes_are_read_meanwhile(database_url: str) -> None:
+    url = make_url(database_url)
+    writer = Database(database_url)
+    a = GameService(writer)
+    async with Proxy(url.host or "127.0.0.1", url.port or 5432) as proxy:
+        # B reaches the server through the proxy; a new connection for each query, so only its
+        # LISTEN connection stays open to be hung.
+        reader = Database(url.set(host="127.0.0.1", port=proxy.port), heartbeat=QUICK, poolclass=NullPool)
+        b = GameService(reader)
+        try:
+            await create_schema(writer)
+            await a.set_preferences(ALICE, board_style="image")
+            await listening(b)
+            assert (await b.preferences(ALICE)).board_style == "image"  # kept by B: it hears changes
+            listener = b.players._notices
+            assert listener is not None and listener.connections == 1
+
+            assert proxy.hang() == 1, "only B's listening connection was open"
+            await a.set_preferences(ALICE, board_style="words")  # its notice never reaches B
+
+            bound = QUICK.every + QUICK.deadline + MARGIN
+            async with asyncio.timeout(bound):
+                while (await b.preferences(ALICE)).board_style != "words":
+                    await asyncio.sleep(0.02)
+            async with asyncio.timeout(bound):  # and B listens again, on a new connection
+                while listener.connections < 2 or not listener.listening:
+                    await asyncio.sleep(0.02)
+            await a.set_preferences(ALICE, board_style="emoji")
+            async with asyncio.timeout(MARGIN):
+                while (await b.preferences(ALICE)).board_style != "emoji":
+                    await asyncio.sleep(0.02)
+        finally:
+            a.close()
+            b.close()
+            await reader.dispose()
+            await writer.dispose()
