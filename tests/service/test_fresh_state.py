@@ -31,7 +31,7 @@ from tests.tcp_proxy import Proxy
 
 ALICE = Actor("discord", "1180000000000000001", "Alice")
 
-#: Process A: ``forget`` Alice, or ``play`` a line of moves for her; prints what it did.
+#: Process A: ``forget`` Alice, ``play`` a line of moves for her, or ``deal`` Bob a game; prints what it did.
 OTHER = """
 import asyncio, sys
 
@@ -44,6 +44,8 @@ async def main(url, what, line):
     alice = Actor("discord", "1180000000000000001", "Alice")
     if what == "forget":
         print(await service.forget(alice))
+    elif what == "deal":
+        print((await service.new_game(Actor("discord", "1180000000000000002", "Bob"), deal=int(line))).game_id)
     else:
         reply = await service.play(alice, line)
         print(reply.version, " ".join(reply.played))
@@ -113,6 +115,26 @@ async def test_a_player_forgotten_by_another_process_is_a_new_player_here(
         fresh = await b.new_game(ALICE, deal=2)
         assert fresh.ok and fresh.preferences == Preferences() and fresh.game_id > dealt.game_id
         assert fresh.board_message_id is None
+    finally:
+        b.close()
+
+
+async def test_a_forgotten_players_id_held_here_never_shows_a_newcomers_game(
+    db: Database, tmp_path: Path, solver: ThreadPoolExecutor
+) -> None:
+    b = GameService(db, solver=solver, hint_seconds=0.2)
+    try:
+        dealt = await b.new_game(ALICE, deal=1)  # B now holds Alice's player id (the newest) and her game
+        assert (await b.show(ALICE)).game_id == dealt.game_id
+        assert other_process(db, tmp_path, "forget") == "True"
+        bobs = int(other_process(db, tmp_path, "deal", "7"))  # Bob joins after her: a new player, a new game
+
+        for answer in (await b.show(ALICE), await b.hint(ALICE), await b.act(ALICE, "draw")):
+            assert answer.game_id != bobs and answer.game is None, "never Bob's game, under Alice's old id"
+            assert answer.kind is ReplyKind.ERROR
+        async with db.sessions() as session:
+            record = await session.get(GameRecord, bobs)
+        assert record is not None and record.log == "" and record.hint_count == 0, "Bob's game untouched"
     finally:
         b.close()
 
