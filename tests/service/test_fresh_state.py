@@ -119,6 +119,28 @@ async def test_a_player_forgotten_by_another_process_is_a_new_player_here(
         b.close()
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_on_postgresql_a_forget_elsewhere_empties_this_process_memory_by_itself(
+    db: Database, tmp_path: Path, solver: ThreadPoolExecutor
+) -> None:
+    b = GameService(db, solver=solver, hint_seconds=0.2)
+    try:
+        await listening(b)
+        await b.set_preferences(ALICE, board_style="image")
+        await b.new_game(ALICE, deal=1)
+        await b.preferences(ALICE)
+        key = player_key(ALICE)
+        assert b.memory.current(key, None, None, b.now()) is not None and b.players.known_id(ALICE) is not None
+
+        assert other_process(db, tmp_path, "forget") == "True"
+        async with asyncio.timeout(5):  # no request here: the notice alone drops what B held
+            while b.memory.current(key, None, None, b.now()) is not None or b.players.known_id(ALICE) is not None:
+                await asyncio.sleep(0.01)
+        assert b.players._preferences.get(key) is None
+    finally:
+        b.close()
+
+
 async def test_a_forgotten_players_id_held_here_never_shows_a_newcomers_game(
     db: Database, tmp_path: Path, solver: ThreadPoolExecutor
 ) -> None:
