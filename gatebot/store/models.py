@@ -150,7 +150,8 @@ class Player(Base):
     """Someone who plays: a user of one platform (``discord``, ``terminal``) and their preferences."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("platform", "platform_user_id"),)
+    # Ids never reused, like games': a process may still hold a forgotten player's id in memory.
+    __table_args__ = (UniqueConstraint("platform", "platform_user_id"), {"sqlite_autoincrement": True})
 
     id: Mapped[int] = mapped_column(primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
