@@ -71,6 +71,22 @@ class InteractionHandle:
             lambda: self.record.callback, timeout=timeout, what=f"a callback to interaction {self.id}"
         )
 
+    async def settled(self, timeout: float = DEFAULT_TIMEOUT) -> InteractionCallback:
+        """Wait for the callback and, when it deferred (types 5 and 6), for the edit or follow-up that answered it.
+
+        On a loaded machine the bot may defer before it answers; a test reading what the bot said
+        waits for the whole answer, never only for the acknowledgement.
+        """
+        callback = await self.response(timeout)
+        if callback.type in (5, 6):
+
+            def check() -> bool | None:
+                original = self.original
+                return (original is not None and bool(original.edited_at)) or bool(self.record.followup_ids) or None
+
+            await self.state.changes.wait_for(check, timeout=timeout, what=f"the answer to {self.id}'s deferral")
+        return callback
+
     async def followup(self, index: int = 0, timeout: float = DEFAULT_TIMEOUT) -> StoredMessage:
         """Wait for follow-up number ``index`` (0 is the first)."""
 

@@ -60,13 +60,13 @@ async def test_an_open_challenges_attempt_board_names_the_challenge_never_the_de
 ) -> None:
     run: Running = await gatebot()
     fake = run.fake
-    await (await fake.send_command("gate settings", {"style": style})).response()
+    await (await fake.send_command("gate settings", {"style": style})).settled()
     await open_challenge(run)
     since = len(fake.requests)
     board = await attempt_board(run)
-    await (await fake.send_command("gate move", {"moves": "d"})).response()
-    await (await fake.send_command("gate board")).response()
-    await (await fake.send_command("gate resign")).response()
+    await (await fake.send_command("gate move", {"moves": "d"})).settled()
+    await (await fake.send_command("gate board")).settled()
+    await (await fake.send_command("gate resign")).settled()
     shown = said_anywhere(fake, since)
     assert str(DEAL) not in shown, "the deal of an open challenge reached Discord"
     if style != "image":
@@ -81,9 +81,9 @@ async def test_after_the_challenge_closes_the_board_names_the_deal_again(gatebot
     await open_challenge(run, hours=1)
     await attempt_board(run)
     clock.now += timedelta(hours=2)
-    await (await fake.send_command("gate board")).response()  # the attempt ends with its challenge
+    await (await fake.send_command("gate board")).settled()  # the attempt ends with its challenge
     since = len(fake.requests)
-    await (await fake.send_command("gate board")).response()
+    await (await fake.send_command("gate board")).settled()
     assert str(DEAL) in said_anywhere(fake, since)
 
 
@@ -92,8 +92,8 @@ async def test_an_open_challenges_replay_is_private_names_the_challenge_and_neve
     fake = run.fake
     await open_challenge(run)
     board = await attempt_board(run)
-    await (await fake.send_command("gate move", {"moves": "d"})).response()
-    await (await fake.send_command("gate resign")).response()
+    await (await fake.send_command("gate move", {"moves": "d"})).settled()
+    await (await fake.send_command("gate resign")).settled()
     since = len(fake.requests)
 
     opened = await fake.send_command("gate replay")
@@ -121,7 +121,7 @@ async def test_a_replay_opened_after_the_close_is_public_and_names_the_deal(gate
     fake = run.fake
     await open_challenge(run, hours=1)
     await attempt_board(run)
-    await (await fake.send_command("gate resign")).response()
+    await (await fake.send_command("gate resign")).settled()
     clock.now += timedelta(hours=2)
     opened = await fake.send_command("gate replay")
     answer = await opened.response()
@@ -131,9 +131,9 @@ async def test_a_replay_opened_after_the_close_is_public_and_names_the_deal(gate
 async def test_only_the_replays_owner_steps_it_and_anyone_else_is_refused_privately(gatebot: Callable) -> None:
     run: Running = await gatebot()
     fake = run.fake
-    await (await fake.send_command("gate new", {"deal": 1})).response()
-    await (await fake.send_command("gate move", {"moves": "3f"})).response()
-    await (await fake.send_command("gate resign")).response()
+    await (await fake.send_command("gate new", {"deal": 1})).settled()
+    await (await fake.send_command("gate move", {"moves": "3f"})).settled()
+    await (await fake.send_command("gate resign")).settled()
     opened = await fake.send_command("gate replay")
     assert not (await opened.response()).ephemeral
     replay = opened.original
@@ -155,7 +155,7 @@ async def test_a_challenges_name_shows_as_typed_on_the_attempt_board(gatebot: Ca
     run: Running = await gatebot()
     fake = run.fake
     role = "<@&123456789012345678>"
-    await (await fake.send_command("gate settings", {"style": "emoji"})).response()
+    await (await fake.send_command("gate settings", {"style": "emoji"})).settled()
     await open_challenge(run, name=f"**Big** {role} _cup_")
     board = await attempt_board(run)
     content = fake.message(board.id).content
