@@ -586,7 +586,7 @@ class GameService:
         if not tokens:
             return None
         try:
-            async with self._db.writer(), self._db.engine.begin() as connection:
+            async with self._db.writer(key), self._db.engine.begin() as connection:
                 reply = await self._save(connection, actor, current, game, tokens, error)
         except DiskFull:
             self.memory.drop(key)  # it may hold the change whose commit was refused
@@ -649,7 +649,7 @@ class GameService:
         async with self._lock(actor):
             for attempt in range(_RETRIES):
                 try:
-                    async with self._db.writer(), self._db.sessions() as session, session.begin():
+                    async with self._db.writer(player_key(actor)), self._db.sessions() as session, session.begin():
                         return await work(session)
                 except DiskFull:
                     self.memory.drop(player_key(actor))

@@ -6,7 +6,6 @@ a global), and hands out one ``AsyncSession`` per unit of work.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import logging
@@ -14,7 +13,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from gatebot.errors import UserError
 from gatebot.messages import _
 from gatebot.store.notices import Listener, listener_dsn
+from gatebot.store.writers import FairWriter
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 _SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
@@ -152,7 +152,7 @@ class Database:
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
             self.engine, expire_on_commit=False
         )
-        self._writer = asyncio.Lock() if self.is_sqlite else None
+        self._writer = FairWriter() if self.is_sqlite else None
         self._listeners: list[Listener] = []
 
     def _disk_full(self, context: ExceptionContext) -> BaseException | None:
@@ -162,14 +162,15 @@ class Database:
         self._disk_full_log.refused(self.safe_url, context.original_exception)
         return DiskFull()
 
-    def writer(self) -> contextlib.AbstractAsyncContextManager[object]:
-        """Hold this while writing: on SQLite, one writer at a time in this process, first come first served.
+    def writer(self, who: Hashable | None = None) -> contextlib.AbstractAsyncContextManager[object]:
+        """Hold this while writing: on SQLite, one writer at a time in this process, who wrote least lately first.
 
         SQLite lets one connection write at a time; without this, writers of one process
         would wait for each other in SQLite's busy-timeout sleeps, which makes latency jumpy.
-        PostgreSQL needs no such thing.
+        ``who`` (a player) names the writer, so one who writes without pause can't keep a
+        queue in front of the others (:mod:`gatebot.store.writers`). PostgreSQL needs no such thing.
         """
-        return self._writer if self._writer is not None else contextlib.nullcontext()
+        return self._writer.turn(who) if self._writer is not None else contextlib.nullcontext()
 
     @property
     def safe_url(self) -> str:
