@@ -1,23 +1,29 @@
-"""Hint fairness: other players' hint latency while one player (or eight accounts) presses Hint non-stop.
+"""Hint fairness: other players' hints and moves while one player (or eight accounts) presses Hint non-stop.
 
 A few *other* players play like people: a move, a hint about the new position, a pause
 (exponential, ``--think`` seconds on average). *Spammers* play a move and then press Hint
 ``--burst`` times at once, and again as soon as all are answered, without pause. Every
-call goes through the real ``GameService`` over a fresh SQLite file, with its real worker
+call goes through the real ``GameService`` over a fresh SQLite file, with real worker
 processes for the hints (not pinned: the bot and its workers share the machine's cores).
 
-Three phases of ``--seconds`` each, after a second of warm-up each: *idle* (no spammer),
-*one* spammer, *eight* spammers. The other players' hint latency — from the call to the
-reply — is reported as p50 and p95 per phase, with each phase's p50 against the idle one.
-The goal: under spam, within 2x of idle at the median. Run from the repository root:
+Three phases of ``--seconds`` each, after ``--warmup`` seconds each: *idle* (no spammer),
+*one* spammer, *eight* spammers. The other players' hint latency and move latency — from
+the call to the reply — are reported as p50 and p95 per phase, with each phase's p50 against
+the idle one. The goal: under spam, hints within 2x of idle and moves within 1.5x at the median.
 
-    .venv/bin/python benchmarks/hint_fairness.py
-    .venv/bin/python benchmarks/hint_fairness.py --workers 1 --seconds 20
+``--pool`` picks the worker processes: ``own``, the service's own pool (as the bot runs it);
+``plain``, a plain process pool of as many workers at the event loop's own priority, handed
+to the service; ``both`` (the default) measures the two side by side, each ``--rounds``
+times, taking turns so that a machine's changing load falls on both alike, and pools each
+one's rounds. Run from the repository root:
 
-``--workers`` is passed to the service as ``hint_workers`` (without it, the service's own
-default, one process). The script uses nothing else the service did not have before
-hints were shared fairly, so the same command measures an older checkout of gatebot when
-``PYTHONPATH`` points at it.
+    .venv/bin/python benchmarks/hint_fairness.py --seconds 4
+    .venv/bin/python benchmarks/hint_fairness.py --pool own --workers 1 --seconds 20
+
+``--workers`` is passed to the service as ``hint_workers`` (without it, 2, the bot's
+default). The script uses nothing else the service did not have before hints were shared
+fairly, so the same command measures an older checkout of gatebot when ``PYTHONPATH``
+points at it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import multiprocessing
 import platform
 import random
 import statistics
@@ -32,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +49,9 @@ from gatebot.store import Database, GameStatus
 from gatebot.store.migrate import ensure_schema
 
 PHASES = (("idle", 0), ("one", 1), ("eight", 8))
-GOAL_RATIO = 2.0
+GOAL_RATIO = 2.0  # other players' hints under spam, p50 against idle
+MOVE_GOAL_RATIO = 1.5  # their moves, likewise
+POOLS = ("plain", "own")
 
 
 @dataclass
@@ -51,6 +61,7 @@ class Phase:
     name: str
     spammers: int
     latencies: list[float] = field(default_factory=list)  # the other players' hints, seconds
+    moves: list[float] = field(default_factory=list)  # the other players' moves, seconds
     presses: int = 0  # the spammers' hint calls answered in the window
     refused: int = 0  # other players' hints that were not a hint
 
@@ -67,13 +78,21 @@ class Bench:
     async def deal(self, actor: Actor) -> Reply:
         return await self.service.new_game(actor, deal=self.rng.randint(1, MAX_DEAL), confirm=True)
 
-    async def move(self, actor: Actor, reply: Reply, rng: random.Random) -> Reply:
-        """One random legal move (favouring the foundations), or a new deal when the game is over."""
+    async def move(self, actor: Actor, reply: Reply, rng: random.Random, *, timed: bool = False) -> Reply:
+        """One random legal move (favouring the foundations), or a new deal when the game is over.
+
+        ``timed``: the move's latency counts in the phase (an other player's, not a spammer's).
+        """
         if reply.status is not GameStatus.ACTIVE or not reply.moves:
             return await self.deal(actor)
         moves = list(reply.moves)
         home = [token for token in moves if token.endswith("f")]
+        phase = self.phase
+        started = time.perf_counter()
         moved = await self.service.play(actor, rng.choice(home if home and rng.random() < 0.6 else moves))
+        elapsed = time.perf_counter() - started
+        if timed and phase is not None and phase is self.phase and moved.kind is not ReplyKind.ERROR:
+            phase.moves.append(elapsed)
         if moved.kind is ReplyKind.ERROR or moved.status is not GameStatus.ACTIVE or not moved.moves:
             return await self.deal(actor)
         return moved
@@ -83,7 +102,7 @@ async def other_player(bench: Bench, actor: Actor, think: float, seed: int) -> N
     rng = random.Random(seed)
     reply = await bench.deal(actor)
     while not bench.stop:
-        reply = await bench.move(actor, reply, rng)
+        reply = await bench.move(actor, reply, rng, timed=True)
         phase = bench.phase
         started = time.perf_counter()
         answer = await bench.service.hint(actor)
@@ -107,12 +126,16 @@ async def spammer(bench: Bench, actor: Actor, burst: int, done: asyncio.Event, s
             phase.presses += burst
 
 
-async def run(args: argparse.Namespace) -> list[Phase]:
+async def run_block(args: argparse.Namespace, pool: str) -> list[Phase]:
+    """The three phases once, with a fresh database and service whose workers come from ``pool``."""
+    workers = args.workers or 2
     with tempfile.TemporaryDirectory() as folder:
         db = Database(f"sqlite+aiosqlite:///{Path(folder) / 'hints.db'}")
         await ensure_schema(db)
-        extra = {} if args.workers is None else {"hint_workers": args.workers}
-        service = GameService(db, **extra)
+        plain = None
+        if pool == "plain":
+            plain = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        service = GameService(db, hint_workers=workers, solver=plain)
         bench = Bench(service, args.seed)
         try:
             warm = Actor("bench", "warm-up", "warm-up")
@@ -140,13 +163,29 @@ async def run(args: argparse.Namespace) -> list[Phase]:
                 phases.append(phase)
                 done.set()
                 await asyncio.gather(*spammers)
-                print(f"  {report_line(phase, phases[0], args.seconds)}", file=sys.stderr)
+                print(f"  {pool}: {report_line(phase, phases[0], args.seconds)}", file=sys.stderr)
             bench.stop = True
             await asyncio.gather(*others)
         finally:
             service.close()
+            if plain is not None:
+                plain.shutdown(wait=True, cancel_futures=True)
             await db.dispose()
     return phases
+
+
+async def run(args: argparse.Namespace) -> dict[str, list[Phase]]:
+    """Every pool's phases, its rounds taken in turns with the other pool's and pooled."""
+    pools = POOLS if args.pool == "both" else (args.pool,)
+    pooled = {pool: [Phase(name, count) for name, count in PHASES] for pool in pools}
+    for _round in range(args.rounds):
+        for pool in pools:
+            for total, phase in zip(pooled[pool], await run_block(args, pool), strict=True):
+                total.latencies += phase.latencies
+                total.moves += phase.moves
+                total.presses += phase.presses
+                total.refused += phase.refused
+    return pooled
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -154,14 +193,27 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def _p50_p95(values: Sequence[float], idle: Sequence[float]) -> str:
+    """``p50 | p95 | ratio`` cells (ms) for one measure of a phase, the ratio against idle's p50."""
+    if not values:
+        return "— | — | —"
+    p50 = statistics.median(values) * 1000
+    p95 = percentile(values, 0.95) * 1000
+    ratio = p50 / (statistics.median(idle) * 1000) if idle else float("nan")
+    return f"{p50:.1f} | {p95:.1f} | {ratio:.2f}x"
+
+
 def report_line(phase: Phase, idle: Phase, seconds: float) -> str:
-    if not phase.latencies:
-        return f"| {phase.name} | {phase.spammers} | 0 | — | — | — | {phase.presses / seconds:.0f} |"
-    p50 = statistics.median(phase.latencies) * 1000
-    p95 = percentile(phase.latencies, 0.95) * 1000
-    ratio = p50 / (statistics.median(idle.latencies) * 1000) if idle.latencies else float("nan")
-    return (f"| {phase.name} | {phase.spammers} | {len(phase.latencies)} | {p50:.1f} | {p95:.1f} | "
-            f"{ratio:.2f}x | {phase.presses / seconds:.0f} |")
+    return (f"| {phase.name} | {phase.spammers} | {len(phase.latencies)} | {_p50_p95(phase.latencies, idle.latencies)} "
+            f"| {len(phase.moves)} | {_p50_p95(phase.moves, idle.moves)} | {phase.presses / seconds:.0f} |")
+
+
+def worst(phases: Sequence[Phase], measure: str) -> float | None:
+    """The highest p50 under spam against idle's, for ``latencies`` (hints) or ``moves``; None if one is missing."""
+    idle, *spammed = (getattr(phase, measure) for phase in phases)
+    if not idle or any(not values for values in spammed):
+        return None
+    return max(statistics.median(values) for values in spammed) / statistics.median(idle)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -171,7 +223,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--others", type=int, default=4, help="players who ask like people (default 4)")
     parser.add_argument("--think", type=float, default=1.0, help="their mean pause in seconds (default 1)")
     parser.add_argument("--burst", type=int, default=16, help="a spammer's presses at once (default 16)")
-    parser.add_argument("--workers", type=int, default=None, help="hint_workers for the service (default: its own)")
+    parser.add_argument("--workers", type=int, default=None, help="hint worker processes (default 2, the bot's)")
+    parser.add_argument("--pool", choices=(*POOLS, "both"), default="both",
+                        help="the service's own worker pool, a plain one at the event loop's priority, or both "
+                             "side by side (default)")
+    parser.add_argument("--rounds", type=int, default=1, help="measurements of each pool, taken in turns (default 1)")
     parser.add_argument("--seed", type=int, default=2026)
     return parser.parse_args(argv)
 
@@ -180,19 +236,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     print(f"Python {platform.python_version()}, {args.others} other players, bursts of {args.burst}, "
-          f"workers {args.workers or 'default'}, {args.seconds:g} s a phase", file=sys.stderr)
-    phases = asyncio.run(run(args))
-    print("| phase | spammers | hints | p50 ms | p95 ms | p50 vs idle | spam presses/s |")
-    print("|---|---|---|---|---|---|---|")
-    for phase in phases:
-        print(report_line(phase, phases[0], args.seconds))
-    idle, *spammed = phases
-    if not idle.latencies or any(not phase.latencies for phase in spammed):
-        print("some phase measured no hint", file=sys.stderr)
-        return 1
-    worst = max(statistics.median(phase.latencies) for phase in spammed) / statistics.median(idle.latencies)
-    print(f"\nworst p50 under spam: {worst:.2f}x idle (goal: under {GOAL_RATIO:g}x)")
-    return 0
+          f"workers {args.workers or 2}, {args.seconds:g} s a phase, {args.rounds} round(s)", file=sys.stderr)
+    pooled = asyncio.run(run(args))
+    seconds = args.seconds * args.rounds
+    failed = False
+    for pool, phases in pooled.items():
+        print(f"\n{pool} pool ({args.rounds} round(s) pooled):\n")
+        print("| phase | spammers | hints | p50 ms | p95 ms | p50 vs idle | moves | p50 ms | p95 ms | p50 vs idle "
+              "| spam presses/s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        for phase in phases:
+            print(report_line(phase, phases[0], seconds))
+        hints, moves = worst(phases, "latencies"), worst(phases, "moves")
+        if hints is None or moves is None:
+            print("some phase measured no hint or no move", file=sys.stderr)
+            failed = True
+            continue
+        print(f"\nworst p50 under spam: hints {hints:.2f}x idle (goal: under {GOAL_RATIO:g}x), "
+              f"moves {moves:.2f}x idle (goal: under {MOVE_GOAL_RATIO:g}x)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

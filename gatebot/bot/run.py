@@ -23,6 +23,7 @@ import math
 import os
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -170,11 +171,9 @@ class Heartbeat:
 
     def write(self) -> None:
         """Replace the file at once (a reader never sees half a number); a failure is logged once, not fatal."""
-        part = self.path.with_name(self.path.name + ".part")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            part.write_text(f"{time.time():.3f}\n", encoding="ascii")
-            os.replace(part, self.path)
+            write_replacing(self.path, f"{time.time():.3f}\n")
         except OSError as error:
             if not self.failed:
                 log.warning("can't write the heartbeat file %s (%s): gatebot health will say the bot is down",
@@ -187,6 +186,27 @@ class Heartbeat:
         """Take the file away on a clean stop, so the health check says at once that the bot is not running."""
         with contextlib.suppress(OSError):
             self.path.unlink(missing_ok=True)
+
+
+def write_replacing(path: Path, text: str) -> None:
+    """Put ``text`` (ASCII) at ``path`` in one step, following no link that someone planted in its folder.
+
+    The text goes to a new file of a name nobody can guess, made beside ``path`` by
+    :func:`tempfile.mkstemp` (which creates it exclusively, so it never opens a file or link that
+    was there), then :func:`os.replace` puts it in place: a rename replaces a link at ``path``
+    itself, never what the link points to. Readable by all (the health check may run as another
+    user); the temporary file is removed if anything fails.
+    """
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as file:
+            os.fchmod(file.fileno(), 0o644)
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 class GatewayRetries(logging.Filter):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, say, silence, utf8
 from gatebot.digits import shown
+from gatebot.errors import UserError
 from gatebot.messages import _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant
 
@@ -98,7 +99,7 @@ def play_command(args: argparse.Namespace) -> int:
     quiet_service_logs()
     try:
         return asyncio.run(play_in_terminal(request, stdin, stdout, screen))
-    except DatabaseError as error:
+    except (DatabaseError, UserError) as error:  # a UserError here: the first request was refused (a full disk)
         return refuse(message_of(error))
     except KeyboardInterrupt:  # at the prompt, or while a request (a hint) was under way
         stdout.write("\n")

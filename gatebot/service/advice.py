@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Protocol
@@ -156,7 +156,7 @@ class Advice:
             if found is None:
                 return Reply(ReplyKind.ERROR, _("I couldn't work out a hint just now: please try again."))
             self._hints[known] = found
-            if not await self._count_hint(seen.game_id, seen.version, visible):
+            if not await self._count_hint(seen.game_id, seen.version, visible, player_key(actor)):
                 self._memory.drop(player_key(actor))
                 continue  # the game changed while the hint was worked out (here or elsewhere): look again
             message = hint_message(game, found, self._end_prompt)
@@ -176,7 +176,7 @@ class Advice:
         async with self._db.writer(), self._db.engine.begin() as connection:
             await stored.charge_hint(connection, game_id)
 
-    async def _count_hint(self, game_id: int, version: int | None, visible: str) -> bool:
+    async def _count_hint(self, game_id: int, version: int | None, visible: str, who: Hashable) -> bool:
         """Count a hint on its game unless this position's hint was counted already; False if the game moved on.
 
         One UPDATE guarded by the version that was read, which it leaves as it is: the
@@ -192,14 +192,14 @@ class Advice:
         key = (game_id, version, visible)
         counting = self._counting.get(key)
         if counting is None:
-            counting = asyncio.ensure_future(self._count_once(game_id, version, visible))
+            counting = asyncio.ensure_future(self._count_once(game_id, version, visible, who))
             self._counting[key] = counting
             counting.add_done_callback(lambda _: self._counting.pop(key, None))
         return await asyncio.shield(counting)
 
-    async def _count_once(self, game_id: int, version: int, visible: str) -> bool:
-        """The UPDATE that counts a hint, and the note that it was counted."""
-        async with self._db.writer(), self._db.engine.begin() as connection:
+    async def _count_once(self, game_id: int, version: int, visible: str, who: Hashable) -> bool:
+        """The UPDATE that counts a hint (a write of its asker's), and the note that it was counted."""
+        async with self._db.writer(who), self._db.engine.begin() as connection:
             counted = await stored.count_hint(connection, game_id, version)
         if counted:
             self._hinted[(game_id, visible)] = True

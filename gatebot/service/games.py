@@ -70,7 +70,7 @@ from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply, Rep
 from gatebot.service.stats import win_message, won_game
 from gatebot.solver import HINT_SECONDS, Verdict, registry
 from gatebot.store import games as stored
-from gatebot.store.database import Database
+from gatebot.store.database import Database, DiskFull
 from gatebot.store.games import Executor as Statements
 from gatebot.store.models import GameRecord, GameStatus, Rule, utcnow
 
@@ -599,8 +599,11 @@ class GameService:
         if not tokens:
             return None
         try:
-            async with self._db.writer(), self._db.engine.begin() as connection:
+            async with self._db.writer(key), self._db.engine.begin() as connection:
                 reply = await self._save(connection, actor, current, game, tokens, error)
+        except DiskFull:
+            self.memory.drop(key)  # it may hold the change whose commit was refused
+            raise
         except (OperationalError, DBAPIError):
             log.info("fast update of game %s failed; taking the full path", current.game_id, exc_info=True)
             reply = None
@@ -651,12 +654,19 @@ class GameService:
         return await self.players.with_preferences(actor, await self._run(actor, work))
 
     async def _run(self, actor: Actor, work: Callable[[AsyncSession], Awaitable[Reply]]) -> Reply:
-        """Run ``work`` in one transaction, under the player's lock, retrying lost races."""
+        """Run ``work`` in one transaction, under the player's lock, retrying lost races.
+
+        A full disk (:class:`~gatebot.store.database.DiskFull`) is not retried: its sentence is
+        the answer, the transaction rolled back, and the next request starts from the database.
+        """
         async with self._lock(actor):
             for attempt in range(_RETRIES):
                 try:
-                    async with self._db.writer(), self._db.sessions() as session, session.begin():
+                    async with self._db.writer(player_key(actor)), self._db.sessions() as session, session.begin():
                         return await work(session)
+                except DiskFull:
+                    self.memory.drop(player_key(actor))
+                    raise
                 except (StaleDataError, IntegrityError, _LostRace) as error:
                     log.info("retrying a request of %s/%s after %s", actor.platform, actor.user_id,
                              type(error).__name__)

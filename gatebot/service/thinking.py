@@ -13,6 +13,10 @@ served longest ago goes next. So a player pressing Hint over and over (or from e
 accounts) can't push everyone else's hints behind their own.
 An asker's repeated question joins the one already asked, and a question about a newer
 position takes the place of one still waiting.
+
+Moves come first: the worker processes run at the lowest priority (:data:`WORKER_NICE`), so
+when hints keep every core busy the event loop's process still gets the CPU it needs and
+the searches take the rest.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections import OrderedDict
@@ -43,6 +48,28 @@ _REMEMBERED_ASKERS = 4096
 #: with two workers or more, the last free one never takes it, so bursts from a few accounts
 #: can't fill every worker with searches of up to a second.
 EAGER_SECONDS = 0.5
+
+
+#: How much lower (in ``nice`` steps, 19 the most) a worker process runs than the event loop's
+#: process: a search of up to a second then takes only what CPU the requests leave, so moves and
+#: other players' answers come first even when every core is busy with hints.
+WORKER_NICE = 19
+
+
+def start_worker(nice: int) -> None:
+    """Ready a worker process for solver work (its pool's initializer): lower its priority, ignore Ctrl-C.
+
+    Ctrl-C at a terminal reaches the whole process group, but it is the event loop's process
+    to handle (:meth:`Thinker.close` stops the workers). The priority is lowered with
+    ``os.nice``, which only ever lowers it, so it needs no privilege; where the system allows
+    no change (a sandbox), the worker runs at the priority it has.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice > 0:
+        try:
+            os.nice(nice)
+        except OSError as error:
+            log.warning("the solver's worker process runs at the event loop's priority: %s", error)
 
 
 class ThinkingFailed(Exception):
@@ -146,12 +173,9 @@ class Thinker:
         if self._closed:
             raise ThinkingFailed("the service is closed")
         if self._executor is None:
-            # The worker ignores SIGINT: Ctrl-C at a terminal reaches the whole process group,
-            # but it is this process's to handle (close() stops the worker). signal.signal itself
-            # is the initializer, so it runs before the worker imports gatebot.
             self._executor = ProcessPoolExecutor(
                 max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN),
+                initializer=start_worker, initargs=(WORKER_NICE,),
             )
         return self._executor
 

@@ -6,30 +6,97 @@ a global), and hands out one ``AsyncSession`` per unit of work.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import errno
 import logging
 import os
-from collections.abc import Callable, Mapping
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from gatebot.errors import UserError
 from gatebot.messages import _
 from gatebot.store.notices import Heartbeat, Listener, listener_dsn
+from gatebot.store.writers import FairWriter
 
 log = logging.getLogger(__name__)
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 _SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
 
+#: PostgreSQL's SQLSTATE for "disk full" (asyncpg's ``DiskFullError``).
+_PG_DISK_FULL = "53100"
+#: Seconds between the log lines that say writes are still refused for a full disk.
+DISK_FULL_LOG_SECONDS = 60.0
+
 
 class DatabaseError(Exception):
     """The database can't be used as configured; the message says why in one sentence."""
+
+
+class DiskFull(UserError):
+    """The database's disk is full: the write was refused and its transaction rolled back, so nothing changed.
+
+    Raised in place of the driver's error (SQLite's "database or disk is full", PostgreSQL's
+    disk_full, ``ENOSPC``) by every engine a :class:`Database` makes, so whatever request hit it
+    — a move, a hint's count, a preference, a challenge — reaches its front end as this one
+    sentence, and the game carries on as it was once space is freed.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_("I couldn't save that: the server's disk is full, so nothing changed. "
+                           "Please try again later."))
+
+
+def is_disk_full(error: BaseException | None) -> bool:
+    """Whether a driver's error (or one it was raised from) says the disk or the database is full."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, sqlite3.Error) and getattr(error, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_FULL:
+            return True
+        if getattr(error, "sqlstate", None) == _PG_DISK_FULL:
+            return True
+        if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+class _DiskFullLog:
+    """Says in the log that the disk is full: one line at the first refusal, then one a minute with the count.
+
+    Under load a full disk refuses a write per request (a thousand in ten seconds); each is
+    answered, but the operator needs the fact, not a thousand tracebacks.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # engines raise on the event loop's thread or a driver's
+        self._said_at: float | None = None
+        self._since = 0
+
+    def refused(self, url: str, error: BaseException) -> None:
+        with self._lock:
+            now = time.monotonic()
+            self._since += 1
+            if self._said_at is not None and now - self._said_at < DISK_FULL_LOG_SECONDS:
+                return
+            count, self._since, self._said_at = self._since, 0, now
+        log.warning("the disk of the database %s is full (%s): %d write(s) refused, nothing saved; "
+                    "free space and gatebot carries on", url, _first_line(error), count)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"
 
 
 def default_database_path(environ: Mapping[str, str] = os.environ) -> Path:
@@ -81,20 +148,30 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(self.url, **engine_options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._disk_full_log = _DiskFullLog()
+        event.listen(self.engine.sync_engine, "handle_error", self._disk_full)
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
             self.engine, expire_on_commit=False
         )
-        self._writer = asyncio.Lock() if self.is_sqlite else None
+        self._writer = FairWriter() if self.is_sqlite else None
         self._listeners: list[Listener] = []
 
-    def writer(self) -> contextlib.AbstractAsyncContextManager[object]:
-        """Hold this while writing: on SQLite, one writer at a time in this process, first come first served.
+    def _disk_full(self, context: ExceptionContext) -> BaseException | None:
+        """The engine's error hook: a full disk becomes :class:`DiskFull`, logged without a traceback."""
+        if context.is_pre_ping or not is_disk_full(context.original_exception):
+            return None
+        self._disk_full_log.refused(self.safe_url, context.original_exception)
+        return DiskFull()
+
+    def writer(self, who: Hashable | None = None) -> contextlib.AbstractAsyncContextManager[object]:
+        """Hold this while writing: on SQLite, one writer at a time in this process, who wrote least lately first.
 
         SQLite lets one connection write at a time; without this, writers of one process
         would wait for each other in SQLite's busy-timeout sleeps, which makes latency jumpy.
-        PostgreSQL needs no such thing.
+        ``who`` (a player) names the writer, so one who writes without pause can't keep a
+        queue in front of the others (:mod:`gatebot.store.writers`). PostgreSQL needs no such thing.
         """
-        return self._writer if self._writer is not None else contextlib.nullcontext()
+        return self._writer.turn(who) if self._writer is not None else contextlib.nullcontext()
 
     @property
     def safe_url(self) -> str:

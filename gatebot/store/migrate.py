@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from gatebot.messages import _
-from gatebot.store.database import Database, DatabaseError
+from gatebot.store.database import Database, DatabaseError, DiskFull
 from gatebot.store.models import Base
 
 T = TypeVar("T")
@@ -49,7 +49,7 @@ MIGRATIONS_DIR = Path(str(importlib.resources.files("gatebot.migrations"))).reso
 _CANT_CONNECT = (DBAPIError, OSError, TimeoutError, ValueError, OverflowError)
 #: What they raise when an open database can't do its work (locked, read-only, disk full), as
 #: opposed to a bug in a migration, which is left to propagate with its traceback.
-_CANT_USE = (OperationalError, InterfaceError, OSError, TimeoutError)
+_CANT_USE = (OperationalError, InterfaceError, OSError, TimeoutError, DiskFull)
 
 #: Key of the PostgreSQL advisory lock that makes concurrent start-ups upgrade one at a time.
 _UPGRADE_LOCK = int.from_bytes(b"gatebot", "big")
@@ -279,7 +279,7 @@ async def _let_stray_workers_stop(threads_before: set[threading.Thread]) -> None
 
 def _reason(error: BaseException, db: Database) -> str:
     """What went wrong, in the driver's words, on one line and with any password masked."""
-    cause = getattr(error, "orig", None) or error
+    cause = getattr(error, "orig", None) or (error.__cause__ if isinstance(error, DiskFull) else None) or error
     if isinstance(cause, OSError) and cause.strerror:
         words = cause.strerror
     else:

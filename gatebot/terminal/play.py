@@ -15,7 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
-from gatebot.messages import N_, _, joined, n_
+from gatebot.messages import N_, _, joined, message_of, n_
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
@@ -89,8 +89,11 @@ class TerminalGame:
             line = self.reader.read(self._prompt())
             if line is None:
                 return 0
-            if not await self.handle(line.strip()) and (self.ended is None or not await self.play_again()):
-                return 0
+            try:
+                if not await self.handle(line.strip()) and (self.ended is None or not await self.play_again()):
+                    return 0
+            except UserError as error:  # the service refused the line as a whole (a full disk): nothing changed
+                self.say(message_of(error))
 
     def tip(self) -> str:
         """The first words a player sees at the prompt: moves of the game being played, then the commands."""

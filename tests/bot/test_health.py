@@ -105,3 +105,39 @@ async def test_the_heartbeat_is_live_only_while_the_gateway_is_connected(
         keeping.cancel()
     heartbeat.remove()
     assert not beat.exists()
+
+
+async def test_the_heartbeat_writes_through_no_link_planted_beside_it(gatebot, tmp_path: Path) -> None:
+    """A link planted at the old temporary name, or at the file's own name, is replaced, never written through."""
+    running: Running = await gatebot()
+    secret, other = tmp_path / "secret.txt", tmp_path / "other.txt"
+    secret.write_text("precious\n")
+    other.write_text("also precious\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    beat = data / "gatebot.health"
+    (data / "gatebot.health.part").symlink_to(secret)
+    beat.symlink_to(other)
+    heartbeat = Heartbeat(running.bot, beat)
+    before = time.time()
+    heartbeat.write()
+    assert (secret.read_text(), other.read_text()) == ("precious\n", "also precious\n")
+    assert not beat.is_symlink()
+    assert before - 0.001 <= float(beat.read_text(encoding="ascii")) <= time.time()  # written to the millisecond
+    assert beat.stat().st_mode & 0o777 == 0o644  # the health check may run as another user
+    assert not heartbeat.failed
+    # No temporary file is left behind; the planted link stays as it was, harmless.
+    assert sorted(path.name for path in data.iterdir()) == ["gatebot.health", "gatebot.health.part"]
+    heartbeat.write()  # and again, over its own file
+    assert sorted(path.name for path in data.iterdir()) == ["gatebot.health", "gatebot.health.part"]
+
+
+async def test_a_heartbeat_that_cant_be_put_in_place_leaves_no_temporary_file(gatebot, tmp_path: Path) -> None:
+    running: Running = await gatebot()
+    beat = tmp_path / "gatebot.health"
+    beat.mkdir()  # a folder where the file should be: the rename fails
+    heartbeat = Heartbeat(running.bot, beat)
+    heartbeat.write()
+    assert heartbeat.failed  # logged once, not fatal
+    assert sorted(path.name for path in tmp_path.iterdir() if "health" in path.name) == ["gatebot.health"]
+    assert beat.is_dir()

@@ -6,15 +6,17 @@ hint engine's, run on the spot.
 """
 
 import asyncio
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, ReplyKind
-from gatebot.service.thinking import Superseded, Thinker, ThinkingFailed, hint_for
+from gatebot.service.thinking import WORKER_NICE, Superseded, Thinker, ThinkingFailed, hint_for
 from gatebot.store import Database, GameRecord
 
 ALICE = Actor("discord", "1001", "Alice")
@@ -207,6 +209,46 @@ async def test_closing_fails_the_waiting_questions_and_every_later_one() -> None
 def test_a_thinker_needs_a_worker() -> None:
     with pytest.raises(ValueError, match="at least one worker"):
         Thinker(workers=0)
+
+
+def spawned_workers() -> dict[int, int]:
+    """This process's children started by multiprocessing's ``spawn`` (the resource tracker left out): pid → nice.
+
+    Read from ``/proc``, as ``ps`` would: each child's parent (field 4 of ``stat``), its
+    niceness (field 19) and its command line.
+    """
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:  # it ended meanwhile
+            continue
+        if int(fields[1]) == os.getpid() and b"spawn_main" in command:
+            found[int(entry.name)] = int(fields[16])
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes' niceness from /proc (Linux)")
+async def test_the_worker_processes_run_below_the_event_loops_priority() -> None:
+    """Hints take only the CPU that moves leave: the real pool's workers are lowered by WORKER_NICE, up to 19."""
+    parent = os.getpriority(os.PRIO_PROCESS, 0)
+    if parent >= 19:
+        pytest.skip("this process already runs at the lowest priority, so its workers can't be lower")
+    before = set(spawned_workers())
+    thinker = Thinker(workers=2)
+    try:
+        positions = [Game.new("gate", deal=deal).to_text(hide_stock=True) for deal in (1, 2)]
+        hints = [thinker.hint(position, asker=asker) for asker, position in enumerate(positions)]
+        assert all(hint.move is not None for hint in await asyncio.wait_for(asyncio.gather(*hints), timeout=120))
+        workers = {pid: nice for pid, nice in spawned_workers().items() if pid not in before}
+    finally:
+        thinker.close()
+    assert workers  # the hints were worked out in worker processes, and these are they
+    assert set(workers.values()) == {min(19, parent + WORKER_NICE)}
+    assert os.getpriority(os.PRIO_PROCESS, 0) == parent  # this process, the event loop's, is as it was
 
 
 # -- through the service ----------------------------------------------------------------------
