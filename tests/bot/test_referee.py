@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -13,6 +17,8 @@ from tests.bot.sample_bot import SampleBot
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.referee import Referee, Violation, description
 
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = "GATEBOT_REFEREE_PROBE"
 MESSAGES = "/channels/123/messages"
 CALLBACK = "/interactions/456/a-token/callback"
 
@@ -162,3 +168,26 @@ async def test_the_fakes_injected_failures_are_described_answers(fake: FakeDisco
     async with aiohttp.ClientSession() as session, session.post(url, json={"content": "x"}, headers=headers) as answer:
         assert answer.status == status
     assert fake.state.referee.tally.responses == 1 and fake.violations == []
+
+
+@pytest.mark.skipif(not os.environ.get(PROBE), reason="run by the test below, in a pytest of its own")
+async def test_probe_a_bad_request_left_unclaimed(fake: FakeDiscord) -> None:
+    """Sends a request Discord would refuse and passes on its own: only the referee's fixture can fail it."""
+    async with aiohttp.ClientSession() as session, session.post(
+        f"{fake.api_base}/channels/{fake.channel.id}/messages", json={"content": "x", "tts": "yes"},
+        headers={"Authorization": f"Bot {fake.token}"},
+    ) as answer:
+        assert answer.status == 400
+
+
+def test_a_violation_no_test_claims_fails_the_test_that_caused_it() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+         "tests/bot/test_referee.py::test_probe_a_bad_request_left_unclaimed"],
+        cwd=ROOT, env={**os.environ, PROBE: "1"}, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "ERROR at teardown of test_probe_a_bad_request_left_unclaimed" in result.stdout
+    assert "1 request(s) or answer(s) Discord's API description rejects" in result.stdout
+    assert "create_message (POST /channels/" in result.stdout
+    assert "the bot sent $.tts: 'yes' is not of type 'boolean'" in result.stdout
