@@ -12,12 +12,18 @@ start (awaited) and then only when a test calls ``run.scheduler.run_once()``. Th
 the hint engine run in a thread of the test's own (a worker process takes seconds to start on
 a busy machine, longer than the fake Discord waits for an answer); the service's own worker
 process is tested in tests/service/test_hints.py.
+
+``discord_referee`` (autouse) fails a test after every other teardown if any fake Discord it
+started saw a request Discord's API description rejects, or answered in a shape it does not
+allow (:mod:`tests.fake_discord.referee`); with ``GATEBOT_REFEREE_REPORT=path`` it also appends
+what was checked to ``path``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -34,6 +40,34 @@ from gatebot.store.migrate import ensure_schema
 from tests.bot.gatebots import Clock, Running
 from tests.bot.running import BotT, StartBot, run_until_ready
 from tests.fake_discord import FakeDiscord, use_base_url
+from tests.fake_discord.referee import REPORT_VARIABLE, Tally, append_report
+from tests.fake_discord.server import STARTED
+
+
+@pytest.fixture(autouse=True)
+def discord_referee() -> Iterator[None]:
+    """Fail the test if Discord's API description rejected anything a fake it started saw.
+
+    Autouse, so it is set up first and torn down last: requests the bot makes while closing count too.
+    """
+    STARTED.clear()
+    yield
+    fakes = list(STARTED)
+    STARTED.clear()
+    report = os.environ.get(REPORT_VARIABLE)
+    if report:
+        tally = Tally()
+        for fake in fakes:
+            tally.requests += fake.state.referee.tally.requests
+            tally.responses += fake.state.referee.tally.responses
+            tally.operations |= fake.state.referee.tally.operations
+        append_report(Path(report), tally)
+    problems = [str(violation) for fake in fakes for violation in fake.violations]
+    if problems:
+        pytest.fail(
+            f"{len(problems)} request(s) or answer(s) Discord's API description rejects:\n" + "\n".join(problems),
+            pytrace=False,
+        )
 
 
 @pytest.fixture

@@ -94,6 +94,26 @@ Access (50001), so only the interaction's answers, follow-ups and their edits wo
 The bot also receives MESSAGE_CREATE/UPDATE/DELETE for its own non-ephemeral messages, as on
 Discord.
 
+Discord's own API description as the referee
+---------------------------------------------
+``openapi/openapi.json`` is Discord's published OpenAPI description of its v10 HTTP API, vendored
+unchanged with its MIT licence (``openapi/README.md`` names the commit). Every API request the fake
+receives is checked against it (:mod:`tests.fake_discord.referee`): the operation is found from the
+method and path (``POST /channels/{channel_id}/messages`` is ``create_message``), then the path
+parameters, the query and the body (JSON, or multipart ``payload_json`` with its files) are
+validated with ``jsonschema`` against that operation's schemas, and each JSON answer the fake
+gives against the operation's response for that status. A request the description rejects is
+answered as Discord would (404 for no such route, else 400 Invalid Form Body, 50035) and kept in
+``fake.violations`` with its operation id, JSON path and the validator's message, e.g.
+``create_message (POST /channels/1/messages): the bot sent $.embeds[0].color: 'red' is not of
+type 'integer', 'null'``. The autouse ``discord_referee`` fixture in ``tests/bot/conftest.py`` fails
+the test at teardown while any is left, for every fake the test started; a test that sends bad
+traffic on purpose takes them with ``fake.take_violations()`` and asserts on them. Where the
+description is stricter than Discord in practice (discord.py's integer snowflakes, text error
+codes), ``referee.EXCEPTIONS`` allows it, one line each with the reason; never widen it for
+something gatebot itself composes. ``GATEBOT_REFEREE_REPORT=path`` makes each test append the
+counts it checked; ``python -m tests.fake_discord.referee_report path`` sums them.
+
 What the bot's own code must do with its test-only setting
 ----------------------------------------------------------
 ``gatebot.settings.Settings.api_base`` holds ``GATEBOT_DISCORD_API_BASE`` (unset in production),

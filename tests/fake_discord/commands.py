@@ -75,6 +75,11 @@ def _field(name: str, code: str, message: str) -> JSON:
     return {name: {"_errors": [{"code": code, "message": message}]}}
 
 
+def _permissions_text(value: int | str | None) -> str | None:
+    """A permission set as Discord returns it: a decimal string (a bot may send it as a number)."""
+    return None if value is None else str(value)
+
+
 def stored(state: FakeState, command: JSON, *, guild_id: int | None, existing: list[JSON]) -> JSON:
     """``command`` as Discord returns it: id (kept if the name and type existed), version, defaults."""
     kind = command.get("type", CHAT_INPUT)
@@ -86,7 +91,7 @@ def stored(state: FakeState, command: JSON, *, guild_id: int | None, existing: l
         "type": kind,
         "name": command["name"],
         "description": command.get("description") or "",
-        "default_member_permissions": command.get("default_member_permissions"),
+        "default_member_permissions": _permissions_text(command.get("default_member_permissions")),
         "nsfw": bool(command.get("nsfw", False)),
         "name_localizations": command.get("name_localizations"),
         "description_localizations": command.get("description_localizations"),

@@ -27,6 +27,7 @@ def user_payload(user: FakeUser) -> JSON:
         "collectibles": None,
         "primary_guild": None,
         "public_flags": 0,
+        "flags": 0,
     }
     if user.bot:
         payload["bot"] = True
@@ -232,11 +233,17 @@ def application_payload(app: FakeApplication, bot: FakeUser) -> JSON:
         "owner": user_payload(app.owner),
         "team": None,
         "flags": app.flags,
+        "flags_new": str(app.flags),
         "hook": True,
         "is_monetized": False,
         "interactions_endpoint_url": None,
         "redirect_uris": [],
         "tags": [],
         "approximate_guild_count": 1,
+        "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "role_connections_verification_url": None,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
         "integration_types_config": {"0": {}},
     }

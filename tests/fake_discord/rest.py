@@ -19,10 +19,11 @@ from aiohttp import web
 from tests.fake_discord import faults
 from tests.fake_discord.gateway import GATEWAY_PATH, RESUME_PATH, Gateway
 from tests.fake_discord.records import RecordedRequest
+from tests.fake_discord.referee import Violation
 from tests.fake_discord.rest_app import GATEWAY_KEY
 from tests.fake_discord.rest_app import routes as app_routes
 from tests.fake_discord.rest_channels import routes as channel_routes
-from tests.fake_discord.rest_common import API_PREFIX, RECORD, STATE, error, read_body, state_of
+from tests.fake_discord.rest_common import API_PREFIX, RECORD, STATE, error, form_error, read_body, state_of
 from tests.fake_discord.rest_interactions import routes as interaction_routes
 from tests.fake_discord.state import FakeState
 
@@ -62,9 +63,15 @@ async def record_requests(request: web.Request, handler: Handler) -> web.StreamR
     request[RECORD] = recorded
     authorized = request.headers.get("Authorization") == f"Bot {state.token}"
     open_route = request.path.startswith(UNAUTHENTICATED) or request.path == API_PREFIX + "/gateway"
-    fault = state.faults.take(recorded.route)
+    content_type = request.content_type if body is not None or files else ""
+    operation, problems = state.referee.check_request(
+        recorded.method, recorded.path, recorded.query, content_type, body, [file.field for file in files]
+    )
+    fault = None if problems else state.faults.take(recorded.route)
     if not authorized and not open_route:
         response: web.StreamResponse = error(401, 0, "401: Unauthorized")
+    elif problems:
+        response = rejection(problems)
     elif fault is not None:
         served = await handler(request) if fault.processed or fault.status == 0 else None
         response = await faults.apply(fault, request, served if isinstance(served, web.Response) else None)
@@ -73,8 +80,20 @@ async def record_requests(request: web.Request, handler: Handler) -> web.StreamR
     recorded.status = response.status
     if isinstance(response, web.Response) and response.content_type == "application/json" and response.body:
         recorded.response = json.loads(bytes(response.body))  # type: ignore[arg-type]
+    if operation is not None and isinstance(response, web.Response) and not (fault is not None and fault.drop):
+        state.referee.check_response(operation, recorded.method, recorded.path, response.status, recorded.response)
     state.changes.notify()
     return response
+
+
+def rejection(problems: list[Violation]) -> web.Response:
+    """Discord's answer to a request its API description rejects: 404 for no such route, else 400 50035."""
+    first = problems[0]
+    if first.operation is None:
+        return error(404, 0, "404: Not Found")
+    where = first.where.split(" ")[-1].removeprefix("$").removeprefix(".")
+    field = where.replace("[", ".").replace("]", "") or "_"
+    return form_error(field, "BASE_TYPE_INVALID", first.message)
 
 
 def build_app(state: FakeState, gateway: Gateway, *, gateway_url: str) -> web.Application:

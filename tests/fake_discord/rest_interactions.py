@@ -129,15 +129,15 @@ async def callback(request: web.Request) -> web.Response:
     state.changes.notify()
     if request.query.get("with_response", "").lower() not in ("1", "true"):
         return no_content(request)
-    answer: JSON = {"interaction": {"id": str(record.id), "type": record.type}, "resource": {"type": kind}}
+    answer: JSON = {"interaction": {"id": str(record.id), "type": record.type}}
     if message is not None:
         answer["interaction"].update(
             response_message_id=str(message.id),
             response_message_loading=kind == 5,
             response_message_ephemeral=message.ephemeral,
         )
-        if kind in (4, 5, 7):
-            answer["resource"]["message"] = message.payload
+        if kind in (4, 7):  # Discord's description has a resource only for a message sent or updated
+            answer["resource"] = {"type": kind, "message": message.payload}
     return json_response(answer)
 
 

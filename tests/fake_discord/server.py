@@ -18,11 +18,15 @@ from tests.fake_discord.intents import application_flags
 from tests.fake_discord.model import FakeChannel, FakeGuild, FakeUser, World
 from tests.fake_discord.payloads import user_payload
 from tests.fake_discord.records import JSON, InteractionRecord, RecordedRequest, StoredMessage
+from tests.fake_discord.referee import Violation
 from tests.fake_discord.rest import build_app
 from tests.fake_discord.rest_common import API_PREFIX
 from tests.fake_discord.state import FakeState
 
 T = TypeVar("T")
+
+#: Every fake started in this process, so a test's fixture can check what each one's referee found.
+STARTED: list[FakeDiscord] = []
 
 
 class FakeDiscord:
@@ -69,6 +73,7 @@ class FakeDiscord:
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.SockSite(self._runner, sock).start()
+        STARTED.append(self)
         return self
 
     async def stop(self) -> None:
@@ -180,6 +185,15 @@ class FakeDiscord:
     def requests(self) -> list[RecordedRequest]:
         """Every REST request the bot made, in arrival order."""
         return self.state.requests
+
+    @property
+    def violations(self) -> list[Violation]:
+        """What Discord's API description rejected so far, in the bot's requests or the fake's answers."""
+        return self.state.referee.violations
+
+    def take_violations(self) -> list[Violation]:
+        """The violations so far, forgotten: for a test that sends malformed traffic on purpose."""
+        return self.state.referee.take()
 
     @property
     def unexpected_requests(self) -> list[RecordedRequest]:

@@ -28,7 +28,9 @@ from tests.fake_discord.records import (
     RecordedFile,
     RecordedRequest,
     StoredMessage,
+    iter_components,
 )
+from tests.fake_discord.referee import Referee
 
 JSON = dict[str, Any]
 #: Sends a gateway event: (name, data, guild id or None for DMs).
@@ -59,6 +61,8 @@ class FakeState:
         self.ack_deadline: float | None = 3.0
         #: Failures armed for chosen routes (see :mod:`tests.fake_discord.faults`).
         self.faults = Faults()
+        #: Checks every REST call (and the fake's answer) against Discord's API description.
+        self.referee = Referee()
 
     def _describe_recent(self) -> str:
         recent = self.requests[-5:]
@@ -106,7 +110,7 @@ class FakeState:
             "mention_roles": [],
             "attachments": [],
             "embeds": [{"type": "rich", **embed} for embed in body.get("embeds") or []],
-            "components": body.get("components") or [],
+            "components": _numbered(body.get("components") or []),
             "pinned": False,
             "flags": int(body.get("flags") or 0),
         }
@@ -137,7 +141,7 @@ class FakeState:
         if "embeds" in body:
             payload["embeds"] = [{"type": "rich", **embed} for embed in body["embeds"] or []]
         if "components" in body:
-            payload["components"] = body["components"] or []
+            payload["components"] = _numbered(body["components"] or [])
         flags = payload.get("flags", 0) & ~LOADING
         if body.get("flags") is not None:
             flags = (flags & (EPHEMERAL | 1 << 15)) | int(body["flags"])
@@ -160,11 +164,13 @@ class FakeState:
             if reaction["emoji"]["name"] == name:
                 if not reaction["me"]:
                     reaction.update(me=True, count=reaction["count"] + 1)
+                    reaction["count_details"]["normal"] += 1
                 return
         reactions.append(
             {
                 "emoji": {"id": emoji_id or None, "name": name},
                 "count": 1,
+                "count_details": {"burst": 0, "normal": 1},
                 "me": True,
                 "burst_colors": [],
                 "me_burst": False,
@@ -277,6 +283,27 @@ def _png_size(data: bytes) -> tuple[int, int] | None:
         return None
     width, height = struct.unpack(">II", data[16:24])
     return width, height
+
+
+def _numbered(components: list[JSON]) -> list[JSON]:
+    """Components as Discord stores them: every one with an ``id`` (given ones kept, the rest 1, 2, ...
+    in order), a unicode emoji as its name alone (no ``"id": null``)."""
+    tree = [_copy(component) for component in components]
+    flat = iter_components(tree)
+    for component in flat:
+        for option in [component, *component.get("options", [])]:
+            emoji = option.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id") is None:
+                emoji.pop("id", None)
+    used = {component["id"] for component in flat if component.get("id") is not None}
+    number = 0
+    for component in flat:
+        if component.get("id") is None:
+            number += 1
+            while number in used:
+                number += 1
+            component["id"] = number
+    return tree
 
 
 def _copy(payload: JSON) -> JSON:

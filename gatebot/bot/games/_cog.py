@@ -31,8 +31,8 @@ from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
 from gatebot.service.stats import stats_text
 
-#: The largest game number ``/gate replay`` takes: Discord's integer options stop at 2**53.
-MAX_GAME_ID = 2**53
+#: The largest game number ``/gate replay`` takes: Discord's integer options stop at 2**53 - 1.
+MAX_GAME_ID = 2**53 - 1
 
 STYLES = [
     app_commands.Choice(name="Text", value="text"),
