@@ -16,6 +16,7 @@ import pytest
 
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of, button
+from tests.bot.test_stats_commands import public, share_button, win_deal_1
 from tests.bot.test_timely import hold
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.handles import InteractionHandle
@@ -161,3 +162,39 @@ async def test_a_lost_answer_discord_never_had_is_sent_again_and_arrives(gatebot
     assert answer.type == 7 and "W" in fake.message(board.id).content
     assert (await run.game_row()).log == "d"
     assert not press.followups
+
+
+# -- one press, one card -----------------------------------------------------------------------
+
+
+async def test_a_double_click_on_share_result_posts_one_card(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await win_deal_1(run)
+    board = board_of(fake)
+    share = share_button(board)["custom_id"]
+    before = public(run)
+    first, second = await fake.click(board, share), await fake.click(board, share)  # before either is answered
+    answers = [await first.response(), await second.response()]
+    await settled(fake, second)
+    cards = [m for m in public(run) if m not in before]
+    assert len(cards) == 1 and cards[0].content.startswith("Gate · deal 1 · won 52/52")
+    [again] = [a for a in answers if a.ephemeral]
+    assert again.content == "You shared this result here a moment ago: its card is in this channel."
+    bob = await (await fake.click(board, share, user=fake.user("bob"))).response()
+    assert bob.content == "Only Alice can share their result.", "another member is still told whose it is"
+
+
+async def test_a_card_that_failed_to_post_can_be_shared_again_at_once(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await win_deal_1(run)
+    board = board_of(fake)
+    share = share_button(board)["custom_id"]
+    before = public(run)
+    fake.fail(CALLBACK, 400, code=50035, message="Invalid Form Body")
+    failed = await (await fake.click(board, share)).response()
+    assert failed.ephemeral
+    retried = await (await fake.click(board, share)).response()
+    assert not retried.ephemeral and retried.content.startswith("Gate · deal 1 · won 52/52")
+    assert len([m for m in public(run) if m not in before]) == 1
