@@ -28,7 +28,9 @@ Typed moves get one reaction, ✅ when something was saved and ❌ when nothing 
 one reply: the refusal; the board's note when that board was edited further up the channel and
 the game goes on (why the rest of a line wasn't played; the end of a game is said once, on the
 board); or the sentence about a board that
-couldn't be updated. A refusal never touches the public board.
+couldn't be updated. A refusal never touches the public board. Where the bot may not post, that
+reply goes to the author's DM, and a message without a reaction yet (a hint asked for) gets 📨,
+or ❌ when the DM failed too, so no message goes without a sign.
 """
 
 from __future__ import annotations
@@ -583,8 +585,29 @@ class _Said:
         self.replied = True
         try:
             await self.message.reply(self.language.say(text), mention_author=False)
+        except discord.Forbidden as error:
+            log.info("may not reply in channel %s (%s): answering in the author's DM", self.message.channel.id,
+                     error.code)
+            await self._by_dm(text)
         except DELIVERY_ERRORS as error:
             log.warning("could not reply to message %s: %s", self.message.id, error)
+
+    async def _by_dm(self, text: str) -> None:
+        """Where the bot may not post: the answer in the author's DM, and a reaction that says where it went.
+
+        📨 when the DM arrived; ❌ when it didn't either (the author's DMs are closed), so the
+        message never goes without a sign. A typed move already has its ✅ or ❌, which stays.
+        """
+        channel = getattr(self.message.channel, "mention", None) or _("that channel")
+        note = self.language.say(_("I may not post in {channel}, so here is my answer: {answer}",
+                                   channel=channel, answer=self.language.say(text)))
+        try:
+            await self.message.author.send(note)
+        except DELIVERY_ERRORS as error:
+            log.info("could not answer user %s by DM either: %s", self.message.author.id, error)
+            await self.react("❌")
+            return
+        await self.react("📨")
 
     async def refuse(self, text: str) -> None:
         await self.react("❌")

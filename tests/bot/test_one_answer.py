@@ -18,7 +18,7 @@ from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of, button
 from tests.bot.test_stats_commands import public, share_button, win_deal_1
 from tests.bot.test_timely import hold
-from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord import FakeDiscord, Overwrite, Permission, StoredMessage
 from tests.fake_discord.handles import InteractionHandle
 from tests.fake_discord.records import LOADING
 
@@ -198,3 +198,39 @@ async def test_a_card_that_failed_to_post_can_be_shared_again_at_once(gatebot: C
     retried = await (await fake.click(board, share)).response()
     assert not retried.ephemeral and retried.content.startswith("Gate · deal 1 · won 52/52")
     assert len([m for m in public(run) if m not in before]) == 1
+
+
+# -- a hint asked where the bot may not post ---------------------------------------------------
+
+
+def mute_bot(fake: FakeDiscord) -> None:
+    """Take Send Messages from the bot's role in the test channel (it still sees it, and may react)."""
+    bot_role = next(role for role in fake.guild.roles if role.managed)
+    fake.channel.overwrites.append(Overwrite(id=bot_role.id, type=0, deny=Permission.SEND_MESSAGES))
+
+
+async def test_a_hint_asked_where_the_bot_may_not_post_comes_by_dm_with_a_sign_on_the_message(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    mute_bot(fake)
+    sent = await fake.send_message(f"{fake.bot.mention} hint please")
+    assert await sent.reaction() == ["📨"], "the message shows its answer went elsewhere"
+    dm = fake.dm_channel(fake.user("alice"))
+    [note] = await fake.wait_for(lambda: fake.messages(dm) or None, what="the hint in Alice's DM")
+    assert note.content.startswith(f"I may not post in <#{fake.channel.id}>, so here is my answer: Hint: ")
+    assert not [m for m in fake.messages(fake.channel) if m.origin == "bot" and m.id != sent.id and not m.components]
+    assert (await run.game_row()).hint_count == 1
+
+
+async def test_a_hint_that_reaches_neither_channel_nor_dm_still_gets_a_cross(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    mute_bot(fake)
+    fake.fail("POST /channels/{channel_id}/messages", 403, code=50007, message="Cannot send messages to this user",
+              times=2)
+    sent = await fake.send_message(f"{fake.bot.mention} hint please")
+    assert await sent.reaction() == ["❌"]
