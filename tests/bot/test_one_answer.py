@@ -234,3 +234,26 @@ async def test_a_hint_that_reaches_neither_channel_nor_dm_still_gets_a_cross(gat
               times=2)
     sent = await fake.send_message(f"{fake.bot.mention} hint please")
     assert await sent.reaction() == ["❌"]
+
+
+# -- challenges where there can be none --------------------------------------------------------
+
+NO_CHALLENGES = "Challenges are played in servers that added gatebot, so there are none here."
+
+
+async def test_challenge_commands_where_no_server_added_gatebot_say_there_are_none_there(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await run.bot.tree.sync()  # global commands, as `gatebot sync` makes them
+    alice = fake.user("alice")
+    fake.install_for_user(alice)
+    group = fake.group_dm(alice, fake.user("bob"))
+    # A client with an old copy of the commands can still send them where they are not offered.
+    elsewhere = fake.world.add_guild("Elsewhere", owner=alice, with_bot=False).text_channels[0]
+    for where in ({"channel": group}, {"dm": True}, {"channel": elsewhere}):
+        for path in ("challenge list", "challenge daily", "challenge-admin daily off"):
+            asked = await fake.send_command(path, user=alice, strict=False, **where)
+            said = await asked.response()
+            assert said.ephemeral and said.content == NO_CHALLENGES, (path, where)
+            assert "/challenge-admin" not in said.content
+    assert await run.challenges() == []
