@@ -27,6 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from datetime import datetime
 
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -398,6 +399,15 @@ class GameService:
     def close(self) -> None:
         """Stop the solver's worker process, if one was started; the database is its owner's to close."""
         self.advice.close()
+
+    async def warm_up(self) -> None:
+        """Open the first database connection and start the hint workers, so a first request waits for neither.
+
+        The workers go on starting in their own processes after this returns.
+        """
+        async with self._db.sessions() as session:
+            await session.execute(text("SELECT 1"))
+        self.advice.thinker.warm_up()
 
     async def undo(self, actor: Actor, count: int = 1, *, expected_version: int | None = None) -> Reply:
         """Take back ``count`` moves (all there are, if fewer)."""

@@ -24,12 +24,12 @@ import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from gatebot.rules import Game
+from gatebot.rules import VARIANTS, Game
 from gatebot.solver import HINT_SECONDS, Hint, Verdict, registry
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,17 @@ _REMEMBERED_ASKERS = 4096
 #: with two workers or more, the last free one never takes it, so bursts from a few accounts
 #: can't fill every worker with searches of up to a second.
 EAGER_SECONDS = 0.5
+
+
+def warmed() -> None:
+    """A worker's first task: import every variant's solver (its first hint would otherwise pay for it)."""
+    for variant in VARIANTS:
+        registry.solver_for(variant)
+
+
+def _warming_done(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a hint worker failed to start: %s", future.exception())
 
 
 class ThinkingFailed(Exception):
@@ -297,6 +308,16 @@ class Thinker:
         verdict, line = await self._ask(asker, ("solve", text, max_nodes, max_seconds), solve_text,
                                         text, max_nodes, max_seconds)
         return Verdict(verdict), line
+
+    def warm_up(self) -> None:
+        """Start every worker now, each importing the solvers, so the first questions wait for neither.
+
+        Returns at once: the workers start in their own processes while the caller goes on (a
+        failure there surfaces as the first question's, as it would have without this).
+        """
+        pool = self._pool()
+        for _ in range(self._workers):
+            pool.submit(warmed).add_done_callback(_warming_done)
 
     def close(self) -> None:
         """Stop the worker processes (a search under way is abandoned); waiting and later requests fail."""
