@@ -12,32 +12,41 @@ from __future__ import annotations
 import logging
 import time
 
-from gatebot.render import boards_for
-from gatebot.rules import VARIANTS
+from gatebot.render import render_emoji, render_spoken, render_text
+from gatebot.rules import VARIANTS, Game
 from gatebot.service import GameService
 from gatebot.solver import registry
 
 log = logging.getLogger(__name__)
 
 
-def import_every_board() -> None:
-    """Import each variant's renderers and solver, and Pillow: the modules a first board or hint imports."""
-    import gatebot.render.image  # noqa: F401  Pillow, which the bot's own import leaves out
+def draw_every_board() -> None:
+    """Draw deal 1 of every variant in every style (the picture small) and find its solver.
+
+    That imports what a first board or hint would: each variant's renderers, picture layout
+    and solver, and Pillow with its file plugins. A few tenths of a second, once.
+    """
+    from gatebot.render.image import render_png  # Pillow, which the bot's own import leaves out
 
     for variant in VARIANTS:
-        boards_for(variant)
+        game = Game.new(variant.name, deal=1)
+        render_text(game)
+        render_emoji(game)
+        render_spoken(game)
+        render_png(game, scale=0.25)
         registry.solver_for(variant)
 
 
 async def warm_up(service: GameService) -> float:
-    """Import what drawing and hints need, open the first database connection, set the hint workers starting.
+    """Draw every board once, open the first database connection, set the hint workers starting.
 
-    The seconds it took are logged and returned. Only imports, no drawing: on a loaded host the
-    warm-up itself must stay short, well within the time allowed for logging in.
+    The seconds it took are logged and returned. The workers start in their own processes
+    without being waited for: on a loaded host the warm-up must stay short, well within the
+    time allowed for logging in.
     """
     started = time.perf_counter()
-    import_every_board()
+    draw_every_board()
     await service.warm_up()
     took = time.perf_counter() - started
-    log.info("warmed up in %.1f s: boards and solvers imported, database connected, hint workers starting", took)
+    log.info("warmed up in %.1f s: boards drawn, database connected, hint workers starting", took)
     return took

@@ -309,15 +309,17 @@ class Thinker:
                                         text, max_nodes, max_seconds)
         return Verdict(verdict), line
 
-    def warm_up(self) -> None:
+    async def warm_up(self, within: float) -> None:
         """Start every worker now, each importing the solvers, so the first questions wait for neither.
 
-        Returns at once: the workers start in their own processes while the caller goes on (a
-        failure there surfaces as the first question's, as it would have without this).
+        Waits up to ``within`` seconds for them; workers still starting then go on doing so while
+        the caller goes on (a failure there surfaces as the first question's, as it would have).
         """
         pool = self._pool()
-        for _ in range(self._workers):
-            pool.submit(warmed).add_done_callback(_warming_done)
+        started = [pool.submit(warmed) for _ in range(self._workers)]
+        for future in started:
+            future.add_done_callback(_warming_done)
+        await asyncio.wait([asyncio.wrap_future(future) for future in started], timeout=within)
 
     def close(self) -> None:
         """Stop the worker processes (a search under way is abandoned); waiting and later requests fail."""
