@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from gatebot.bot.timely import SAFETY_DEFER
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of, button
 from tests.bot.test_stats_commands import public, share_button, win_deal_1
@@ -29,9 +30,9 @@ DEFER = 0.05
 HELD = 0.6
 
 
-async def started(gatebot: Callable) -> Running:
-    """A bot that defers after :data:`DEFER`, with Alice's game of deal 1 on its board."""
-    run: Running = await gatebot(safety_defer=DEFER)
+async def started(gatebot: Callable, *, safety_defer: float = DEFER) -> Running:
+    """A bot that defers after ``safety_defer``, with Alice's game of deal 1 on its board."""
+    run: Running = await gatebot(safety_defer=safety_defer)
     await (await run.fake.send_command("gate new", {"deal": 1})).response()
     fake = run.fake
     await fake.wait_for(lambda: next((m for m in fake.messages(fake.channel) if m.custom_ids()), None),
@@ -123,7 +124,7 @@ async def test_a_slow_question_before_a_new_board_takes_a_public_deferrals_place
 
 
 async def test_an_acknowledgement_discord_took_before_the_socket_dropped_is_said_once(gatebot: Callable) -> None:
-    run = await started(gatebot)
+    run = await started(gatebot, safety_defer=SAFETY_DEFER)  # the answer, not a deferral, is the callback
     fake = run.fake
     dropped = fake.fail(CALLBACK, 500, drop=True, processed=True)
     move = await fake.send_command("gate move", {"moves": "45"})
@@ -137,7 +138,7 @@ async def test_an_acknowledgement_discord_took_before_the_socket_dropped_is_said
 
 
 async def test_a_board_redrawn_before_the_socket_dropped_is_not_reported_unupdated(gatebot: Callable) -> None:
-    run = await started(gatebot)
+    run = await started(gatebot, safety_defer=SAFETY_DEFER)  # the answer, not a deferral, is the callback
     fake = run.fake
     board = board_of(fake)
     dropped = fake.fail(CALLBACK, 500, drop=True, processed=True)
@@ -151,7 +152,7 @@ async def test_a_board_redrawn_before_the_socket_dropped_is_not_reported_unupdat
 
 
 async def test_a_lost_answer_discord_never_had_is_sent_again_and_arrives(gatebot: Callable) -> None:
-    run = await started(gatebot)
+    run = await started(gatebot, safety_defer=SAFETY_DEFER)  # the answer, not a deferral, is the callback
     fake = run.fake
     board = board_of(fake)
     lost = fake.fail(CALLBACK, 500, drop=True)  # closed before Discord did anything
