@@ -20,6 +20,7 @@ from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.table import Table
 from gatebot.bot.timely import SAFETY_DEFER
 from gatebot.bot.views import unclaimed_sentence
+from gatebot.bot.warmup import warm_up
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.service.stats import Statistics
@@ -63,6 +64,8 @@ class GateBot(ServedBot):
         watch_unclaimed(self, unclaimed_sentence)
 
     async def setup_hook(self) -> None:
+        # Logging in, before the gateway connects: the first command must not pay for what is done once.
+        await warm_up(self.services.games)
         # The commands' names and descriptions in every language gatebot has (gatebot.bot.language).
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

@@ -52,6 +52,14 @@ def bot_is_in(interaction: discord.Interaction) -> bool:
     return interaction.is_guild_integration()
 
 
+def server_installed(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` came from a server that added the app, the only place challenges exist.
+
+    False in DMs and group DMs, and in a server reached only through the user's own install.
+    """
+    return interaction.guild_id is not None and interaction.is_guild_integration()
+
+
 #: What the bot needs in a server's channels: to read and post there, boards' embeds and pictures,
 #: the messages typed moves reply to, and the ✅/❌ on them (117824).
 SERVER_PERMISSIONS = discord.Permissions(

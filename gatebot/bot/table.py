@@ -28,7 +28,9 @@ Typed moves get one reaction, ✅ when something was saved and ❌ when nothing 
 one reply: the refusal; the board's note when that board was edited further up the channel and
 the game goes on (why the rest of a line wasn't played; the end of a game is said once, on the
 board); or the sentence about a board that
-couldn't be updated. A refusal never touches the public board.
+couldn't be updated. A refusal never touches the public board. Where the bot may not post, that
+reply goes to the author's DM, and a message without a reaction yet (a hint asked for) gets 📨,
+or ❌ when the DM failed too, so no message goes without a sign.
 """
 
 from __future__ import annotations
@@ -48,19 +50,17 @@ from gatebot.bot import metrics
 from gatebot.bot.actors import interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
 from gatebot.bot.errors import (
-    ALREADY_ANSWERED,
     APOLOGY,
     DELIVERY_ERRORS,
     apology,
     expired,
     log_failure,
-    reply_privately,
 )
 from gatebot.bot.language import reader, speaker
 from gatebot.bot.questions import ConfirmNewGame
 from gatebot.bot.reach import bot_is_in
 from gatebot.bot.replays import ReplayScreen
-from gatebot.bot.timely import SAFETY_DEFER
+from gatebot.bot.timely import SAFETY_DEFER, FirstAnswer
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.locale import Translator
@@ -86,6 +86,9 @@ class Answer:
     answered: bool = False
     #: Where the bot is not in the channel: edits the board this interaction showed, through the interaction.
     edit_shown: Callable[..., Awaitable[Any]] | None = None
+    #: Whether the answer will be for the person alone, so a safety deferral is private too (known once the
+    #: reply is; until then the request's kind guesses).
+    private: bool = True
 
     def failure_text(self) -> str:
         """The one sentence for a person whose answer failed, true to what was saved and shown."""
@@ -116,7 +119,7 @@ class Table:
         self.components: BoardComponents = board_components(self, statistics, safety_defer=safety_defer)
         self.replays = ReplayScreen(service, safety_defer=safety_defer)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._answering: dict[int, asyncio.Lock] = {}
+        self._answering: dict[int, FirstAnswer] = {}
 
     @property
     def safety_defer(self) -> float:
@@ -127,52 +130,57 @@ class Table:
         """The classes of this table's board and replay components, for ``add_dynamic_items``."""
         return (*self.components.items, *self.replays.items)
 
-    def _guard(self, interaction: discord.Interaction) -> asyncio.Lock:
-        """Held while answering an interaction, so the safety defer and the answer never both respond."""
-        return self._answering.setdefault(interaction.id, asyncio.Lock())
+    def _first(self, interaction: discord.Interaction) -> FirstAnswer:
+        """The interaction's first answer, shared by the safety deferral and the answer, so only one is sent."""
+        first = self._answering.get(interaction.id)
+        if first is None:
+            first = self._answering[interaction.id] = FirstAnswer(interaction)
+        return first
 
-    async def _on_time(self, interaction: discord.Interaction, work: Awaitable[None], *, thinking: bool) -> None:
+    async def _on_time(
+        self, interaction: discord.Interaction, answer: Answer, work: Awaitable[None], *, thinking: bool
+    ) -> None:
         """Run ``work``, which answers ``interaction``; acknowledge first if it runs long.
 
         Under load a request can wait for the player's turn or for the database; after
-        ``safety_defer`` seconds (:data:`SAFETY_DEFER` by default) the interaction is deferred (Discord then waits 15
-        minutes), and the work's answer arrives as a follow-up or an edit.
+        ``safety_defer`` seconds (:data:`SAFETY_DEFER` by default) the interaction is deferred (Discord then
+        waits 15 minutes), privately when the answer will be private, and the work's answer takes the
+        deferral's place. An answer already on its way is waited for, never doubled.
         """
         task = asyncio.ensure_future(work)
-        try:
-            done, _ = await asyncio.wait({task}, timeout=self._safety_defer)
-            if not done:
-                async with self._guard(interaction):
-                    if not interaction.response.is_done():
-                        with contextlib.suppress(*DELIVERY_ERRORS):
-                            await interaction.response.defer(thinking=thinking)
-            await task
-        finally:
-            self._answering.pop(interaction.id, None)
+        done, _ = await asyncio.wait({task}, timeout=self._safety_defer)
+        if not done:
+            await self._first(interaction).defer(ephemeral=thinking and answer.private, thinking=thinking)
+        await task
 
     async def _bounded(
         self, interaction: discord.Interaction, answer: Answer, work: Awaitable[None], *, thinking: bool, what: str
     ) -> None:
         """Run ``work`` on time, and give the person one true answer if it fails."""
         try:
-            await self._on_time(interaction, work, thinking=thinking)
+            await self._on_time(interaction, answer, work, thinking=thinking)
             if interaction.type is discord.InteractionType.component:  # slash commands: GateBot counts them
                 metrics.served(metrics.PRESS)
         except Exception as error:
             if expired(error):
                 log.warning("interaction %s expired before it was answered", interaction.id)
                 return
-            if isinstance(error, discord.HTTPException) and error.code == ALREADY_ANSWERED:
-                # Discord acted on the answer and still reported a failure, so the retry was refused.
-                log.warning("interaction %s: an answer reported failed had arrived", interaction.id)
-                return
             if isinstance(error, UserError) and str(error) and not answer.answered:
-                await reply_privately(interaction, message_of(error))
+                await self._tell(interaction, message_of(error))
                 return
             log_failure(error, "%s for user %s in guild %s channel %s",
                         what, interaction.user.id, interaction.guild_id, interaction.channel_id)
             if not answer.answered:
-                await reply_privately(interaction, answer.failure_text())
+                await self._tell(interaction, answer.failure_text())
+        finally:
+            self._answering.pop(interaction.id, None)
+
+    async def _tell(self, interaction: discord.Interaction, text: str) -> None:
+        """The error boundary's one private sentence, in a deferral's place if there is one."""
+        try:
+            await self._ephemeral(interaction, text)
+        except DELIVERY_ERRORS as error:
+            log.warning("could not tell user %s: %s", interaction.user.id, error)
 
     @contextlib.asynccontextmanager
     async def _turn(self, actor: Actor) -> AsyncIterator[None]:
@@ -202,7 +210,7 @@ class Table:
         ``confirm`` makes the buttons under the question of a request that needs a yes first.
         """
         actor = interaction_actor(interaction)
-        answer = Answer()
+        answer = Answer(private=not new_board)
 
         async def work() -> None:
             async with self._turn(actor):
@@ -233,6 +241,12 @@ class Table:
         always a fresh board, and it is not recorded: the bot could not edit it there by channel.
         """
         answer = answer or Answer(reply)
+        present = bot_is_in(interaction)
+        answer.private = (
+            reply.private or reply.game is None or (reply.kind is ReplyKind.CONFIRM and confirm is not None)
+            or (not new_board and present and reply.board_message_id is not None
+                and reply.board_channel_id == interaction.channel_id)
+        )
         if reply.kind is ReplyKind.CONFIRM and confirm is not None:
             await self._ephemeral(interaction, reply.message or N_("Are you sure?"), view=confirm())
             answer.answered = True
@@ -243,20 +257,24 @@ class Table:
             return
         actor = interaction_actor(interaction)
         message = await self._draw(actor, reply)
-        present = bot_is_in(interaction)
         if not new_board and present and await self._edit_board(interaction.channel_id, reply, message):
             answer.board_shown = True
             await self._ephemeral(interaction, _ack(reply))
             answer.answered = True
             return
-        async with self._guard(interaction):
-            if interaction.response.is_done():
-                sent: discord.Message = await interaction.followup.send(wait=True, **message.send_kwargs())
-                answer.board_shown = answer.answered = True
-            else:
-                await interaction.response.send_message(**message.send_kwargs())
-                answer.board_shown = answer.answered = True
-                sent = await interaction.original_response()
+        first = self._first(interaction)
+        followed: list[discord.Message] = []
+
+        async def follow() -> None:
+            followed.append(await interaction.followup.send(wait=True, **message.send_kwargs()))
+
+        await first.respond(
+            lambda: interaction.response.send_message(**message.send_kwargs()),
+            lambda: first.resolved(public=True, edit=lambda: interaction.edit_original_response(
+                **message.edit_kwargs()), follow=follow),
+        )
+        answer.board_shown = answer.answered = True
+        sent = followed[0] if followed else await interaction.original_response()
         if not present:
             answer.edit_shown = sent.edit
             return
@@ -335,11 +353,11 @@ class Table:
         answer = Answer()
 
         async def work() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._first(interaction).defer(ephemeral=True, thinking=True)
             async with self._turn(actor):
                 with metrics.HINT_SECONDS.time():
                     reply = await self.service.hint(actor, game_id=game_id, expected_version=version)
-                await interaction.edit_original_response(content=speaker(interaction).say(reply.message or NO_HINT))
+                await self._ephemeral(interaction, reply.message or NO_HINT)  # in the private "thinking…"'s place
                 answer.answered = True
                 if bot_is_in(interaction):  # elsewhere the board can't be edited from a hint's private answer
                     await self._show_board_change(actor, reply, interaction.channel_id)
@@ -396,11 +414,10 @@ class Table:
             return
         stale = reply.kind is ReplyKind.STALE
         message = await self._draw(actor, reply, note="" if stale else None)
-        async with self._guard(interaction):
-            if interaction.response.is_done():  # deferred by the safety timer
-                await interaction.edit_original_response(**message.edit_kwargs())
-            else:
-                await interaction.response.edit_message(**message.edit_kwargs())
+        await self._first(interaction).respond(
+            lambda: interaction.response.edit_message(**message.edit_kwargs()),
+            lambda: interaction.edit_original_response(**message.edit_kwargs()),  # deferred by the safety timer
+        )
         answer.board_shown = True
         if not bot_is_in(interaction):
             answer.edit_shown = interaction.edit_original_response
@@ -413,13 +430,17 @@ class Table:
     async def _ephemeral(
         self, interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None
     ) -> None:
+        """A private sentence: the first answer, or in a private deferral's place, or a private follow-up."""
         shown = view if view is not None else discord.utils.MISSING
         text = speaker(interaction).say(text)
-        async with self._guard(interaction):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, view=shown)
-            else:
-                await interaction.response.send_message(text, ephemeral=True, view=shown)
+        first = self._first(interaction)
+        await first.respond(
+            lambda: interaction.response.send_message(text, ephemeral=True, view=shown),
+            lambda: first.resolved(
+                public=False, edit=lambda: interaction.edit_original_response(content=text, view=view),
+                follow=lambda: interaction.followup.send(text, ephemeral=True, view=shown),
+            ),
+        )
 
     async def show_ended(self, game_id: int) -> None:
         """Redraw the board of a game that ended without its player (its challenge closed), if it has one."""
@@ -568,8 +589,29 @@ class _Said:
         self.replied = True
         try:
             await self.message.reply(self.language.say(text), mention_author=False)
+        except discord.Forbidden as error:
+            log.info("may not reply in channel %s (%s): answering in the author's DM", self.message.channel.id,
+                     error.code)
+            await self._by_dm(text)
         except DELIVERY_ERRORS as error:
             log.warning("could not reply to message %s: %s", self.message.id, error)
+
+    async def _by_dm(self, text: str) -> None:
+        """Where the bot may not post: the answer in the author's DM, and a reaction that says where it went.
+
+        📨 when the DM arrived; ❌ when it didn't either (the author's DMs are closed), so the
+        message never goes without a sign. A typed move already has its ✅ or ❌, which stays.
+        """
+        channel = getattr(self.message.channel, "mention", None) or _("that channel")
+        note = self.language.say(_("I may not post in {channel}, so here is my answer: {answer}",
+                                   channel=channel, answer=self.language.say(text)))
+        try:
+            await self.message.author.send(note)
+        except DELIVERY_ERRORS as error:
+            log.info("could not answer user %s by DM either: %s", self.message.author.id, error)
+            await self.react("❌")
+            return
+        await self.react("📨")
 
     async def refuse(self, text: str) -> None:
         await self.react("❌")

@@ -24,9 +24,9 @@ import discord
 from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
-from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error
+from gatebot.bot.errors import UNKNOWN_COMPONENT, on_view_error, reply_privately
 from gatebot.bot.language import speaker
-from gatebot.bot.sharing import post_card
+from gatebot.bot.sharing import ALREADY_SHARED, Shares, post_card
 from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.locale import Translator, translator
 from gatebot.messages import N_, message_of
@@ -171,6 +171,8 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
 
     statistics: ClassVar[Statistics]
     safety_defer: ClassVar[float] = SAFETY_DEFER
+    #: The results this table's Share buttons are posting or posted lately.
+    shares: ClassVar[Shares]
 
     def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
         label, emoji, style = SHARE_BUTTON
@@ -187,6 +189,11 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        claim = (self.game_id, interaction.channel_id or 0, interaction.user.id)
+        if not self.shares.claim(*claim):  # a double click: the first press's card is on its way, or here
+            await reply_privately(interaction, ALREADY_SHARED)
+            return
+        posted = False
         try:
             async with OnTime(interaction, after=self.safety_defer) as answer:
                 try:
@@ -195,8 +202,11 @@ class ShareButton(DynamicItem[discord.ui.Button[Any]], template=SHARE_ID):
                     await answer.refuse(speaker(interaction).say(message_of(refusal)))
                     return
                 await post_card(answer, card)
+                posted = True
         except Exception as error:
             await on_view_error(interaction, error, self)
+        finally:
+            self.shares.release(*claim, posted=posted)
 
 
 class AgainButton(DynamicItem[discord.ui.Button[Any]], template=AGAIN_ID):
@@ -368,6 +378,7 @@ def board_components(table: Presses, statistics: Statistics, *, safety_defer: fl
         presses = table
 
     TableShare.statistics = statistics
+    TableShare.shares = Shares()
     TableShare.safety_defer = safety_defer
     return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay)
 

@@ -27,6 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from datetime import datetime
 
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -91,6 +92,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _RETRIES = 8
+
+
+#: Seconds a warm-up waits for the hint workers to have started (a loaded host may take longer).
+WORKERS_WITHIN = 5.0
 
 
 class _LostRace(Exception):
@@ -400,6 +405,16 @@ class GameService:
     def close(self) -> None:
         """Stop the solver's worker process, if one was started; the database is its owner's to close."""
         self.advice.close()
+
+    async def warm_up(self, workers_within: float = WORKERS_WITHIN) -> None:
+        """Open the first database connection and start the hint workers, so a first request waits for neither.
+
+        The workers are waited for up to ``workers_within`` seconds; any still starting then go on
+        doing so in their own processes.
+        """
+        async with self._db.sessions() as session:
+            await session.execute(text("SELECT 1"))
+        await self.advice.thinker.warm_up(workers_within)
 
     async def undo(self, actor: Actor, count: int = 1, *, expected_version: int | None = None) -> Reply:
         """Take back ``count`` moves (all there are, if fewer)."""

@@ -29,12 +29,12 @@ import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from gatebot.rules import Game
+from gatebot.rules import VARIANTS, Game
 from gatebot.solver import HINT_SECONDS, Hint, Verdict, registry
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,17 @@ def start_worker(nice: int) -> None:
             os.nice(nice)
         except OSError as error:
             log.warning("the solver's worker process runs at the event loop's priority: %s", error)
+
+
+def warmed() -> None:
+    """A worker's first task: import every variant's solver (its first hint would otherwise pay for it)."""
+    for variant in VARIANTS:
+        registry.solver_for(variant)
+
+
+def _warming_done(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a hint worker failed to start: %s", future.exception())
 
 
 class ThinkingFailed(Exception):
@@ -321,6 +332,18 @@ class Thinker:
         verdict, line = await self._ask(asker, ("solve", text, max_nodes, max_seconds), solve_text,
                                         text, max_nodes, max_seconds)
         return Verdict(verdict), line
+
+    async def warm_up(self, within: float) -> None:
+        """Start every worker now, each importing the solvers, so the first questions wait for neither.
+
+        Waits up to ``within`` seconds for them; workers still starting then go on doing so while
+        the caller goes on (a failure there surfaces as the first question's, as it would have).
+        """
+        pool = self._pool()
+        started = [pool.submit(warmed) for _ in range(self._workers)]
+        for future in started:
+            future.add_done_callback(_warming_done)
+        await asyncio.wait([asyncio.wrap_future(future) for future in started], timeout=within)
 
     def close(self) -> None:
         """Stop the worker processes (a search under way is abandoned); waiting and later requests fail."""

@@ -12,7 +12,8 @@ from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.bot.client import GateBot
 from gatebot.rules import Game
 from gatebot.store import Challenge, Database, GameRecord
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.handles import InteractionHandle
 
 
 class Clock:
@@ -58,3 +59,17 @@ class Running:
     async def challenges(self) -> list[Challenge]:
         async with self.db.sessions() as session:
             return list(await session.scalars(select(Challenge).order_by(Challenge.id)))
+
+
+async def shown(handle: InteractionHandle, timeout: float = 20) -> StoredMessage:
+    """The message a person ends up seeing for a command: its answer, or the message that took a deferral's place.
+
+    Discord's 3 seconds still hold (the fake refuses a later first answer), but on a loaded
+    machine the bot may rightly defer first: a test about what is shown must not depend on which.
+    """
+    callback = await handle.response(timeout=timeout)
+    if callback.type == 5:
+        return await handle.original_edited(timeout=timeout)
+    message = handle.original
+    assert message is not None, f"callback type {callback.type} showed no message"
+    return message

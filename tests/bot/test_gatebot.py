@@ -15,6 +15,7 @@ from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.records import LOADING
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
 BUTTON = re.compile(r"gate:(draw|undo|auto):(\d+):(\d+)")
@@ -288,9 +289,11 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     run: Running = await gatebot(safety_defer=0.05)
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
-    # Even dealing may outlast so short a deferral: then the board is a follow-up, after the response.
+    # Even dealing may outlast so short a deferral: then the board takes the "thinking…" message's place.
     board = await fake.wait_for(lambda: next((m for m in fake.messages(fake.channel) if m.custom_ids()), None),
                                 what="the new board")
+    assert not [m for m in fake.messages(fake.channel) if m.flags & LOADING], "no \"thinking…\" left behind"
+    drawn = len(board.history)
     service = run.bot.services.games
     act, play = service.act, service.play
     release = asyncio.Event()
@@ -309,19 +312,21 @@ async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable
     acknowledged = await click.response()
     assert acknowledged.type == 6  # a deferred update, while the work waits
     assert acknowledged.latency < SAFETY_DEFER  # after the deferral the bot was given, not its default
-    assert (await run.game_row()).log == "" and not fake.message(board.id).history
+    assert (await run.game_row()).log == "" and len(fake.message(board.id).history) == drawn
     release.set()
-    await fake.wait_for(lambda: (run.fake.message(board.id).history and "W" in run.fake.message(board.id).content)
+    await fake.wait_for(lambda: (len(fake.message(board.id).history) > drawn and "W" in fake.message(board.id).content)
                         or None, what="the board edited after the deferral")
     assert (await run.game_row()).log == "d"
     release.clear()
     command = await fake.send_command("gate move", {"moves": "45"})
     thinking = await command.response()
     assert thinking.type == 5  # "gatebot is thinking…", while the work waits
+    assert thinking.ephemeral, "the answer will be the player's alone, and so is its deferral"
     assert (await run.game_row()).log == "d"
     release.set()
-    followup = await command.followup(0)
-    assert followup.content.startswith("Played 45")
+    said = await command.original_edited()
+    assert said.content.startswith("Played 45") and said.ephemeral
+    assert not command.followups, "the answer took the deferral's place"
     assert (await run.game_row()).log == "d 45"
 
 

@@ -23,6 +23,7 @@ from gatebot.settings import Settings
 from gatebot.solver.canfield import search
 from gatebot.solver.gate import search as gate_search
 from gatebot.store import Database, GameRecord
+from tests.bot.gatebots import shown
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.base_url import API_BASE_VARIABLE, pointed_at
 
@@ -42,9 +43,8 @@ async def test_gatebot_run_plays_and_stops_cleanly_on_sigterm(fake: FakeDiscord,
         await fake.wait_for_commands(fake.guild, timeout=20)
         await fake.wait_for(lambda: any(session.live for session in fake.gateway.sessions.values()) or None,
                             timeout=20, what="the bot's gateway session")
-        handle = await fake.send_command("gate new", {"deal": 1})
-        response = await handle.response(timeout=10)
-        assert response.type == 4 and "9♠" in response.content
+        board = await shown(await fake.send_command("gate new", {"deal": 1}))
+        assert "9♠" in board.content and not board.ephemeral
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)

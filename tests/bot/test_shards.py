@@ -28,6 +28,7 @@ from gatebot.service.challenges import ChallengeService
 from gatebot.service.challenges.daily import daily_name
 from gatebot.store import Challenge, Database
 from gatebot.store.migrate import ensure_schema
+from tests.bot.gatebots import shown
 from tests.bot.test_metrics import scrape, value
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, World
 
@@ -134,20 +135,20 @@ async def test_two_processes_share_one_database_split_the_shards_and_announce_th
             assert shards == {(0, SHARDS), (1, SHARDS)}
 
             # Players in both servers play: alice through A, bob through B.
-            dealt = await (await fake.send_command("gate new", {"deal": 1}, user=alice)).response()
+            dealt = await shown(await fake.send_command("gate new", {"deal": 1}, user=alice))
             assert "9♠" in dealt.content
-            theirs = await (await fake.send_command("gate new", {"deal": 2}, user=bob, channel=there)).response()
-            assert theirs.content and not theirs.files
-            played = await (await fake.send_command("gate move", {"moves": "45"}, user=alice)).response()
-            assert played.type in (4, 5)  # answered, or deferred first on a slow machine
+            theirs = await shown(await fake.send_command("gate new", {"deal": 2}, user=bob, channel=there))
+            assert theirs.content and not theirs.attachments
+            played = await shown(await fake.send_command("gate move", {"moves": "45"}, user=alice))
+            assert played.content.startswith("Played 45")  # answered, or deferred first on a slow machine
 
             # alice's board through B, in her style as it is (B keeps it), then changed through A.
-            shown = await (await fake.send_command("gate board", user=alice, channel=there)).response()
-            assert shown.content and not shown.files, "a text board"
-            changed = await (await fake.send_command("gate settings", {"style": "image"}, user=alice)).response()
+            board = await shown(await fake.send_command("gate board", user=alice, channel=there))
+            assert board.content and not board.attachments, "a text board"
+            changed = await shown(await fake.send_command("gate settings", {"style": "image"}, user=alice))
             assert "drawn as image" in changed.content
-            redrawn = await (await fake.send_command("gate board", user=alice, channel=there)).response()
-            assert [file.filename.endswith(".png") for file in redrawn.files] == [True], "B drew it as an image"
+            redrawn = await shown(await fake.send_command("gate board", user=alice, channel=there))
+            assert [a["filename"].endswith(".png") for a in redrawn.attachments] == [True], "B drew it as an image"
 
             # Each process asks its own hint worker.
             for user, channel in ((alice, general), (bob, there)):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from gatebot.bot.errors import APOLOGY, UNKNOWN_COMPONENT
 from gatebot.bot.views import STALE_PRESS
 from gatebot.rules import Game
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, shown
 from tests.bot.test_gatebot import board_of, button
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.handles import MessageHandle
@@ -39,8 +39,8 @@ def replies_to(fake: FakeDiscord, sent: MessageHandle) -> list[StoredMessage]:
 
 
 async def started(run: Running) -> StoredMessage:
-    await (await run.fake.send_command("gate new", {"deal": 1})).response()
-    return board_of(run.fake)
+    """Alice's game of deal 1 and its board (answered at once, or after a deferral on a loaded machine)."""
+    return await shown(await run.fake.send_command("gate new", {"deal": 1}))
 
 
 # -- a saved change is never reported as unchanged ------------------------------------------

@@ -9,7 +9,9 @@ members don't see it and a server's admins can grant it to others in the server'
 Integrations settings. Each admin command still checks Manage Server when it runs (the
 default is the server's to change); a member without it gets one private sentence. The
 service's refusals (:class:`ChallengeError`, a :class:`~gatebot.errors.UserError`) reach the
-central error handler and become one private sentence too.
+central error handler and become one private sentence too. Where challenges can't exist (a DM,
+a group DM, a server reached only through a user's own install) every challenge command is
+answered with one private sentence saying so, and no admin command is suggested there.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
 from gatebot.bot.challenges._views import CHALLENGE, server_reader, server_speaker
 from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
-from gatebot.bot.reach import servers_only
+from gatebot.bot.reach import server_installed, servers_only
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.bot.variants import (
@@ -77,6 +79,18 @@ def manage_server(refusal: str) -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
+#: The one answer to a challenge command where there can be no challenges (a DM, a group DM, a server
+#: reached only through a user's own install): no admin command is suggested, as none works there.
+NO_CHALLENGES_HERE = N_("Challenges are played in servers that added gatebot, so there are none here.")
+
+
+def in_a_server(interaction: discord.Interaction) -> bool:
+    """The check of every challenge command: challenges exist only in servers that added gatebot."""
+    if server_installed(interaction):
+        return True
+    raise app_commands.CheckFailure(speaker(interaction).say(NO_CHALLENGES_HERE))
+
+
 def _message(content: str, view: discord.ui.View | None, **extra: Any) -> dict[str, Any]:
     """Keyword arguments for sending ``content`` with ``view`` if there is one."""
     return {"content": content, **extra, **({} if view is None else {"view": view})}
@@ -99,6 +113,9 @@ class ChallengeAdmin(
         self.views = herald.views
         self.safety_defer = services.table.safety_defer
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return in_a_server(interaction)
 
     # -- making and ending ----------------------------------------------------------------
 
@@ -277,6 +294,9 @@ class Challenges(
         self.safety_defer = services.table.safety_defer
         self.scheduler = Scheduler(self.challenges, herald, every=services.tick_every or TICK_SECONDS)
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return in_a_server(interaction)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.views.items)
