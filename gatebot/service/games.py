@@ -24,7 +24,7 @@ import random
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -62,7 +62,7 @@ from gatebot.service.changes import (
 )
 from gatebot.service.lines import line_refusal
 from gatebot.service.memory import Current, Memory
-from gatebot.service.players import Players, PreferenceError, player_key
+from gatebot.service.players import PlayerKey, Players, PreferenceError, player_key
 from gatebot.service.privacy import Privacy
 from gatebot.service.reading import Reader, dealt, set_aside_note
 from gatebot.service.replays import Replays
@@ -77,6 +77,7 @@ from gatebot.store.models import GameRecord, GameStatus, Rule, utcnow
 __all__ = [
     "BOARD_STYLES",
     "UNDO_TOKEN",
+    "GameChange",
     "GameDamaged",
     "GameService",
     "PreferenceError",
@@ -95,6 +96,19 @@ _RETRIES = 8
 
 class _LostRace(Exception):
     """A guarded write matched nothing: another writer changed the game since it was read."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A committed change to a game, as told to the service's watchers: which game, whose, and its version now."""
+
+    game_id: int
+    owner: PlayerKey
+    version: int | None
+
+
+#: A watcher of committed changes (:meth:`GameService.watch`): called at once, so it must not block.
+Watcher = Callable[[GameChange], None]
 
 
 class GameService:
@@ -148,6 +162,7 @@ class GameService:
                               end_prompt=end_prompt, clock=clock)
         self.privacy = Privacy(db, self._lock, self.players, self.memory, self.attempts, self.advice)
         self.replays = Replays(db, self.players, clock=clock)
+        self._watchers: list[Watcher] = []
 
     @property
     def database(self) -> Database:
@@ -157,6 +172,26 @@ class GameService:
     def now(self) -> datetime:
         """The time by this service's clock (challenges open and close by it)."""
         return self._clock()
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call ``watcher`` after each change this service commits to a game; returns what stops it.
+
+        A front end that shows a game live (the web table) redraws it from here whichever front
+        end made the change. Only this process's changes are told.
+        """
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+
+    def _told(self, actor: Actor, reply: Reply) -> Reply:
+        """Tell the watchers about ``reply`` if it committed a change to a game; return it."""
+        if reply.saved and reply.game_id is not None:
+            change = GameChange(reply.game_id, player_key(actor), reply.version)
+            for watcher in tuple(self._watchers):
+                try:
+                    watcher(change)
+                except Exception:
+                    log.exception("a watcher of game %s failed", reply.game_id)
+        return reply
 
     # -- requests -------------------------------------------------------------------------
 
@@ -294,7 +329,7 @@ class GameService:
                 message = joined(message, set_aside_note(set_aside))
             return self._reader.board(record, game.copy(), message=message, saved=True)
 
-        return await self._serve(actor, work)
+        return self._told(actor, await self._serve(actor, work))
 
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails.
@@ -423,7 +458,7 @@ class GameService:
                 said = _("You resigned with a score of {score}.", score=record.score)
             return self._reader.board(record, game, message=said, saved=True)
 
-        return await self._serve(actor, work)
+        return self._told(actor, await self._serve(actor, work))
 
     async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
         """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
@@ -550,8 +585,8 @@ class GameService:
         async with self._lock(actor):
             fast = await self._fast_change(actor, apply, expected_version, game_id)
         if fast is not None:
-            return await self._won(await self.players.with_preferences(actor, fast))
-        return await self._won(await self._serve(actor, work))
+            return self._told(actor, await self._won(await self.players.with_preferences(actor, fast)))
+        return self._told(actor, await self._won(await self._serve(actor, work)))
 
     async def _won(self, reply: Reply) -> Reply:
         """A change that won the game carries the one win message: result, time, moves, streak and bests.
