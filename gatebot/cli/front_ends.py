@@ -1,4 +1,4 @@
-"""``gatebot run``, ``sync`` and ``play``: the commands that hand over to a front end, the bot or the terminal.
+"""``gatebot run``, ``sync``, ``play`` and ``web``: the commands that hand over to a front end.
 
 Settings and arguments are checked first, so a mistake is one sentence and changes nothing;
 the front ends themselves are imported only when a command needs them.
@@ -114,3 +114,35 @@ def play_command(args: argparse.Namespace) -> int:
         sys.stderr.write(say(_("gatebot: the database failed during the game ({reason}); every move shown before "
                                "this was saved.", reason=reason[0].rstrip("."))) + "\n")
         return 1
+
+
+def web_command(args: argparse.Namespace) -> int:
+    """``gatebot web``: the web table alone, on the same database as ``gatebot play``, until Ctrl-C.
+
+    Exit codes: 0 when stopped, 2 for a setting, an address or a database to fix first.
+    """
+    from gatebot.settings import SettingsError, WebSettings
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.web.serve import KeyFileError, serve_alone
+
+    try:
+        settings = WebSettings.from_env(os.environ, host=args.host, port=args.port)
+    except SettingsError as error:
+        return refuse(message_of(error))
+
+    def announce(text: str) -> None:
+        if text.startswith("http"):
+            text = say(_("The table is at {address} (Ctrl-C stops it).", address=text))
+        print(text, flush=True)
+
+    quiet_service_logs()
+    try:
+        asyncio.run(serve_alone(database_url_from_env(), settings, announce))
+    except KeyboardInterrupt:
+        return 0
+    except (DatabaseError, KeyFileError) as error:
+        return refuse(message_of(error) if isinstance(error, DatabaseError) else str(error))
+    except OSError as error:
+        return refuse(_("Can't serve the table on {host} port {port} ({reason}): choose another with --port.",
+                        host=settings.host, port=settings.port, reason=error.strerror or error))
+    return 0

@@ -31,9 +31,9 @@ def view_gate(game: GateGame) -> Table:
                  suit=suit.letter.lower())
             for suit, top in zip(Suit, game.foundations, strict=True)
         ),
-        Pile("l", "reserve", cards=left),
+        Pile("l", "gatepost", cards=left),
         *(Pile(str(i), "column", cards=column, target=str(i)) for i, column in enumerate(game.columns, start=1)),
-        Pile("r", "reserve", cards=right),
+        Pile("r", "gatepost", cards=right),
     ]
     width = columns + 2
     wide = {"s": Spot(0, 0), "w": Spot(1, 0)}

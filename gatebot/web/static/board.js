@@ -1,0 +1,219 @@
+// The board: draws a player's view (what the server says they may see) and hands moves back in notation.
+// Like chessground: it keeps no game state of its own beyond what it was last given (set(view)),
+// places every card with a CSS transform (so a move animates by changing one value), and reports
+// moves through a callback; the caller talks to the server.
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
+const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const PILE_WORDS = { l: "left gatepost", r: "right gatepost", w: "the waste", s: "the stock" };
+// Cards at least this wide on the narrow arrangement (a phone held upright).
+const NARROW_BELOW = 640;
+
+export function cardName(card) {
+  const rank = card[0], suit = card[1];
+  return `${RANK_WORDS[rank] ?? rank} of ${SUIT_WORDS[suit]}`;
+}
+
+export function pileName(pile) {
+  if (pile.kind === "column") return `column ${pile.key}`;
+  if (pile.kind === "foundation") return `${SUIT_WORDS[pile.suit.toUpperCase()]} foundation`;
+  if (pile.kind === "packet") return `arch, ${RANK_WORDS[pile.key[1].toUpperCase()] ?? pile.key[1]} packet`;
+  if (pile.kind === "reserve") return "the reserve";
+  return PILE_WORDS[pile.key] ?? pile.kind;
+}
+
+export function createBoard(element, { onMove, onSay }) {
+  let view = null;
+  let chosen = null; // {pile, card}
+  const cards = new Map(); // card id -> element
+  let lastTap = { id: null, at: 0 };
+
+  function arrangement() {
+    const layout = view.layout;
+    return layout.narrow && element.clientWidth < NARROW_BELOW ? layout.narrow : layout.wide;
+  }
+
+  function movesFrom(pileKey, card) {
+    return view.legal.filter((m) => m.from === pileKey && (card === undefined || m.card === card));
+  }
+
+  function choose(pile, card) {
+    const moves = movesFrom(pile.key, card);
+    if (!moves.length) {
+      onSay(`${cardName(card)} has no move.`);
+      clear();
+      return;
+    }
+    chosen = { pile: pile.key, card };
+    draw();
+    const targets = moves.map((m) => m.to).filter(Boolean);
+    onSay(`${cardName(card)} picked up: ${targets.length} place${targets.length === 1 ? "" : "s"} to put it.`);
+  }
+
+  function clear() {
+    chosen = null;
+    draw();
+  }
+
+  function place(pile) {
+    if (!chosen) return false;
+    const move = movesFrom(chosen.pile, chosen.card).find((m) => m.to === pile.key);
+    chosen = null;
+    if (move) onMove(move.move);
+    else draw();
+    return Boolean(move);
+  }
+
+  function home(pile, card) {
+    const up = movesFrom(pile.key, card).find((m) => {
+      const target = view.piles.find((p) => p.key === m.to);
+      return target && target.kind === "foundation";
+    });
+    if (up) {
+      chosen = null;
+      onMove(up.move);
+    }
+    return Boolean(up);
+  }
+
+  function tapCard(pile, card, index) {
+    const id = `${pile.key}:${index}`;
+    const now = Date.now();
+    const double = lastTap.id === id && now - lastTap.at < 350;
+    lastTap = { id, at: now };
+    if (double && home(pile, card)) return;
+    if (chosen && chosen.pile !== pile.key && place(pile)) return;
+    if (chosen && chosen.pile === pile.key && chosen.card === card) return clear();
+    choose(pile, card);
+  }
+
+  function tapPile(pile) {
+    if (pile.kind === "stock") {
+      const draw = view.legal.find((m) => m.from === "s");
+      if (draw) onMove(draw.move);
+      else onSay("The stock can't be drawn from now.");
+      return;
+    }
+    if (!place(pile)) clear();
+  }
+
+  function button(className, label, onClick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function draw() {
+    if (!view) return;
+    const arr = arrangement();
+    const pad = 3;
+    const cell = (element.clientWidth - 2 * pad) / arr.width;
+    const gap = Math.max(2, cell * 0.08);
+    const w = cell - gap, h = w * 1.4;
+    const spotOf = (key) => arr.spots[key];
+    const targets = new Set(chosen ? movesFrom(chosen.pile, chosen.card).map((m) => m.to) : []);
+    const keep = new Set();
+    let bottom = 0;
+    // Squeeze long fans so the board stays within the screen's height.
+    const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - 150);
+    element.querySelectorAll(".slot, .count").forEach((n) => n.remove());
+    element.classList.toggle("four", Boolean(view.fourColour));
+    for (const pile of view.piles) {
+      const [sx, sy, fan] = spotOf(pile.key);
+      const x0 = pad + sx * cell, y0 = pad + sy * (h + gap);
+      const n = pile.cards.length;
+      let step = 0;
+      if (fan === "down" && n > 1) step = Math.min(h * 0.27, Math.max(h * 0.12, (room - y0 - h) / (n - 1)));
+      if (fan === "right" && n > 1) step = Math.min(w * 0.55, (arr.width * cell - x0 - w - pad) / (n - 1));
+      const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
+        `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
+      slot.style.width = `${w}px`;
+      slot.style.height = `${h}px`;
+      slot.style.transform = `translate(${x0}px, ${y0}px)`;
+      if (pile.kind === "foundation") slot.textContent = SUITS[pile.suit.toUpperCase()];
+      if (pile.kind === "stock") {
+        slot.className = "card back";
+        slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards: draw`);
+        if (!pile.hidden) slot.className = "slot";
+      }
+      element.append(slot);
+      if (pile.hidden && pile.kind !== "stock") {
+        slot.className = "card back";
+        slot.setAttribute("aria-label", `${pileName(pile)}, ${pile.hidden} face-down cards`);
+      }
+      const counted = (pile.hidden || 0) + (pile.under || 0);
+      if (counted) {
+        const count = document.createElement("span");
+        count.className = "count";
+        count.textContent = pile.kind === "stock" ? `${pile.hidden}` : `+${counted}`;
+        count.style.transform = `translate(${x0 + 2}px, ${y0 + h - 18}px)`;
+        element.append(count);
+      }
+      pile.cards.forEach((card, i) => {
+        const key = cardKey(card, pile, i);
+        let el = cards.get(key);
+        if (!el) {
+          el = document.createElement("button");
+          el.type = "button";
+          el.className = "card";
+          const ix = document.createElement("span");
+          ix.className = "ix";
+          const pip = document.createElement("span");
+          pip.className = "pip";
+          el.append(ix, pip);
+          el.addEventListener("click", () => el._tap());
+          cards.set(key, el);
+          element.append(el);
+        }
+        keep.add(key);
+        const top = i === pile.cards.length - 1;
+        el._tap = () => tapCard(pile, card, i);
+        el.className = `card ${card[1].toLowerCase()}${"DH".includes(card[1]) ? " red" : ""}` +
+          `${chosen && chosen.pile === pile.key && chosen.card === card ? " chosen" : ""}` +
+          `${targets.has(pile.key) && top ? " lit" : ""}`;
+        el.firstChild.textContent = `${RANKS[card[0]] ?? card[0]}${SUITS[card[1]]}`;
+        el.lastChild.textContent = SUITS[card[1]];
+        el.firstChild.style.fontSize = `${Math.max(11, w * 0.3)}px`;
+        el.lastChild.style.fontSize = `${Math.max(12, w * 0.42)}px`;
+        el.setAttribute("aria-label", `${cardName(card)}, ${pileName(pile)}${top ? ", top card" : ""}`);
+        el.style.width = `${w}px`;
+        el.style.height = `${h}px`;
+        const x = fan === "right" ? x0 + i * step : x0, y = fan === "down" ? y0 + i * step : y0;
+        el.style.transform = `translate(${x}px, ${y}px)`;
+        el.style.zIndex = String(10 + i);
+        bottom = Math.max(bottom, y + h);
+      });
+      bottom = Math.max(bottom, y0 + h);
+    }
+    for (const [key, el] of cards) {
+      if (!keep.has(key)) {
+        el.remove();
+        cards.delete(key);
+      }
+    }
+    element.style.height = `${bottom + pad}px`;
+  }
+
+  // A card is the same element while it keeps its name and its place from the top of its pile's kind,
+  // so it glides from pile to pile; duplicates (Archway's two decks) are told apart by their index.
+  function cardKey(card, pile, index) {
+    const same = pile.cards.slice(0, index).filter((c) => c === card).length;
+    return `${card}#${same}#${pile.kind === "packet" ? pile.key : ""}`;
+  }
+
+  window.addEventListener("resize", () => draw());
+  return {
+    set(next, fourColour) {
+      view = { ...next, fourColour };
+      if (chosen && !movesFrom(chosen.pile, chosen.card).length) chosen = null;
+      draw();
+    },
+    clear,
+    get view() { return view; },
+  };
+}
