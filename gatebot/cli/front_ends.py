@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, say, silence, utf8
@@ -18,7 +20,8 @@ from gatebot.messages import _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant
 
 if TYPE_CHECKING:
-    from gatebot.settings import Settings
+    from gatebot.service import GameService
+    from gatebot.settings import Settings, WebSettings
 
 
 def _settings() -> Settings | int:
@@ -37,7 +40,23 @@ def run_command(args: argparse.Namespace) -> int:
         return settings
     from gatebot.bot.run import run
 
-    return run(settings)
+    return run(settings, None if settings.web is None else _beside_the_bot(settings.web))
+
+
+def _beside_the_bot(web: WebSettings) -> Callable[[GameService], AbstractAsyncContextManager[object]]:
+    """The web table on the bot's loop over the bot's service (WEB_PORT set); a port it can't have stops the start."""
+    from gatebot.bot.run import EXIT_CONFIG, StartError
+    from gatebot.web.serve import ServeError, serving
+
+    @asynccontextmanager
+    async def beside(service: GameService) -> AsyncIterator[None]:
+        try:
+            async with serving(service, web):
+                yield
+        except ServeError as error:
+            raise StartError(str(error), EXIT_CONFIG) from None
+
+    return beside
 
 
 def sync_command(args: argparse.Namespace) -> int:

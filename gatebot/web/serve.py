@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from aiohttp import web
@@ -23,6 +25,8 @@ from gatebot.settings import WebSettings
 from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 from gatebot.web.app import build_app
+
+log = logging.getLogger(__name__)
 
 #: How the table's sentences name starting a game and ending a lost one: its buttons.
 NEW_COMMAND = _("New deal")
@@ -80,6 +84,28 @@ async def start(app: web.Application, host: str, port: int) -> tuple[web.AppRunn
     bound = sockets[0].getsockname()[1] if sockets else port
     shown_host = f"[{host}]" if ":" in host else host
     return runner, f"http://{shown_host}:{bound}/"
+
+
+class ServeError(Exception):
+    """The table can't be served (its port, its key file); the message is one sentence saying what to fix."""
+
+
+@asynccontextmanager
+async def serving(service: GameService, settings: WebSettings) -> AsyncIterator[str]:
+    """The table served over ``service`` on the running loop (the bot's) while the block runs; yields the address."""
+    try:
+        runner, address = await start(build_app(service, settings, cookie_key(settings)), settings.host,
+                                      settings.port)
+    except KeyFileError as error:
+        raise ServeError(str(error)) from None
+    except OSError as error:
+        raise ServeError(f"Can't serve the web table on {settings.host} port {settings.port} "
+                         f"({error.strerror or error}): set another WEB_PORT") from None
+    log.info("serving the web table at %s", address)
+    try:
+        yield address
+    finally:
+        await runner.cleanup()
 
 
 async def serve_alone(database_url: str, settings: WebSettings, announce: Callable[[str], None]) -> None:
