@@ -8,7 +8,7 @@ const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
 const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 const PILE_WORDS = { l: "left gatepost", r: "right gatepost", w: "the waste", s: "the stock" };
-// Cards at least this wide on the narrow arrangement (a phone held upright).
+// Below this board width the narrow arrangement is used, when the view has one (a phone held upright).
 const NARROW_BELOW = 640;
 
 export function cardName(card) {
@@ -99,6 +99,55 @@ export function createBoard(element, { onMove, onSay }) {
     if (!place(pile)) clear();
   }
 
+  // Drag and drop: touch and mouse alike (pointer events). A press that moves a few pixels lifts the
+  // card and the cards on it; letting go over a pile plays the move that goes there, if one does.
+  let dragged = false;
+
+  function press(event, pile, card, index) {
+    if (event.button !== 0 || !movesFrom(pile.key, card).length) return;
+    const lifted = [...element.querySelectorAll(".card")].filter(
+      (el) => el.dataset.pile === pile.key && Number(el.dataset.index) >= index);
+    const start = { x: event.clientX, y: event.clientY };
+    const origins = lifted.map((el) => el.style.transform);
+    let moving = false;
+    const target = event.currentTarget;
+    target.setPointerCapture(event.pointerId);
+
+    function move(e) {
+      const dx = e.clientX - start.x, dy = e.clientY - start.y;
+      if (!moving && Math.hypot(dx, dy) < 6) return;
+      if (!moving) {
+        moving = true;
+        chosen = { pile: pile.key, card };
+        draw();
+      }
+      lifted.forEach((el, k) => {
+        el.classList.add("dragging");
+        el.style.transform = `${origins[k]} translate(${dx}px, ${dy}px)`;
+      });
+    }
+
+    function up(e) {
+      target.removeEventListener("pointermove", move);
+      target.removeEventListener("pointerup", up);
+      target.removeEventListener("pointercancel", up);
+      lifted.forEach((el) => el.classList.remove("dragging"));
+      if (!moving) return;
+      dragged = true;
+      setTimeout(() => { dragged = false; }, 0);
+      lifted.forEach((el) => { el.hidden = true; });
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      lifted.forEach((el) => { el.hidden = false; });
+      const over = under && under.closest("[data-pile]");
+      const overPile = over && view.piles.find((p) => p.key === over.dataset.pile);
+      if (!overPile || e.type === "pointercancel" || !place(overPile)) clear();
+    }
+
+    target.addEventListener("pointermove", move);
+    target.addEventListener("pointerup", up);
+    target.addEventListener("pointercancel", up);
+  }
+
   function button(className, label, onClick) {
     const b = document.createElement("button");
     b.type = "button";
@@ -120,7 +169,7 @@ export function createBoard(element, { onMove, onSay }) {
     const keep = new Set();
     let bottom = 0;
     // Squeeze long fans so the board stays within the screen's height.
-    const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - 150);
+    const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - 230);
     element.querySelectorAll(".slot, .count").forEach((n) => n.remove());
     element.classList.toggle("four", Boolean(view.fourColour));
     for (const pile of view.piles) {
@@ -132,6 +181,7 @@ export function createBoard(element, { onMove, onSay }) {
       if (fan === "right" && n > 1) step = Math.min(w * 0.55, (arr.width * cell - x0 - w - pad) / (n - 1));
       const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
         `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
+      slot.dataset.pile = pile.key;
       slot.style.width = `${w}px`;
       slot.style.height = `${h}px`;
       slot.style.transform = `translate(${x0}px, ${y0}px)`;
@@ -166,13 +216,20 @@ export function createBoard(element, { onMove, onSay }) {
           const pip = document.createElement("span");
           pip.className = "pip";
           el.append(ix, pip);
-          el.addEventListener("click", () => el._tap());
+          el.addEventListener("click", () => {
+            if (dragged) dragged = false;
+            else el._tap();
+          });
+          el.addEventListener("pointerdown", (event) => el._press(event));
           cards.set(key, el);
           element.append(el);
         }
         keep.add(key);
         const top = i === pile.cards.length - 1;
         el._tap = () => tapCard(pile, card, i);
+        el._press = (event) => press(event, pile, card, i);
+        el.dataset.pile = pile.key;
+        el.dataset.index = String(i);
         el.className = `card ${card[1].toLowerCase()}${"DH".includes(card[1]) ? " red" : ""}` +
           `${chosen && chosen.pile === pile.key && chosen.card === card ? " chosen" : ""}` +
           `${targets.has(pile.key) && top ? " lit" : ""}`;
@@ -205,6 +262,30 @@ export function createBoard(element, { onMove, onSay }) {
     const same = pile.cards.slice(0, index).filter((c) => c === card).length;
     return `${card}#${same}#${pile.kind === "packet" ? pile.key : ""}`;
   }
+
+  // Arrow keys walk the table: left and right from pile to pile (its top card), up and down within a pile;
+  // Enter or Space on a card picks it up, and on another pile puts it there.
+  element.addEventListener("keydown", (event) => {
+    const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
+    if (!(event.key in arrows) || !view) return;
+    const here = document.activeElement && document.activeElement.closest("[data-pile]");
+    if (!here) return;
+    event.preventDefault();
+    const step = arrows[event.key];
+    const inPile = (key) => [...element.querySelectorAll("[data-pile]")]
+      .filter((el) => el.dataset.pile === key)
+      .sort((a, b) => Number(a.dataset.index ?? -1) - Number(b.dataset.index ?? -1));
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      const own = inPile(here.dataset.pile);
+      const next = own[own.indexOf(here) + step];
+      if (next) next.focus();
+      return;
+    }
+    const keys = view.piles.map((p) => p.key);
+    const next = keys[(keys.indexOf(here.dataset.pile) + step + keys.length) % keys.length];
+    const els = inPile(next);
+    if (els.length) els[els.length - 1].focus();
+  });
 
   window.addEventListener("resize", () => draw());
   return {
