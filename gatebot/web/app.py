@@ -57,7 +57,13 @@ def build_app(
         app.router.add_static("/static/", static, name="static", append_version=False)
     app.on_response_prepare.append(add_security_headers)
     app.cleanup_ctx.append(_live)
+    app.on_shutdown.append(_end_streams)
     return app
+
+
+async def _end_streams(app: web.Application) -> None:
+    """The table is stopping: end the live streams, which would otherwise hold the shutdown up."""
+    app[api.LIVE].end_streams()
 
 
 async def _live(app: web.Application) -> AsyncIterator[None]:

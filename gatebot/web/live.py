@@ -19,6 +19,8 @@ from gatebot.service.players import PlayerKey
 
 #: Seconds between the comments that keep an idle stream open through proxies.
 KEEPALIVE = 15.0
+#: Put in a page's queue when the table stops: its stream ends (the page reconnects by itself).
+_CLOSED = -1
 
 
 class Live:
@@ -39,9 +41,13 @@ class Live:
         try:
             while True:
                 try:
-                    yield await asyncio.wait_for(page.get(), KEEPALIVE)
+                    change = await asyncio.wait_for(page.get(), KEEPALIVE)
                 except TimeoutError:
                     yield None
+                    continue
+                if change == _CLOSED:
+                    return
+                yield change
         finally:
             self._pages[owner].discard(page)
             if not self._pages[owner]:
@@ -50,6 +56,12 @@ class Live:
     def pages(self, owner: PlayerKey) -> int:
         """How many pages of ``owner`` are listening (for tests and counters)."""
         return len(self._pages.get(owner, ()))
+
+    def end_streams(self) -> None:
+        """End every open stream (the table is stopping), so no page holds the shutdown up."""
+        for pages in self._pages.values():
+            for page in pages:
+                page.put_nowait(_CLOSED)
 
     def close(self) -> None:
         """Stop watching the service."""

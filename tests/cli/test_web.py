@@ -42,13 +42,17 @@ def test_gatebot_web_prints_its_address_answers_there_and_keeps_its_key_private(
             assert response.status == 200
             assert "default-src 'none'" in response.headers["Content-Security-Policy"]
         assert 'name="csrf-token"' in page
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(address, timeout=10).read()
+        stream = opener.open(address + "api/events", timeout=10)  # an open page: Ctrl-C must not wait for it
+        assert stream.readline().startswith(b"event: view")
         key = tmp_path / "data" / "gatebot" / "gatebot-web.key"
         assert stat.S_IMODE(key.stat().st_mode) == 0o600
         assert (tmp_path / "data" / "gatebot" / "gatebot.db").exists()  # the same default as gatebot play
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            assert process.wait(timeout=20) == 0
+            assert process.wait(timeout=10) == 0
         finally:
             process.kill()
 
