@@ -295,6 +295,14 @@ export function createBoard(element, { onMove, onSay }) {
       draw();
     },
     clear,
+    // Show a suggested move (a hint) as if its card were picked up: its card chosen, its targets lit.
+    suggest(move) {
+      const found = view && view.legal.find((m) => m.move === move);
+      if (found && found.card) {
+        chosen = { pile: found.from, card: found.card };
+        draw();
+      }
+    },
     get view() { return view; },
   };
 }

@@ -60,6 +60,7 @@ async function act(name) {
   if (!shown) return;
   const data = await call(`/api/${name}`, { version: shown.version });
   show(data);
+  if (data.suggestion) board.suggest(data.suggestion);
   say(data.error || data.message || (name === "undo" ? "Move taken back." : ""));
 }
 
