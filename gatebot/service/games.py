@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
@@ -73,6 +74,7 @@ from gatebot.store import games as stored
 from gatebot.store.database import Database
 from gatebot.store.games import Executor as Statements
 from gatebot.store.models import GameRecord, GameStatus, Rule, utcnow
+from gatebot.store.notices import GAMES_CHANNEL, Listener, notice
 
 __all__ = [
     "BOARD_STYLES",
@@ -163,6 +165,9 @@ class GameService:
         self.privacy = Privacy(db, self._lock, self.players, self.memory, self.attempts, self.advice)
         self.replays = Replays(db, self.players, clock=clock)
         self._watchers: list[Watcher] = []
+        #: Names this service in its game notices, so it doesn't hear its own changes twice.
+        self._origin = secrets.token_hex(6)
+        self._games_heard: Listener | None = None
 
     @property
     def database(self) -> Database:
@@ -177,20 +182,45 @@ class GameService:
         """Call ``watcher`` after each change this service commits to a game; returns what stops it.
 
         A front end that shows a game live (the web table) redraws it from here whichever front
-        end made the change. Only this process's changes are told.
+        end made the change. On PostgreSQL, other processes' changes are told too, as their
+        notices arrive (:data:`~gatebot.store.notices.GAMES_CHANNEL`), once :attr:`hears_other_processes`.
         """
         self._watchers.append(watcher)
+        if self._games_heard is None:
+            self._games_heard = self._db.listen(GAMES_CHANNEL, on_notice=self._heard_game, on_lost=self._missed_games)
         return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+
+    @property
+    def hears_other_processes(self) -> bool:
+        """Whether other processes' changes to games reach the watchers now (PostgreSQL, once listening)."""
+        return self._games_heard is not None and self._games_heard.listening
+
+    def _heard_game(self, payload: str) -> None:
+        """Another process's change to a game: tell the watchers (this process's own are told already)."""
+        origin, game_id, version, platform, user_id = payload.split(":", 4)
+        if origin != self._origin:
+            self._tell(GameChange(int(game_id), (platform, user_id), int(version)))
+
+    def _missed_games(self) -> None:
+        log.warning("changes to games made by other processes may have been missed; live pages catch up on the next")
+
+    async def _announce(self, statements: Statements, actor: Actor, game_id: int, version: int) -> None:
+        """Tell other processes, once this transaction commits, that the actor's game is at ``version`` now."""
+        if not self._db.is_sqlite:
+            await statements.execute(notice(GAMES_CHANNEL, f"{self._origin}:{game_id}:{version}:{actor.platform}:"
+                                                           f"{actor.user_id}"))
+
+    def _tell(self, change: GameChange) -> None:
+        for watcher in tuple(self._watchers):
+            try:
+                watcher(change)
+            except Exception:
+                log.exception("a watcher of game %s failed", change.game_id)
 
     def _told(self, actor: Actor, reply: Reply) -> Reply:
         """Tell the watchers about ``reply`` if it committed a change to a game; return it."""
         if reply.saved and reply.game_id is not None:
-            change = GameChange(reply.game_id, player_key(actor), reply.version)
-            for watcher in tuple(self._watchers):
-                try:
-                    watcher(change)
-                except Exception:
-                    log.exception("a watcher of game %s failed", reply.game_id)
+            self._tell(GameChange(reply.game_id, player_key(actor), reply.version))
         return reply
 
     # -- requests -------------------------------------------------------------------------
@@ -312,6 +342,7 @@ class GameService:
             )
             session.add(record)
             await session.flush()
+            await self._announce(session, actor, record.id, record.version)
             self.attempts.note(record.id, attempt)
             self.memory.remember(record, game)
             self._note_current(actor, record, game)
@@ -451,6 +482,7 @@ class GameService:
             record, game = opened
             finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()
+            await self._announce(session, actor, record.id, record.version)
             self._note_current(actor, record, game)
             if ending:
                 said = _("You ended the game with a score of {score}.", score=record.score)
@@ -640,6 +672,7 @@ class GameService:
         if not await stored.save_progress(statements, start.game_id, start.version, start.log, change):
             return None
         key, version = player_key(actor), start.version + 1
+        await self._announce(statements, actor, start.game_id, version)
         if change.status is GameStatus.ACTIVE:
             self.memory.keep(key, Current(
                 start.game_id, version, change.log, change.move_count, game.copy(), start.attempt,

@@ -1,11 +1,11 @@
-"""Live boards: each open page hears when its player's game changes, from any front end in this process.
+"""Live boards: each open page hears when its player's game changes, from any front end, in any process.
 
 :class:`Live` watches the :class:`~gatebot.service.GameService` (its watchers are told after each
 committed change) and wakes the pages of the change's owner; each page's stream
 (``GET /api/events``, server-sent events) then reads the game as stored and sends the new view.
 A page that reconnects (EventSource does by itself) is sent the board as stored first, so a
-restart or a dropped connection shows the right board again. Changes made by other processes
-on one PostgreSQL are not heard yet.
+restart or a dropped connection shows the right board again. On PostgreSQL the service's watchers
+hear other processes' changes too (their notices on :data:`~gatebot.store.notices.GAMES_CHANNEL`).
 """
 
 from __future__ import annotations
