@@ -72,9 +72,11 @@ class Text(str):
 class Number(float):
     """A measured number in a sentence, as each language writes it: ``digits`` after the point, or a percentage.
 
-    In English it reads as Python formats it (``26.5``; ``percent``: a share of 0.52 reads
-    ``52%``), which is how a :class:`Text` words it; a translator writes it its language's
-    way (German ``26,5`` and ``52 %``). Counts stay plain ``int``: they need no such care.
+    In English it reads as Python formats it, thousands grouped (``26.5``, ``1,200``;
+    ``percent``: a share of 0.52 reads ``52%``), which is how a :class:`Text` words it; a
+    translator writes it its language's way (German ``26,5``, ``1.200`` and ``52 %``). Counts
+    stay plain ``int`` (``1200``, the same in every language), and so do numbers that name
+    something, like a deal or a game: only a Number is grouped.
     """
 
     digits: int
@@ -86,10 +88,19 @@ class Number(float):
         return number
 
     def __str__(self) -> str:
-        return format(float(self), f".{self.digits}{'%' if self.percent else 'f'}")
+        return format(float(self), f",.{self.digits}{'%' if self.percent else 'f'}")
 
     def __format__(self, spec: str) -> str:
         return format(float(self), spec) if spec else str(self)
+
+
+class Name(str):
+    """Words someone chose, a challenge's or a player's name: never looked up, shown as typed.
+
+    A front end whose messages read markup (Discord's markdown and mentions) escapes them where
+    they are said (:meth:`gatebot.locale.Translator.quoting`), so a name reads as its letters
+    and never formats a message or pings anyone.
+    """
 
 
 class Day(date):

@@ -10,9 +10,11 @@ PLATFORM = "discord"
 
 
 def actor_of(
-    user: discord.abc.User, *, guild_id: int | None, channel_id: int | None, locale: str | None = None
+    user: discord.abc.User, *, guild_id: int | None, channel_id: int | None, locale: str | None = None,
+    guessed_locale: bool = False,
 ) -> Actor:
-    return Actor(PLATFORM, str(user.id), user.display_name, guild_id=guild_id, channel_id=channel_id, locale=locale)
+    return Actor(PLATFORM, str(user.id), user.display_name, guild_id=guild_id, channel_id=channel_id, locale=locale,
+                 guessed_locale=guessed_locale)
 
 
 def interaction_actor(interaction: discord.Interaction) -> Actor:
@@ -26,4 +28,4 @@ def message_actor(message: discord.Message) -> Actor:
     guild = message.guild
     locale = str(guild.preferred_locale) if guild is not None else None
     return actor_of(message.author, guild_id=guild.id if guild is not None else None, channel_id=message.channel.id,
-                    locale=locale)
+                    locale=locale, guessed_locale=True)

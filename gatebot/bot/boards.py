@@ -15,8 +15,9 @@ from typing import Any
 
 import discord
 
+from gatebot.bot.language import escape_in_code, escape_name, reader
 from gatebot.bot.views import BoardComponents
-from gatebot.locale import Translator, translator
+from gatebot.locale import Translator
 from gatebot.render import render_spoken, render_text
 from gatebot.rules import Game
 from gatebot.service import Preferences, Reply
@@ -67,7 +68,8 @@ async def board_message(
     """Draw ``reply``'s game as ``preferences`` ask, with ``note`` (one short line) under it, and ``components``."""
     assert reply.game is not None
     line = note if note is not None else reply.message
-    return await game_message(reply.game, preferences, line, components.view(reply, language), language=language)
+    view = components.view(reply, language)
+    return await game_message(reply.game, preferences, line, view, language=language, label=reply.label)
 
 
 async def game_message(
@@ -77,18 +79,23 @@ async def game_message(
     view: discord.ui.View | None,
     *,
     language: Translator | None = None,
+    label: str | None = None,
 ) -> BoardMessage:
     """Draw ``game`` as ``preferences`` ask, with ``line`` under it and ``view``'s components.
 
     The one drawing of a position for Discord: a board message, and each step of a replay.
-    The line and every board's words are in ``language`` (English by default).
+    The line and every board's words are in ``language`` (English by default). ``label``
+    names the game in the header in place of its deal (a challenge still open), escaped so
+    a name shows as typed: no markdown, no mention, no early end of a code block.
     """
-    language = language or translator()
+    language = language or reader()
     line = language.say(line) if line else line
     if preferences.board_style == "image":
         from gatebot.render.image import render_png
 
-        png = await asyncio.to_thread(render_png, game, four_colour=preferences.four_colour, language=language)
+        png = await asyncio.to_thread(
+            render_png, game, four_colour=preferences.four_colour, language=language, label=label
+        )
         embed = discord.Embed(description=_clip(line, DESCRIPTION_LIMIT) or None, colour=discord.Colour.dark_green())
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
@@ -96,12 +103,16 @@ async def game_message(
         from gatebot.render import render_emoji
 
         board = render_emoji(
-            game, compact=preferences.compact, four_colour=preferences.four_colour, language=language
+            game, compact=preferences.compact, four_colour=preferences.four_colour, language=language,
+            label=None if label is None else escape_name(label),
         )
     elif preferences.board_style == "words":
-        board = render_spoken(game, language)
+        board = render_spoken(game, language, label=None if label is None else escape_name(label))
     else:
-        board = f"```\n{render_text(game, compact=preferences.compact, language=language)}\n```"
+        text = render_text(
+            game, compact=preferences.compact, language=language, label=None if label is None else escape_in_code(label)
+        )
+        board = f"```\n{text}\n```"
     return BoardMessage(_with_line(board, line), None, None, view)
 
 

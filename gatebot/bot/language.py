@@ -13,6 +13,8 @@ describes them in every language gatebot has, so a German client shows ``/gate n
 
 from __future__ import annotations
 
+import functools
+
 import discord
 from discord import app_commands
 
@@ -29,7 +31,23 @@ _NAMES = (
 
 def speaker(interaction: discord.Interaction) -> Translator:
     """The translator for the person who made ``interaction``: their Discord client's language."""
-    return translator(str(interaction.locale))
+    return reader(str(interaction.locale))
+
+
+@functools.cache
+def reader(locale: str | None = None) -> Translator:
+    """The translator for a Discord reader of ``locale``: names in its sentences escaped (:func:`escape_name`)."""
+    return translator(locale).quoting(escape_name)
+
+
+def escape_name(name: str) -> str:
+    """A name as Discord shows it literally: its markdown and mentions escaped, so it formats and pings nothing."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def escape_in_code(name: str) -> str:
+    """A name inside a code block: no run of backticks that could end the block early."""
+    return name.replace("`", "`\u200b")
 
 
 class CatalogueTranslator(app_commands.Translator):

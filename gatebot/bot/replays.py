@@ -7,10 +7,14 @@ Animation posts the whole game as an animated GIF (:func:`gatebot.render.replay.
 drawn in a worker thread once the press is deferred, so the bot keeps answering others.
 
 Every press asks the service again (:meth:`gatebot.service.replays.Replays.replay`): it alone
-decides who may watch a game. Anyone who can see the message may step it if the service lets
-them watch that game; anyone else gets its one sentence, privately. The custom ids carry the
-game and the step (``gate:replay:42:12:next``), so the buttons work after a restart and nothing
-is kept in memory.
+decides who may watch a game. The step buttons are the replay's owner's, whoever opened it, as
+a board's are its player's: anyone else's press is refused privately, and the message stays as
+it was. The custom ids carry the game, the step and the owner (``gate:replay:42:12:next:7``),
+so the buttons work after a restart and nothing is kept in memory.
+
+An attempt at a challenge still open is a secret until it closes (every position shows the
+deal): its replay is shown to its owner alone (ephemeral), names the challenge, never the
+deal, and its animation is posted privately too.
 
 A step is drawn by the drawing of a board (:func:`gatebot.bot.boards.game_message`) in the
 presser's own style — text, emoji, words or image — so each step shows exactly what the board
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
     from re import Match
 
 #: A step button: the game, the step it shows when pressed, and which button it is (ids differ in a message).
-STEP_ID = r"gate:replay:(?P<game>\d{1,19}):(?P<step>\d{1,9}):(?P<button>first|back|next|last)"
+STEP_ID = r"gate:replay:(?P<game>\d{1,19}):(?P<step>\d{1,9}):(?P<button>first|back|next|last)(?::(?P<owner>\d{1,20}))?"
 #: Animation: the game's GIF.
 ANIMATION_ID = r"gate:replay:(?P<game>\d{1,19}):gif"
 #: The step buttons in their order: key, label.
@@ -54,6 +58,8 @@ STEP_BUTTONS = (("first", "⏮"), ("back", "◀"), ("next", "▶"), ("last", "�
 ANIMATION_BUTTON = (N_("Animation"), "🎬")
 #: A press whose answer Discord didn't take: nothing is lost, the message's buttons still work.
 REPLAY_APOLOGY = N_("Sorry, I couldn't show that just now: please press again.")
+#: A press on someone else's replay.
+NOT_YOURS = N_("This replay's buttons are for whoever opened it: open your own with /gate replay.")
 #: How a replayed game ended, as its heading says it.
 _ENDINGS = {"won": _("won"), "lost": _("lost"), "resigned": _("resigned"), "abandoned": _("abandoned"),
             "expired": _("expired")}
@@ -84,6 +90,10 @@ def title_line(replay: GameReplay) -> str:
     facts = {"game": replay.game_id, "owner": replay.owner, "title": game.title, "deal": replay.deal,
              "ending": _ENDINGS.get(replay.status.value, replay.status.value),
              "after": n_("after {n} move", "after {n} moves", replay.moves)}
+    if replay.secret is not None:  # the deal stays a secret while the challenge is open
+        return _("Replay of game #{game}: {owner}'s attempt at {challenge}, {ending} {after} (only you see it "
+                 "until the challenge closes).", game=replay.game_id, owner=replay.owner, challenge=replay.secret,
+                 ending=facts["ending"], after=facts["after"])
     if replay.options:
         return _("Replay of game #{game}: {owner}'s {title} deal {deal} with {options}, {ending} {after}.",
                  **facts, options=" and ".join(replay.options))
@@ -95,25 +105,33 @@ class StepButton(DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
 
     screen: ClassVar[ReplayScreen]
 
-    def __init__(self, game_id: int, step: int, button: str, *, disabled: bool = False) -> None:
+    def __init__(
+        self, game_id: int, step: int, button: str, owner: int | None = None, *, disabled: bool = False
+    ) -> None:
+        """``owner``: the Discord user whose replay this is (None on a message from an older gatebot: anyone's)."""
         label = dict(STEP_BUTTONS)[button]
+        whose = "" if owner is None else f":{owner}"
         super().__init__(
             discord.ui.Button(
                 label=label, style=discord.ButtonStyle.secondary,
-                custom_id=f"gate:replay:{game_id}:{step}:{button}", disabled=disabled,
+                custom_id=f"gate:replay:{game_id}:{step}:{button}{whose}", disabled=disabled,
             ),
             row=0,
         )
-        self.game_id, self.step, self.button = game_id, step, button
+        self.game_id, self.step, self.button, self.owner = game_id, step, button, owner
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
     ) -> StepButton:
-        return cls(int(match["game"]), int(match["step"]), match["button"])
+        owner = match["owner"]
+        return cls(int(match["game"]), int(match["step"]), match["button"], None if owner is None else int(owner))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if self.owner is not None and interaction.user.id != self.owner:
+                await reply_privately(interaction, NOT_YOURS)
+                return
             await self.screen.step(interaction, self.game_id, self.step)
         except Exception as error:
             await failed(interaction, error, self)
@@ -196,35 +214,50 @@ class ReplayScreen:
         boundary, which says it privately.
         """
         actor = interaction_actor(interaction)
+        say = speaker(interaction)
         async with OnTime(interaction, after=self.safety_defer) as answer:
             replay = await self.service.replays.replay(actor, game_id)
-            message = await self.message(replay, 0, await self._style(interaction), speaker(interaction))
-            await answer.send(message.content, view=message.view, file=message.file, embed=message.embed)
+            message = await self.message(replay, 0, await self._style(interaction), say, owner=interaction.user.id)
+            if replay.secret is None:
+                await answer.send(message.content, view=message.view, file=message.file, embed=message.embed)
+                return
+            note = say.say(_("Your replay of {challenge} is private until the challenge closes.",
+                             challenge=replay.secret))
+            await answer.send_privately(
+                message.content, note=note, view=message.view, file=message.file, embed=message.embed
+            )
 
     async def step(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         """A step button: the pressed message shows step ``step`` (kept within the game), edited in place."""
         async with OnTime(interaction, after=self.safety_defer, edits=True) as answer:
             replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
-            message = await self.message(replay, step, await self._style(interaction), speaker(interaction))
+            message = await self.message(
+                replay, step, await self._style(interaction), speaker(interaction), owner=interaction.user.id
+            )
             await answer.update(**message.edit_kwargs())
 
     async def animation(self, interaction: discord.Interaction, game_id: int) -> None:
         """Animation: the press deferred at once, the GIF drawn in a worker thread, then posted here.
 
-        A refusal follows the deferred press privately; the picture is for the channel.
+        A refusal follows the deferred press privately; the picture is for the channel, or for
+        its owner alone while the game's challenge is open (drawn naming the challenge, not the deal).
         """
         await interaction.response.defer()
         replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
-        drawn = await asyncio.to_thread(animate, replay.positions, language=speaker(interaction))
+        drawn = await asyncio.to_thread(animate, replay.positions, language=speaker(interaction), label=replay.secret)
         picture = discord.File(io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}")
-        await interaction.followup.send(speaker(interaction).say(title_line(replay)), file=picture)
+        await interaction.followup.send(
+            speaker(interaction).say(title_line(replay)), file=picture, ephemeral=replay.secret is not None
+        )
 
     async def message(
-        self, replay: GameReplay, step: int, style: Preferences, say: Translator | None = None
+        self, replay: GameReplay, step: int, style: Preferences, say: Translator | None = None,
+        *, owner: int | None = None,
     ) -> BoardMessage:
         """The replay at ``step`` (clamped to its steps), drawn in ``style`` (a player's preferences).
 
-        Its heading, step line and Animation button are in ``say``'s language (English by default).
+        Its heading, step line and Animation button are in ``say``'s language (English by default);
+        its step buttons answer ``owner`` alone (the Discord user it was opened for).
         """
         last = len(replay.positions) - 1
         step = max(0, min(step, last))
@@ -232,11 +265,11 @@ class ReplayScreen:
         targets = {"first": 0, "back": max(0, step - 1), "next": min(last, step + 1), "last": last}
         for button, _label in STEP_BUTTONS:
             stays = targets[button] == step
-            view.add_item(self.step_button(replay.game_id, targets[button], button, disabled=stays))
+            view.add_item(self.step_button(replay.game_id, targets[button], button, owner, disabled=stays))
         view.add_item(self.animation_button(replay.game_id, say=say))
         game: Game = replay.positions[step]
         line = joined(title_line(replay), step_line(replay, step), sep="\n")
-        return await game_message(game, style, line, view, language=say)
+        return await game_message(game, style, line, view, language=say, label=replay.secret)
 
     async def _style(self, interaction: discord.Interaction) -> Preferences:
         """How the presser likes boards drawn."""

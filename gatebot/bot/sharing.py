@@ -11,11 +11,12 @@ be one more question before a share. The picture shows nothing the text doesn't
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 
 import discord
 
-from gatebot.bot.language import speaker
+from gatebot.bot.language import escape_name, speaker
 from gatebot.bot.timely import OnTime
 from gatebot.render.card import ResultCard, render_card
 from gatebot.render.card_image import render_card_png
@@ -33,4 +34,6 @@ async def post_card(answer: OnTime, card: ResultCard) -> None:
     """
     language = speaker(answer.interaction)
     picture = await asyncio.to_thread(render_card_png, card, language)
+    if card.challenge is not None:  # a name is shown as typed: no markdown, no mention
+        card = dataclasses.replace(card, challenge=escape_name(card.challenge))
     await answer.send(render_card(card, language), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME))

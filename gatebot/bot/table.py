@@ -56,14 +56,14 @@ from gatebot.bot.errors import (
     log_failure,
     reply_privately,
 )
-from gatebot.bot.language import speaker
+from gatebot.bot.language import reader, speaker
 from gatebot.bot.questions import ConfirmNewGame
 from gatebot.bot.reach import bot_is_in
 from gatebot.bot.replays import ReplayScreen
 from gatebot.bot.timely import SAFETY_DEFER
 from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
-from gatebot.locale import Translator, translator
+from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined, message_of
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics
@@ -440,7 +440,7 @@ class Table:
         (``@Gate undo``).
         """
         actor = message_actor(message)
-        said = _Said(message, translator(actor.locale))
+        said = _Said(message, reader(actor.locale))
         try:
             owner = await self._replied_board_owner(message)
             if owner is not None and owner.user_id != actor.user_id:
@@ -458,7 +458,7 @@ class Table:
     async def typed_hint(self, message: discord.Message) -> None:
         """A hint asked for in chat: answered as a reply to the asking message (in a DM, privately)."""
         actor = message_actor(message)
-        said = _Said(message, translator(actor.locale))
+        said = _Said(message, reader(actor.locale))
         try:
             async with self._turn(actor), _typing(message.channel):
                 with metrics.HINT_SECONDS.time():
@@ -510,9 +510,13 @@ class Table:
     # -- drawing --------------------------------------------------------------------------
 
     async def _draw(self, actor: Actor, reply: Reply, *, note: str | None = None) -> BoardMessage:
-        """The reply's board in its player's style (the reply carries it; a reply made by hand is asked about)."""
+        """The reply's board in its player's style and language (a reply made by hand asks for them).
+
+        A board is its player's message: said in their own language whoever's message edits it.
+        """
         preferences = reply.preferences or await self.service.preferences(actor)
-        return await board_message(reply, preferences, self.components, note=note, language=translator(actor.locale))
+        language = reader(preferences.locale or actor.locale)
+        return await board_message(reply, preferences, self.components, note=note, language=language)
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
         """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.

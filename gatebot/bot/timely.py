@@ -99,6 +99,31 @@ class OnTime:
                 extra["embed"] = embed
             await interaction.response.send_message(content, **extra)
 
+    async def send_privately(
+        self, content: str | None, *, note: str, view: discord.ui.View | None = None,
+        file: discord.File | None = None, embed: discord.Embed | None = None,
+    ) -> None:
+        """Answer a command with a message only its reader sees, whatever a deferral fixed.
+
+        A public "thinking…" already shown becomes ``note`` (a sentence that reveals nothing)
+        and the answer follows it privately.
+        """
+        extra: dict[str, Any] = {"ephemeral": True}
+        for key, value in (("view", view), ("file", file), ("embed", embed)):
+            if value is not None:
+                extra[key] = value
+        async with self._lock:
+            interaction = self.interaction
+            if not interaction.response.is_done():
+                await interaction.response.send_message(content, **extra)
+            elif self.ephemeral:
+                await interaction.edit_original_response(
+                    content=content, view=view, embed=embed, attachments=[file] if file is not None else MISSING
+                )
+            else:
+                await interaction.edit_original_response(content=note)
+                await interaction.followup.send(content or MISSING, **extra)
+
     async def refuse(self, content: str) -> None:
         """Answer with a short refusal: privately while nothing is shown yet, else in the acknowledgement's place.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from importlib.resources import files
 
@@ -26,7 +26,7 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 from babel.numbers import parse_pattern
 
-from gatebot.messages import Day, Number, Text
+from gatebot.messages import Day, Name, Number, Text
 from gatebot.render.spoken import RANK_NAMES, SUIT_NAMES
 from gatebot.rules.cards import CardWord
 
@@ -56,9 +56,17 @@ def language_of(locale: str | None) -> str:
 class Translator:
     """One language's catalogue, and saying gatebot's messages in it."""
 
-    def __init__(self, language: str, catalogue: gettext.NullTranslations) -> None:
+    def __init__(
+        self, language: str, catalogue: gettext.NullTranslations, quote: Callable[[str], str] | None = None
+    ) -> None:
+        """``quote`` escapes a :class:`~gatebot.messages.Name` in a sentence for a reader whose messages read markup."""
         self.language = language
         self.catalogue = catalogue
+        self.quote = quote
+
+    def quoting(self, quote: Callable[[str], str]) -> Translator:
+        """The same language, every :class:`~gatebot.messages.Name` in a sentence passed through ``quote``."""
+        return Translator(self.language, self.catalogue, quote)
 
     def gettext(self, message: str, /) -> str:
         return self.catalogue.gettext(message)
@@ -104,6 +112,8 @@ class Translator:
                 said[name] = self.card(value)
             elif isinstance(value, Text):
                 said[name] = self.say(value)
+            elif isinstance(value, Name):
+                said[name] = self.quote(value) if self.quote is not None else value
             elif isinstance(value, Number) and self.language != ENGLISH:
                 said[name] = self.number(value)
             elif isinstance(value, Day) and self.language != ENGLISH:

@@ -38,26 +38,31 @@ class TextBoard(Protocol[G_contra]):
     """Draws a game as monospace text (see :func:`render_text`)."""
 
     def __call__(
-        self, game: G_contra, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+        self, game: G_contra, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH,
+        label: str | None = None,
     ) -> str: ...
 
 
 class EmojiBoard(Protocol[G_contra]):
     """Draws a game as a Discord message of emoji cards (see :func:`render_emoji`)."""
 
-    def __call__(self, game: G_contra, *, compact: bool = False, language: Language = ENGLISH) -> str: ...
+    def __call__(
+        self, game: G_contra, *, compact: bool = False, language: Language = ENGLISH, label: str | None = None
+    ) -> str: ...
 
 
 class SpokenBoard(Protocol[G_contra]):
     """Draws a game as sentences for a screen reader (see :func:`render_spoken`)."""
 
-    def __call__(self, game: G_contra, language: Language = ENGLISH) -> str: ...
+    def __call__(self, game: G_contra, language: Language = ENGLISH, *, label: str | None = None) -> str: ...
 
 
 class ImageLayout(Protocol[G_contra]):
     """Lays a game out for the PNG board (see :func:`layout_board`); imports Pillow only when called."""
 
-    def __call__(self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH) -> Layout: ...
+    def __call__(
+        self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    ) -> Layout: ...
 
 
 class TableView(Protocol[G_contra]):
@@ -103,7 +108,9 @@ def boards_for(variant: Game | type[Game]) -> Boards[Any]:
     return boards
 
 
-def render_text(game: Game, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH) -> str:
+def render_text(
+    game: Game, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH, label: str | None = None
+) -> str:
     """Draw ``game`` as text: header, then its piles one a row, then the result once it is over.
 
     ``compact`` keeps every line within 36 characters (what a phone shows of a code block,
@@ -112,15 +119,18 @@ def render_text(game: Game, *, compact: bool = False, colour: bool = False, lang
     ANSI codes for terminals; widths ignore the codes. Every pile's row starts with the
     name players type for it, and nothing a player can't see is drawn. Its words (the
     header's, ``free``, the stock's) are in ``language``; the card symbols are the same in all.
+    ``label``, when given, is what the header calls the game in place of its deal (every drawing
+    takes it: a challenge still open is named, its deal kept secret).
     """
     draw = boards_for(game).text
     if draw is None:
         raise MissingBoard(f"There is no text board for {game.title} yet")
-    return draw(game, compact=compact, colour=colour, language=language)
+    return draw(game, compact=compact, colour=colour, language=language, label=label)
 
 
 def render_emoji(
-    game: Game, *, compact: bool = False, four_colour: bool = False, language: Language = ENGLISH
+    game: Game, *, compact: bool = False, four_colour: bool = False, language: Language = ENGLISH,
+    label: str | None = None,
 ) -> str:
     """Draw ``game`` for a Discord message: header, then its piles one a row, then the result.
 
@@ -134,11 +144,11 @@ def render_emoji(
     draw = boards_for(game).emoji
     if draw is None:
         raise MissingBoard(f"There is no emoji board for {game.title} yet")
-    board = draw(game, compact=compact, language=language)
+    board = draw(game, compact=compact, language=language, label=label)
     return four_colour_suits(board) if four_colour else board
 
 
-def render_spoken(game: Game, language: Language = ENGLISH) -> str:
+def render_spoken(game: Game, language: Language = ENGLISH, *, label: str | None = None) -> str:
     """Draw ``game`` in words for a screen reader: a sentence a pile, every visible card named in full.
 
     No card symbols or emoji, nothing a player can't see (see :mod:`gatebot.render.spoken`);
@@ -148,10 +158,12 @@ def render_spoken(game: Game, language: Language = ENGLISH) -> str:
     speak = boards_for(game).spoken
     if speak is None:
         raise MissingBoard(f"There is no spoken board for {game.title} yet")
-    return speak(game, language)
+    return speak(game, language, label=label)
 
 
-def layout_board(game: Game, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def layout_board(
+    game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box.
 
     The header's and captions' words, and the empty places' notes, are in ``language``.
@@ -159,7 +171,7 @@ def layout_board(game: Game, scale: float = 1.0, language: Language = ENGLISH) -
     lay_out = boards_for(game).layout
     if lay_out is None:
         raise MissingBoard(f"There is no picture of a {game.title} board yet")
-    return lay_out(game, scale, language)
+    return lay_out(game, scale, language, label=label)
 
 
 def rules_text(game: Game, width: int = 78, *, language: Language = ENGLISH) -> str:

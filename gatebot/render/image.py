@@ -38,7 +38,8 @@ TEXT_COLOURS = {
 
 
 def render_png(
-    game: Game, *, scale: float = 1.0, four_colour: bool = False, language: Language = ENGLISH
+    game: Game, *, scale: float = 1.0, four_colour: bool = False, language: Language = ENGLISH,
+    label: str | None = None,
 ) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
@@ -49,9 +50,11 @@ def render_png(
     otherwise stall the bot's event loop.
 
     With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue. The
-    board's words (header, captions, empty places) are in ``language``.
+    board's words (header, captions, empty places) are in ``language``; ``label`` names the game in
+    the deal's place (see :func:`~gatebot.render.boards.render_text`).
     """
-    return encode(draw_board(layout_board(game, scale, language), four_colour=four_colour, language=language))
+    layout = layout_board(game, scale, language, label=label)
+    return encode(draw_board(layout, four_colour=four_colour, language=language))
 
 
 def draw_board(layout: Layout, *, four_colour: bool = False, language: Language = ENGLISH) -> Image.Image:

@@ -82,7 +82,7 @@ def positions(start: Game, log: Iterable[str], *, undo_token: str) -> list[Game]
 
 def animate(
     games: Sequence[Game], *, scale: float = REPLAY_SCALE, image_format: str | None = None,
-    language: Language = ENGLISH,
+    language: Language = ENGLISH, label: str | None = None,
 ) -> Animation:
     """The animated picture of ``games`` (positions in order, as :func:`positions` gives them).
 
@@ -90,7 +90,8 @@ def animate(
     after another are one frame, shown as long as they were together. The first frame (the
     deal) and the last (the end) stay longer. ``image_format`` is ``gif`` (the default) or
     ``webp`` (when Pillow has it). Every frame has the size of the tallest board, so
-    a column that grows doesn't move the rest. The boards' words are in ``language``.
+    a column that grows doesn't move the rest. The boards' words are in ``language``; ``label``
+    names the game in the deal's place.
     """
     if not games:
         raise ValueError("a replay needs at least one position")
@@ -100,7 +101,7 @@ def animate(
     if chosen == "webp" and not features.check("webp"):
         raise ValueError("this Pillow can't write WebP")
     shown = _spread(games, MAX_FRAMES)
-    layouts = [layout_board(game, scale, language) for game in shown]
+    layouts = [layout_board(game, scale, language, label=label) for game in shown]
     size = (max(layout.size[0] for layout in layouts), max(layout.size[1] for layout in layouts))
     frames: list[Image.Image] = []
     durations: list[int] = []

@@ -65,10 +65,17 @@ def line(label: str, *parts: str) -> str:
     return f"{label}: {', '.join(part for part in parts if part)}."
 
 
-def header(game: Game, *facts: str, total: int = 52, language: Language = ENGLISH) -> str:
-    """The first line: ``Little Gate, single-moves, deal 617. 12 moves, score 8 of 52.``."""
+def header(
+    game: Game, *facts: str, total: int = 52, language: Language = ENGLISH, label: str | None = None
+) -> str:
+    """The first line: ``Little Gate, single-moves, deal 617. 12 moves, score 8 of 52.``.
+
+    ``label``, when given, names the game in the deal's place (a challenge whose deal is still a secret).
+    """
     title = ", ".join((game.title, *game.options))
-    if game.deal is None:
+    if label is not None:
+        where = label
+    elif game.deal is None:
         where = language.gettext("custom position")
     else:
         where = language.gettext("deal {deal}").format(deal=game.deal)

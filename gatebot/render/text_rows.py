@@ -104,15 +104,26 @@ def title_words(game: Game) -> str:
     return game.title + (f" ({', '.join(game.options)})" if game.options else "")
 
 
-def header_facts(game: Game, language: Language = ENGLISH, *, total: int = 52) -> list[str]:
-    """What the board's header says besides the title: the deal, the moves played, the score."""
+def header_facts(
+    game: Game, language: Language = ENGLISH, *, total: int = 52, label: str | None = None
+) -> list[str]:
+    """What the board's header says besides the title: the deal, the moves played, the score.
+
+    ``label``, when given, names the game in the deal's place (a challenge whose deal is still a secret).
+    """
     count = len(game.moves)
     return [
-        language.gettext("custom position") if game.deal is None
-        else language.gettext("deal {deal}").format(deal=game.deal),
+        label if label is not None else where_words(game, language),
         language.ngettext("{n} move", "{n} moves", count).format(n=count),
         language.gettext("score {score}/{total}").format(score=game.score, total=total),
     ]
+
+
+def where_words(game: Game, language: Language = ENGLISH) -> str:
+    """Which game this is, as a header says it: ``deal 617``, or ``custom position`` for a pasted one."""
+    if game.deal is None:
+        return language.gettext("custom position")
+    return language.gettext("deal {deal}").format(deal=game.deal)
 
 
 def header_lines(title: str, facts: list[str], width: int, *, compact: bool) -> list[str]:

@@ -181,12 +181,14 @@ class Advice:
 
         One UPDATE guarded by the version that was read, which it leaves as it is: the
         version stands for the position, and a hint changes only a counter. Askers who
-        shared one hint share its count too.
+        shared one hint share its count too. A hint counted already is still checked against
+        the stored version (one read): it is given only for the position the game is at.
         """
         if version is None:
             return False
         if self._hinted.get((game_id, visible)):
-            return True
+            async with self._db.engine.connect() as connection:
+                return await stored.version_of(connection, game_id) == version
         key = (game_id, version, visible)
         counting = self._counting.get(key)
         if counting is None:

@@ -15,7 +15,7 @@ from typing import cast
 from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gatebot.messages import _, n_
+from gatebot.messages import Name, _, n_
 from gatebot.rules import DEFAULT_VARIANT, Game
 from gatebot.service.variants import has_stock
 from gatebot.store.database import Database
@@ -38,7 +38,7 @@ class AttemptRules:
     def of(cls, challenge: Challenge) -> AttemptRules:
         return cls(
             challenge.id,
-            challenge.name,
+            Name(challenge.name),
             Rule(challenge.hints),
             Rule(challenge.undo),
             challenge.closes_at,

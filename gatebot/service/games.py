@@ -244,7 +244,7 @@ class GameService:
             if game is None:
                 return self._reader.damaged(record)
             self._note_current(actor, record, game)
-            return self._reader.board(record, game)
+            return await self._reader.board(session, record, game)
 
         return await self._serve(actor, work)
 
@@ -322,9 +322,11 @@ class GameService:
             if current is not None and await self._reader.load(session, current) is None:
                 # It can't be played (it is set aside now): there is nothing to abandon.
                 set_aside, current = current, None
+            ended: str | None = None  # the open challenge an abandoned attempt was at: its deal stays secret
             if current is not None:
                 if not confirm:
                     return await self._reader.ask_to_abandon(session, current)
+                ended = self._reader.label(await self.attempts.of_record(session, current))
                 finish(current, GameStatus.ABANDONED, self._clock())
                 await session.flush()  # frees the one-active-game slot before the insert
             record = GameRecord(
@@ -351,14 +353,14 @@ class GameService:
                 first = _("Dealt {game} deal {deal}.", game=game.title, deal=game.deal)
             else:
                 first = attempt.began(self._clock())
-            message = dealt(first, abandoned=current)
+            message = dealt(first, abandoned=current, challenge=ended)
             lost_likely = attempt is None and not winnable  # a proven deal or a challenge's deal needs no advice
             note = lost_from_the_deal_note(game, self._deal_command) if lost_likely else None
             if note is not None:
                 message = joined(message, note)
             if set_aside is not None:
-                message = joined(message, set_aside_note(set_aside))
-            return self._reader.board(record, game.copy(), message=message, saved=True)
+                message = joined(message, set_aside_note(set_aside, secret=set_aside.challenge_id is not None))
+            return await self._reader.board(session, record, game.copy(), message=message, saved=True)
 
         return self._told(actor, await self._serve(actor, work))
 
@@ -488,7 +490,7 @@ class GameService:
                 said = _("You ended the game with a score of {score}.", score=record.score)
             else:
                 said = _("You resigned with a score of {score}.", score=record.score)
-            return self._reader.board(record, game, message=said, saved=True)
+            return await self._reader.board(session, record, game, message=said, saved=True)
 
         return self._told(actor, await self._serve(actor, work))
 
@@ -565,15 +567,21 @@ class GameService:
         """The game a request would act on, as a board reply, with the same refusals as a change.
 
         ``remembered``: from the game this process last saw, when it may (as a move's fast path
-        trusts it: the same game and version as asked, no challenge that has closed). What is
-        then written from it is guarded by that version, so a change elsewhere is noticed there.
+        trusts it: the same game and version as asked, no challenge that has closed) and one read
+        of the game's stored version shows nobody changed it since: another process may have
+        moved, ended or deleted it (a forgotten player's), and an answer that writes nothing (a
+        hint) has no guarded write to notice that.
         """
         if remembered:
-            current = self.memory.current(player_key(actor), game_id, expected_version, self._clock())
+            key = player_key(actor)
+            current = self.memory.current(key, game_id, expected_version, self._clock())
+            if current is not None and not await self._still_at(current.game_id, current.version):
+                self.memory.drop(key)
+                current = None
             if current is not None:
                 return await self.players.with_preferences(actor, self._reader.reply(
                     current.game_id, current.version, GameStatus.ACTIVE, current.game.copy(), lost=current.lost,
-                    place=(current.board_channel_id, current.board_message_id),
+                    place=(current.board_channel_id, current.board_message_id), attempt=current.attempt,
                 ))
 
         async def work(session: AsyncSession) -> Reply:
@@ -582,9 +590,14 @@ class GameService:
                 return opened
             record, game = opened
             self._note_current(actor, record, game)
-            return self._reader.board(record, game)
+            return await self._reader.board(session, record, game)
 
         return await self._serve(actor, work)
+
+    async def _still_at(self, game_id: int, version: int) -> bool:
+        """Whether the game is still being played at ``version`` in the database (one read by its key)."""
+        async with self._db.engine.connect() as connection:
+            return await stored.version_of(connection, game_id) == version
 
     # -- the shared path of a change ------------------------------------------------------
 
@@ -605,7 +618,7 @@ class GameService:
             attempt = await self.attempts.of_record(session, record)
             tokens, error = apply(game, attempt)
             if not tokens:
-                return self._reader.board(record, game, kind=ReplyKind.ERROR, message=error)
+                return await self._reader.board(session, record, game, kind=ReplyKind.ERROR, message=error)
             await session.flush()  # a repaired position cache is written first (it takes a version)
             start = Current(record.id, record.version, record.log, record.move_count, game, attempt,
                             record.proved_lost, record.channel_id, record.board_message_id)
@@ -685,7 +698,7 @@ class GameService:
             start.game_id, version, change.status, game,
             message=outcome_message(change.status, error, change.move_count, change.score),
             played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=change.proved_lost,
-            saved=True, place=(start.board_channel_id, start.board_message_id),
+            saved=True, place=(start.board_channel_id, start.board_message_id), attempt=start.attempt,
         )
 
     def _note_current(self, actor: Actor, record: GameRecord, game: Game) -> None:

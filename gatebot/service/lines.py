@@ -9,7 +9,7 @@ was typed, so no answer can outgrow Discord's limits.
 
 from __future__ import annotations
 
-from gatebot.messages import _
+from gatebot.messages import Number, _
 
 #: Characters in one line of typed moves.
 MAX_LINE = 1000
@@ -30,7 +30,7 @@ def excerpt(text: str, size: int = EXCERPT) -> str:
 def line_refusal(text: str) -> str | None:
     """Why a line of moves is refused before it is read, in one sentence; None when it may be read."""
     if len(text) > MAX_LINE:
-        length = f"{len(text):,}"
+        length = Number(len(text))  # grouped as the reader's language groups thousands: 1,200 or 1.200
         return _(
             "That line is too long to be moves ({length} characters): "
             "send at most {limit} characters, a few moves at a time.",

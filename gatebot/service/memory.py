@@ -1,10 +1,11 @@
 """What this process remembers of players' games: where their next move starts, and replays already checked.
 
 Both are caches of a stated size, and neither can serve a game another process changed:
-a move or a hint that starts from a remembered game is written (or counted) by one UPDATE
-guarded by the version it remembers, which matches nothing once the row moved on, and the
-request then starts again from a fresh read; a checked replay is used only for a row whose
-variant, options, deal, log and position are exactly those it was checked for.
+a move that starts from a remembered game is written by one UPDATE guarded by the version it
+remembers, which matches nothing once the row moved on (or was deleted by a forget-me), and
+the request then starts again from a fresh read; a hint, which writes nothing first, reads the
+game's stored version before it starts from memory; a checked replay is used only for a row
+whose variant, options, deal, log and position are exactly those it was checked for.
 """
 
 from __future__ import annotations
@@ -149,6 +150,14 @@ class Memory:
         known = self._known.get(game_id)
         if known is not None:
             known.log, known.position, known.game = log, position, game.copy()
+
+    def forget_player(self, key: PlayerKey) -> list[int]:
+        """Drop the player's active game and its checked replay (another process forgot them): its id, if one."""
+        current = self._current.pop(key, None)
+        if current is None:
+            return []
+        self._known.pop(current.game_id, None)
+        return [current.game_id]
 
     def forget(self, key: PlayerKey, game_ids: Iterable[int]) -> None:
         """Drop everything remembered about a player who was deleted, and about their games."""

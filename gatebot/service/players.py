@@ -6,9 +6,16 @@ one player (one per group of shards), so a change is told to all of them: the tr
 that writes a preference or a board's place also sends a notice on
 :data:`~gatebot.store.notices.PLAYERS_CHANNEL`, delivered when it commits, and every
 process drops what it kept about that player or game when it hears it. While a process
-can't hear notices (its listening connection dropped, or isn't up yet) it keeps nothing, so
-a change made elsewhere is honoured on the very next request either way. SQLite is one
-process: its caches need no notices.
+can't hear notices (its listening connection dropped, stopped answering, or isn't up yet) it
+keeps nothing, so a change made elsewhere is honoured on the very next request either way.
+A forget-me is told the same way, and every process then drops all it holds about the player.
+
+SQLite sends no notices, yet several processes may share its file. There a process re-reads
+the player's row (one read by its unique key) before it answers about them: each request
+that reads the player's game reads their row in the same transaction, and asking for the
+preferences alone reads them. Only a reply to a change written from memory carries
+preferences kept from before (within :data:`PREFERENCES_SECONDS`): its guarded write proved
+the player's game, and so the player, is still there.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from cachetools import LRUCache, TTLCache
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
@@ -39,6 +47,8 @@ BOARD_MESSAGE_SECONDS = 60.0
 PlayerKey = tuple[str, str]
 #: Told where a game's board message now is: (game id, channel id, message id).
 BoardMoved = Callable[[int, int, int], None]
+#: Told that another process forgot a player: drop everything held about them.
+Forgotten = Callable[[PlayerKey], None]
 
 
 class PreferenceError(UserError):
@@ -53,6 +63,11 @@ def player_key(actor: Actor) -> PlayerKey:
 def preferences_notice(key: PlayerKey) -> str:
     """The notice that a player's preferences changed: ``player:<platform>:<user id>``."""
     return f"player:{key[0]}:{key[1]}"
+
+
+def forgotten_notice(key: PlayerKey) -> str:
+    """The notice that a player was forgotten: ``forgot:<platform>:<user id>``."""
+    return f"forgot:{key[0]}:{key[1]}"
 
 
 def board_notice(game_id: int, channel_id: int, message_id: int) -> str:
@@ -84,12 +99,17 @@ class Players:
         #: older than the change just heard, so it is not kept.
         self._heard = 0
         self._board_moved: BoardMoved | None = None
+        self._forgotten: Forgotten | None = None
 
     # -- other processes' changes ----------------------------------------------------------
 
     def follow_boards(self, board_moved: BoardMoved) -> None:
         """Tell ``board_moved`` when another process says a game's board message moved."""
         self._board_moved = board_moved
+
+    def follow_forgets(self, forgotten: Forgotten) -> None:
+        """Tell ``forgotten`` when another process forgot a player."""
+        self._forgotten = forgotten
 
     @property
     def hears_changes(self) -> bool:
@@ -111,6 +131,13 @@ class Players:
         if kind == "player":
             platform, _, user_id = rest.partition(":")
             self._preferences.pop((platform, user_id), None)
+        elif kind == "forgot":
+            platform, _, user_id = rest.partition(":")
+            key = (platform, user_id)
+            self._ids.pop(key, None)
+            self._preferences.pop(key, None)
+            if self._forgotten is not None:
+                self._forgotten(key)
         elif kind == "board":
             game, channel, message = (int(part) for part in rest.split(":"))
             self._boards.pop(game, None)
@@ -118,8 +145,9 @@ class Players:
                 self._board_moved(game, channel, message)
 
     def _lost_notices(self) -> None:
-        """Notices may have been missed: keep nothing from before."""
+        """Notices may have been missed (a forget-me among them): keep nothing from before."""
         self._heard += 1
+        self._ids.clear()
         self._preferences.clear()
         self._boards.clear()
 
@@ -130,8 +158,14 @@ class Players:
         return self._ids.get(player_key(actor))
 
     async def id_of(self, session: AsyncSession, actor: Actor) -> int | None:
-        """The player's row id, from memory or the database; None for someone gatebot hasn't met."""
+        """The player's row id, from memory or the database; None for someone gatebot hasn't met.
+
+        On SQLite always from the database, with their preferences (one read by the row's unique
+        key): no notice tells this process that another one forgot the player.
+        """
         key = player_key(actor)
+        if self._db.is_sqlite:
+            return self._fresh(key, await stored.player(session, actor.platform, actor.user_id))
         found = self._ids.get(key)
         if found is None:
             found = await stored.player_id(session, actor.platform, actor.user_id)
@@ -143,7 +177,8 @@ class Players:
         """The actor's player row, made on first contact; the display name follows the platform's."""
         found = await stored.player(session, actor.platform, actor.user_id)
         if found is None:
-            found = Player(platform=actor.platform, platform_user_id=actor.user_id, display_name=actor.display_name)
+            found = Player(platform=actor.platform, platform_user_id=actor.user_id, display_name=actor.display_name,
+                           locale=None if actor.guessed_locale else actor.locale)
             session.add(found)
             await session.flush()
         elif found.display_name != actor.display_name and actor.display_name:
@@ -157,18 +192,30 @@ class Players:
 
     # -- preferences -----------------------------------------------------------------------
 
+    def _fresh(self, key: PlayerKey, found: Player | None) -> int | None:
+        """Keep what a read of the player's row in this request says (SQLite); their id, None if gone."""
+        if found is None:
+            self._ids.pop(key, None)
+            self._preferences.pop(key, None)
+            return None
+        self._ids[key] = found.id
+        self._preferences[key] = _as_preferences(found)
+        return found.id
+
     async def preferences(self, actor: Actor) -> Preferences:
-        """The player's board preferences (defaults for someone new)."""
+        """The player's board preferences (defaults for someone new); on SQLite read afresh each time."""
+        return await self._preferences_of(actor, kept=not self._db.is_sqlite)
+
+    async def _preferences_of(self, actor: Actor, *, kept: bool) -> Preferences:
+        """The player's preferences: ``kept`` from memory when they are there, else read (and kept)."""
         key = player_key(actor)
-        cached = self._preferences.get(key)
+        cached = self._preferences.get(key) if kept else None
         if cached is not None:
             return cached
         heard, keep = self._heard, self._may_keep()
         async with self._db.sessions() as session:
             found = await stored.player(session, actor.platform, actor.user_id)
-        preferences = Preferences() if found is None else Preferences(
-            found.board_style, found.compact_board, found.four_colour
-        )
+        preferences = Preferences() if found is None else _as_preferences(found)
         if keep and heard == self._heard:
             self._preferences[key] = preferences
         return preferences
@@ -201,7 +248,24 @@ class Players:
         """``reply`` carrying the asker's preferences, so a front end draws it without asking again."""
         if reply.preferences is not None:
             return reply
-        return replace(reply, preferences=await self.preferences(actor))
+        return replace(reply, preferences=await self.note_locale(actor, await self._preferences_of(actor, kept=True)))
+
+    async def note_locale(self, actor: Actor, preferences: Preferences) -> Preferences:
+        """Keep the asker's own language as the one their boards are said in; ``preferences`` with it.
+
+        Written only when it changed, and never from a guess (a typed message's server language):
+        so a move typed in a server of another language leaves the player's board in theirs.
+        """
+        if actor.guessed_locale or not actor.locale or preferences.locale == actor.locale:
+            return preferences
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            await session.execute(
+                update(Player).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
+                .values(locale=actor.locale)
+            )
+            await notify(session, PLAYERS_CHANNEL, preferences_notice(player_key(actor)))
+        self._preferences.pop(player_key(actor), None)
+        return replace(preferences, locale=actor.locale)
 
     # -- board messages --------------------------------------------------------------------
 
@@ -235,8 +299,8 @@ class Players:
     # -- forgetting ------------------------------------------------------------------------
 
     async def tell_forgotten(self, session: AsyncSession, actor: Actor) -> None:
-        """In the deleting transaction: tell other processes to drop the player's kept preferences."""
-        await notify(session, PLAYERS_CHANNEL, preferences_notice(player_key(actor)))
+        """In the deleting transaction: tell other processes to drop everything they hold about the player."""
+        await notify(session, PLAYERS_CHANNEL, forgotten_notice(player_key(actor)))
 
     def forget(self, actor: Actor, game_ids: Iterable[int]) -> None:
         """Drop everything kept about a player who was deleted, and about their games."""
@@ -245,3 +309,8 @@ class Players:
         self._preferences.pop(key, None)
         for game_id in game_ids:
             self._boards.pop(game_id, None)
+
+
+def _as_preferences(found: Player) -> Preferences:
+    """The board preferences a player's row holds."""
+    return Preferences(found.board_style, found.compact_board, found.four_colour, found.locale)

@@ -1,4 +1,11 @@
-"""Forget-me: a player's request to delete everything gatebot stored, and everything it keeps in memory, about them."""
+"""Forget-me: a player's request to delete everything gatebot stored, and everything it keeps in memory, about them.
+
+Other processes sharing the database drop what they hold too: on PostgreSQL they hear the
+deleting transaction's notice; on SQLite they re-read before answering about a player
+(:mod:`gatebot.service.players`). On SQLite the deleted rows' bytes are overwritten
+(``secure_delete``) and the write-ahead log is emptied into the database file afterwards,
+so the player's name and id don't linger in the files.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from collections.abc import Callable
 from gatebot.service.advice import Advice
 from gatebot.service.attempts import Attempts
 from gatebot.service.memory import Memory
-from gatebot.service.players import Players, player_key
+from gatebot.service.players import PlayerKey, Players, player_key
 from gatebot.service.replies import Actor
 from gatebot.store import games as stored
 from gatebot.store.database import Database
@@ -28,6 +35,7 @@ class Privacy:
         self._memory = memory
         self._attempts = attempts
         self._advice = advice
+        players.follow_forgets(self._forgotten_elsewhere)
 
     async def forget(self, actor: Actor) -> bool:
         """Delete everything stored about the player: games, challenge results, preferences.
@@ -43,4 +51,12 @@ class Privacy:
             self._memory.forget(player_key(actor), game_ids)
             self._attempts.forget_games(game_ids)
             self._advice.forget_games(set(game_ids))
+        if player_id is not None:
+            await self._db.wipe_log()
         return player_id is not None
+
+    def _forgotten_elsewhere(self, key: PlayerKey) -> None:
+        """Another process forgot the player: drop their game held here, and what is kept about it."""
+        game_ids = self._memory.forget_player(key)
+        self._attempts.forget_games(game_ids)
+        self._advice.forget_games(set(game_ids))

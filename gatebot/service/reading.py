@@ -19,7 +19,7 @@ from gatebot.messages import _, joined
 from gatebot.rules import Game, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.advice import join, no_win_message
-from gatebot.service.attempts import Attempts
+from gatebot.service.attempts import AttemptRules, Attempts
 from gatebot.service.changes import GameDamaged, finish, replay
 from gatebot.service.memory import Memory
 from gatebot.service.players import Players
@@ -30,6 +30,9 @@ from gatebot.store.database import Database
 from gatebot.store.models import GameRecord, GameStatus, Player
 
 log = logging.getLogger(__name__)
+
+#: :meth:`Reader.reply`'s default: the game's challenge rules as this process keeps them.
+_KNOWN = object()
 
 
 class Reader:
@@ -164,7 +167,7 @@ class Reader:
             rules.has_closed(latest.score) if rules is not None
             else _("That game is over: start a new one with {command}.", command=self._new_command)
         )
-        return self.board(latest, game, message=message)
+        return await self.board(session, latest, game, message=message)
 
     async def _nothing_to_play(self, session: AsyncSession, actor: Actor) -> Reply:
         """The answer to a player without a game: their challenge closed on them, or start one."""
@@ -222,7 +225,8 @@ class Reader:
         except GameDamaged as error:
             log.warning("game %s can't be replayed for its board: %s", target.id, error)
             return self.damaged(target)  # a finished game keeps its result: nothing is changed
-        rules = await self._attempts.of_record(session, target) if target.status == GameStatus.EXPIRED else None
+        attempt = await self._attempts.of_record(session, target)
+        rules = attempt if target.status == GameStatus.EXPIRED else None
         return Reply(
             ReplyKind.STALE,
             rules.has_closed(target.score) if rules is not None
@@ -233,13 +237,14 @@ class Reader:
             status=GameStatus(target.status),
             board_channel_id=target.channel_id,
             board_message_id=target.board_message_id,
+            label=self.label(attempt),
         )
 
     async def _stale(self, session: AsyncSession, record: GameRecord) -> Reply:
         game = await self.load(session, record)
         if game is None:
             return self.damaged(record)
-        return self.board(record, game, kind=ReplyKind.STALE,
+        return await self.board(session, record, game, kind=ReplyKind.STALE,
                           message=_("That board was out of date, so nothing was played: here is your game now."))
 
     async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
@@ -256,14 +261,15 @@ class Reader:
                 return None
             owner = await session.get(Player, record.player_id)
             rules = await self._attempts.of_record(session, record)
-        try:
-            game = replay(record)
-        except GameDamaged:
-            return None
-        assert owner is not None
-        message = rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED else None
-        actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
-        return actor, self.board(record, game, message=message)
+            try:
+                game = replay(record)
+            except GameDamaged:
+                return None
+            assert owner is not None
+            message = (rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED
+                       else None)
+            actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
+            return actor, await self.board(session, record, game, message=message)
 
     async def owner_of(self, game_id: int) -> Actor | None:
         """Whose game ``game_id`` is (for telling someone they replied to another player's board); None if none's.
@@ -282,8 +288,9 @@ class Reader:
 
     # -- board replies ---------------------------------------------------------------------
 
-    def board(
+    async def board(
         self,
+        session: AsyncSession,
         record: GameRecord,
         game: Game,
         *,
@@ -291,10 +298,19 @@ class Reader:
         message: str | None = None,
         saved: bool = False,
     ) -> Reply:
-        """A board reply for a row as read or written in this transaction, with where its board is."""
+        """A board reply for a row as read or written in this transaction, with where its board is.
+
+        The row's challenge rules are read first (once per game), so an attempt's board never
+        names the deal of a challenge still open.
+        """
+        attempt = await self._attempts.of_record(session, record)
         return self.reply(record.id, record.version, GameStatus(record.status), game, kind=kind,
                           message=message, lost=record.proved_lost, saved=saved,
-                          place=(record.channel_id, record.board_message_id))
+                          place=(record.channel_id, record.board_message_id), attempt=attempt)
+
+    def label(self, attempt: AttemptRules | None) -> str | None:
+        """What a board calls an attempt at a challenge still open (its name: the deal stays a secret); else None."""
+        return attempt.name if attempt is not None and not attempt.closed(self._clock()) else None
 
     def reply(
         self,
@@ -309,14 +325,18 @@ class Reader:
         lost: bool = False,
         saved: bool = False,
         place: tuple[int | None, int | None] = (None, None),
+        attempt: AttemptRules | object | None = _KNOWN,
     ) -> Reply:
         """A board reply; ``lost``: the stored proof that no win is left, which offers End game.
 
-        ``place`` is the (channel id, message id) of the game's board message.
+        ``place`` is the (channel id, message id) of the game's board message; ``attempt`` the
+        game's challenge rules as the caller read them (by default, as this process keeps them).
         """
         moves = tuple(str(move) for move in game.legal_moves()) if status is GameStatus.ACTIVE else ()
         actions: list[str] = []
-        attempt = self._attempts.known(game_id)
+        rules = self._attempts.known(game_id) if attempt is _KNOWN else attempt
+        assert rules is None or isinstance(rules, AttemptRules)
+        attempt = rules
         if status is GameStatus.ACTIVE:
             if "d" in moves:
                 actions.append("draw")
@@ -329,21 +349,32 @@ class Reader:
                 actions.append("end")
                 message = join(message, no_win_message(game.score, self._end_prompt))
         return Reply(kind, message, game, game_id, version, status, played, tuple(actions), moves, saved=saved,
-                     board_channel_id=place[0], board_message_id=place[1])
+                     board_channel_id=place[0], board_message_id=place[1], label=self.label(rules))
 
 
-def set_aside_note(record: GameRecord) -> str:
-    """The line under a new board about the running game that couldn't be loaded, and was set aside."""
+def set_aside_note(record: GameRecord, *, secret: bool = False) -> str:
+    """The line under a new board about the running game that couldn't be loaded, and was set aside.
+
+    ``secret``: the game was a challenge attempt, whose deal the board's line never names.
+    """
     if saved.problem(record.status, record.variant, record.options) is not None:
         return _("Your game #{game} was saved by a different version of gatebot, so it is set aside unchanged.",
                  game=record.id)
+    if secret:
+        return _("Your previous game #{game} couldn't be read back, so it is set aside unchanged.", game=record.id)
     return _("Your previous game (deal {deal}) couldn't be read back, so it is set aside unchanged.", deal=record.deal)
 
 
-def dealt(first: str, abandoned: GameRecord | None) -> str:
-    """The line under a new board: what was dealt, and which game was abandoned for it."""
+def dealt(first: str, abandoned: GameRecord | None, *, challenge: str | None = None) -> str:
+    """The line under a new board: what was dealt, and which game was abandoned for it.
+
+    ``challenge``: the open challenge the abandoned game was an attempt at, named in its deal's place.
+    """
     if abandoned is None:
         return first
+    if challenge is not None:
+        return joined(first, _("Your attempt at {name} ended with a score of {score}.",
+                               name=challenge, score=abandoned.score))
     return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
                            deal=abandoned.deal, score=abandoned.score))
 

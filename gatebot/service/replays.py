@@ -8,6 +8,11 @@ again exactly as it went (:func:`gatebot.render.replay.positions`). Who may watc
 - anyone else only for a challenge attempt whose challenge has closed, when every attempt
   is over and the deal is no longer a secret worth keeping.
 
+An attempt at a challenge still open is its owner's secret too: every position of the replay
+shows the deal that others are yet to play. Its replay carries the challenge's name
+(:attr:`GameReplay.secret`), and a front end shows it to its owner alone, naming the
+challenge rather than the deal, until the challenge closes.
+
 A refusal is a :class:`ReplayRefused`, one sentence for the asker. Only reads: nothing here
 changes a game, so no player lock is taken and no version moves.
 """
@@ -23,7 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.messages import _
+from gatebot.messages import Name, _
 from gatebot.render.replay import positions
 from gatebot.rules import Game, RulesError
 from gatebot.service import saved
@@ -55,6 +60,9 @@ class GameReplay:
     options: tuple[str, ...]
     status: GameStatus
     positions: tuple[Game, ...]
+    #: The name of the challenge still open that this game is an attempt at: the replay is then
+    #: for its owner's eyes only and names the challenge, never the deal. None: anyone may see it.
+    secret: str | None = None
 
     @property
     def moves(self) -> int:
@@ -81,6 +89,7 @@ class Replays:
             record = await (self._last_finished(session, actor) if game_id is None
                             else self._chosen(session, actor, game_id))
             owner = await session.get(Player, record.player_id)
+            secret = await self._secret(session, record)
         assert owner is not None
         status = GameStatus.read(record.status)
         assert status is not None  # _check refused an unknown one
@@ -93,7 +102,21 @@ class Replays:
             raise ReplayRefused(
                 _("Game #{game} can't be played back: its stored moves don't replay.", game=record.id)
             ) from None
-        return GameReplay(record.id, owner.display_name, record.variant, record.deal, options, status, tuple(seen))
+        return GameReplay(
+            record.id, Name(owner.display_name), record.variant, record.deal, options, status, tuple(seen), secret
+        )
+
+    async def _secret(self, session: AsyncSession, record: GameRecord) -> str | None:
+        """The name of the open challenge ``record`` is an attempt at, or None (no challenge, or it has closed)."""
+        if record.challenge_id is None:
+            return None
+        challenge = await session.get(Challenge, record.challenge_id)
+        if challenge is None or self._closed(challenge):
+            return None
+        return Name(challenge.name)
+
+    def _closed(self, challenge: Challenge) -> bool:
+        return challenge.closed_at is not None or challenge.closes_at <= self._clock()
 
     async def _last_finished(self, session: AsyncSession, actor: Actor) -> GameRecord:
         player_id = await self._players.id_of(session, actor)
@@ -126,7 +149,7 @@ class Replays:
             raise ReplayRefused(_("Game #{game} is another player's, and only challenge attempts can be watched "
                                   "by others, once their challenge has closed.", game=game_id))
         challenge = await session.get(Challenge, record.challenge_id)
-        closed = challenge is not None and (challenge.closed_at is not None or challenge.closes_at <= self._clock())
+        closed = challenge is not None and self._closed(challenge)
         if not closed or record.status == GameStatus.ACTIVE:
             raise ReplayRefused(_("Game #{game} is another player's attempt at a challenge still open: "
                                   "you can watch it once the challenge has closed.", game=game_id))

@@ -26,6 +26,9 @@ class Actor:
     #: The language they read, as their front end names it (``de``, ``en-US``); the service
     #: never reads it, front ends say its replies in it.
     locale: str | None = None
+    #: Whether ``locale`` is the front end's guess rather than the person's own (a typed message
+    #: carries none, so it is its server's): a guess is never kept as the player's language.
+    guessed_locale: bool = False
 
 
 #: How a board can be drawn: monospace text, emoji cards, a PNG, or in words for a screen reader.
@@ -42,6 +45,9 @@ class Preferences:
     compact: bool = True
     #: A four-colour deck on image and emoji boards: clubs green, diamonds blue.
     four_colour: bool = False
+    #: The language the player's own board is said in, whoever's message edits it: their own
+    #: client's, as their last interaction named it (None: not known yet).
+    locale: str | None = None
 
 
 class ReplyKind(enum.StrEnum):
@@ -85,6 +91,9 @@ class Reply:
     #: Where the board message of ``game_id`` is, as last set: its channel id and message id.
     board_channel_id: int | None = None
     board_message_id: int | None = None
+    #: What the board calls the game in place of its deal: an attempt's challenge while it is
+    #: open, whose deal nobody may see until it closes (None: the deal, as usual).
+    label: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -19,7 +20,9 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from gatebot.messages import _
-from gatebot.store.notices import Listener, listener_dsn
+from gatebot.store.notices import Heartbeat, Listener, listener_dsn
+
+log = logging.getLogger(__name__)
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
 _SUPPORTED = frozenset({"sqlite+aiosqlite", "postgresql+asyncpg"})
@@ -65,8 +68,10 @@ def parse_database_url(raw: str) -> URL:
 class Database:
     """The engine and the session factory for one database URL."""
 
-    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+    def __init__(self, url: str | URL, *, heartbeat: Heartbeat | None = None, **engine_options: Any) -> None:
+        """``heartbeat``: how the connection hearing other processes' notices is checked (PostgreSQL)."""
         self.url = parse_database_url(url) if isinstance(url, str) else url
+        self._heartbeat = heartbeat
         self.is_sqlite = self.url.drivername.startswith("sqlite")
         if self.is_sqlite:
             self._prepare_sqlite_file()
@@ -126,10 +131,27 @@ class Database:
         if self.is_sqlite:
             return None
         listener = Listener(listener_dsn(self.url), channel, on_notice=on_notice, on_lost=on_lost,
-                            on_listening=on_listening)
+                            on_listening=on_listening, heartbeat=self._heartbeat)
         self._listeners.append(listener)
         listener.start()
         return listener
+
+    async def wipe_log(self) -> None:
+        """After deleting someone's data, leave none of it in SQLite's write-ahead log (no-op on PostgreSQL).
+
+        ``secure_delete`` (set on every connection) overwrites deleted rows in the pages it
+        writes, but the log still holds older copies of those pages until a checkpoint copies
+        the log into the database file and truncates it. Another process reading at that
+        moment can hold the checkpoint back; then the log is emptied by the next one that
+        gets through (SQLite checkpoints by itself as the log grows), and that is logged.
+        """
+        if not self.is_sqlite:
+            return
+        async with self.engine.connect() as connection:
+            checkpoint = (await connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).one()
+        if checkpoint[0]:  # (busy, log pages, pages moved)
+            log.warning("a checkpoint after deleting a player's data was held back by a reader; "
+                        "their old rows stay in the write-ahead log until the next one")
 
     async def dispose(self) -> None:
         listeners, self._listeners = self._listeners, []
@@ -139,8 +161,13 @@ class Database:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets readers work while one writer commits; the busy timeout makes writers queue."""
+    """WAL lets readers work while one writer commits; the busy timeout makes writers queue.
+
+    ``secure_delete`` overwrites what a deletion frees with zeros, so a forgotten player's
+    rows can't be read back from the file's free pages.
+    """
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")

@@ -112,6 +112,18 @@ async def prove_lost(executor: Executor, game_id: int, version: int) -> bool:
     return cast(CursorResult[Any], result).rowcount == 1
 
 
+async def version_of(executor: Executor, game_id: int) -> int | None:
+    """The version of a game still being played; None once it ended or is gone (one read by its key).
+
+    What a process holds in memory about a game is checked by this before it answers from it
+    without writing (a hint): another process may have moved, ended or deleted the game.
+    """
+    result = await executor.execute(
+        select(_GAMES.version).where(_GAMES.id == game_id, _GAMES.status == literal_column("'active'"))
+    )
+    return cast(int | None, result.scalar())
+
+
 async def player_id(session: AsyncSession, platform: str, user_id: str) -> int | None:
     """The id of a platform user's player row, None before their first game or preference."""
     return await session.scalar(

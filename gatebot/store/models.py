@@ -150,7 +150,8 @@ class Player(Base):
     """Someone who plays: a user of one platform (``discord``, ``terminal``) and their preferences."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("platform", "platform_user_id"),)
+    # Ids never reused, like games': a process may still hold a forgotten player's id in memory.
+    __table_args__ = (UniqueConstraint("platform", "platform_user_id"), {"sqlite_autoincrement": True})
 
     id: Mapped[int] = mapped_column(primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
@@ -163,6 +164,9 @@ class Player(Base):
     #: which would cascade-delete their games. gatebot always inserts players through the ORM.
     compact_board: Mapped[bool] = mapped_column(default=True, server_default=text("false"))
     four_colour: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
+    #: The language of the player's own Discord client as their last interaction named it
+    #: (``de``, ``en-US``): their boards are said in it, whoever's message edits them.
+    locale: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     games: Mapped[list[GameRecord]] = relationship(back_populates="player", lazy="raise")

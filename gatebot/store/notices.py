@@ -9,6 +9,13 @@ the cached answer. If that connection drops, notices sent meanwhile are lost: th
 says so (``on_lost``, so the caller clears everything it kept and keeps nothing until
 ``listening`` is true again) and connects again, sooner after a short outage than a long one.
 
+A connection can also hang without an error: its peer gone, a NAT or a proxy that forgot it,
+so nothing arrives and nothing fails. Two things notice that. The server is asked to send
+TCP keepalives (it then drops a client that vanished), and the listener sends itself a
+heartbeat: every :attr:`Heartbeat.every` seconds it NOTIFYs a channel of its own and must
+hear it back within :attr:`Heartbeat.deadline` seconds, or the connection counts as dropped
+(``on_lost``, so the caller reads everything afresh until a new connection listens).
+
 SQLite is one process by design: nothing is sent and nobody listens.
 """
 
@@ -16,8 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
+import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
@@ -36,12 +46,23 @@ GAMES_CHANNEL = "gatebot_games"
 #: Seconds before connecting again after the first failure; doubled after each one, up to the most.
 RETRY_SECONDS = 0.5
 MOST_RETRY_SECONDS = 30.0
-#: How often an idle listening connection is asked whether it is still there, and how long it has to answer:
-#: a connection whose peer vanished without closing it (a host gone, a NAT forgetting it) says nothing.
-PROBE_SECONDS = 30.0
-PROBE_TIMEOUT = 10.0
 #: How long connecting may take (asyncpg's default is a minute).
 CONNECT_SECONDS = 10.0
+#: The server's TCP keepalives on the listening connection: first probe after 30 s idle, then
+#: every 10 s, and the connection is dropped after 3 unanswered (PostgreSQL's own settings).
+KEEPALIVES = {"tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3"}
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """How often the listener checks its connection by notifying itself, and how long the answer may take.
+
+    The most a process can serve a change made elsewhere from memory, after its connection
+    hung, is about ``every + deadline`` seconds.
+    """
+
+    every: float = 5.0
+    deadline: float = 5.0
 
 Connect = Callable[[str], Awaitable[Any]]
 
@@ -64,20 +85,25 @@ def listener_dsn(url: URL) -> str:
 
 
 async def _connect(dsn: str) -> Any:
-    return await asyncpg.connect(dsn, timeout=CONNECT_SECONDS)
+    return await asyncpg.connect(dsn, timeout=CONNECT_SECONDS, server_settings=KEEPALIVES)
+
+
+#: Numbers the listeners of this process, so each one's heartbeat channel is its own.
+_listeners = itertools.count(1)
 
 
 class Listener:
     """One connection that LISTENs on ``channel`` and hands each notice's payload to ``on_notice``.
 
-    ``on_lost`` is called when a connection that was listening drops (notices may have been
-    missed); ``on_listening`` each time listening (re)starts. All run in the event loop.
+    ``on_lost`` is called when a connection that was listening drops or stops answering its
+    ``heartbeat`` (notices may have been missed); ``on_listening`` each time listening
+    (re)starts. All run in the event loop.
     """
 
     def __init__(
         self, dsn: str, channel: str, *, on_notice: Callable[[str], None], on_lost: Callable[[], None],
         on_listening: Callable[[], None] | None = None, connect: Connect = _connect,
-        retry_seconds: float | None = None, probe_seconds: float = PROBE_SECONDS,
+        retry_seconds: float | None = None, heartbeat: Heartbeat | None = None,
     ) -> None:
         self._dsn = dsn
         self.channel = channel
@@ -86,7 +112,11 @@ class Listener:
         self._on_listening = on_listening
         self._connect = connect
         self._retry_seconds = RETRY_SECONDS if retry_seconds is None else retry_seconds
-        self._probe_seconds = probe_seconds
+        self._heartbeat = heartbeat or Heartbeat()
+        #: The channel only this listener hears: its heartbeat.
+        self._beat_channel = f"gatebot_beat_{os.getpid()}_{next(_listeners)}"
+        self._beats = 0
+        self._beat = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._connection: Any = None
         self._closed = False
@@ -137,11 +167,17 @@ class Listener:
             if not self._closed:
                 log.warning("stopped hearing changes on %s: cleared what was kept, connecting again", self.channel)
 
+    def _heard_beat(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
+        if payload == str(self._beats):
+            self._beat.set()
+
     async def _listen(self, connection: Any) -> None:
-        """Listen on ``connection`` until it drops or stops answering."""
+        """Listen on ``connection`` until it drops, or a heartbeat isn't heard back in time (TimeoutError)."""
         dropped = asyncio.Event()
         connection.add_termination_listener(lambda _connection: dropped.set())
-        await connection.add_listener(self.channel, self._deliver)
+        async with asyncio.timeout(self._heartbeat.deadline):
+            await connection.add_listener(self.channel, self._deliver)
+            await connection.add_listener(self._beat_channel, self._heard_beat)
         self.listening = True
         self.connections += 1
         if self._on_listening is not None:
@@ -149,9 +185,22 @@ class Listener:
         log.info("listening for changes on %s", self.channel)
         while not connection.is_closed():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(dropped.wait(), self._probe_seconds)
+                await asyncio.wait_for(dropped.wait(), self._heartbeat.every)
                 return
-            await asyncio.wait_for(connection.fetchval("SELECT 1"), PROBE_TIMEOUT)
+            await self._beat_once(connection)
+
+    async def _beat_once(self, connection: Any) -> None:
+        """Notify this listener's own channel and hear it back within the deadline, else raise TimeoutError."""
+        self._beats += 1
+        self._beat.clear()
+        try:
+            async with asyncio.timeout(self._heartbeat.deadline):
+                await connection.execute(f"NOTIFY {self._beat_channel}, '{self._beats}'")
+                await self._beat.wait()
+        except TimeoutError:
+            log.warning("the connection listening on %s didn't answer its heartbeat within %g s",
+                        self.channel, self._heartbeat.deadline)
+            raise
 
     def _lost(self) -> None:
         if self.listening:

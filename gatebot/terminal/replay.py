@@ -59,7 +59,7 @@ async def write_replay(request: ReplayRequest) -> str:
         await db.dispose()
     language = terminal_language()  # the boards in the terminal's language, as gatebot play's
     animation = await asyncio.to_thread(animate, replay.positions, image_format=request.image_format,
-                                        language=language)
+                                        language=language, label=replay.secret)
     out = request.out or Path(f"gatebot-replay-{replay.game_id}.{animation.extension}")
     out.write_bytes(animation.data)
     return wrote(replay, animation, out)
@@ -72,7 +72,8 @@ def wrote(replay: GameReplay, animation: Animation, out: Path) -> str:
     """
     ending = n_("{ending} in {n} move", "{ending} in {n} moves", replay.moves,
                 ending=_ENDINGS.get(replay.status.value, replay.status.value))
-    game = describe_game(replay.variant, replay.deal, replay.options)
+    # An attempt at a challenge still open is named by its challenge: its deal is a secret until then.
+    game = replay.secret if replay.secret is not None else describe_game(replay.variant, replay.deal, replay.options)
     size = max(1, round(len(animation.data) / 1024))
     return _("Wrote game #{game_id}, {game} ({ending}), to {out}: {frames} frames, {size} KB.",
              game_id=replay.game_id, game=game, ending=ending, out=str(out), frames=animation.frames, size=size)

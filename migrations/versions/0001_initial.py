@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from gatebot.store.sequences import ids_kept, keep_sequence, restore_sequence
+
 revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
@@ -71,12 +73,20 @@ def upgrade() -> None:
         op.f("uq_games_one_active_per_player"), "games", ["player_id"], unique=True,
         sqlite_where=ACTIVE, postgresql_where=ACTIVE,
     )
+    restore_sequence("players")
+    restore_sequence("games")
 
 
 def downgrade() -> None:
-    """Drop both tables (their indexes go with them), games first: they refer to players."""
-    op.drop_index(op.f("uq_games_one_active_per_player"), table_name="games")
-    op.drop_index(op.f("ix_games_status"), table_name="games")
-    op.drop_index(op.f("ix_games_player_id"), table_name="games")
-    op.drop_table("games")
-    op.drop_table("players")
+    """Drop both tables (their indexes go with them), games first: they refer to players.
+
+    The highest ids they gave are kept (:mod:`gatebot.store.sequences`): made again, they go on from there.
+    """
+    with ids_kept("players", "games"):
+        op.drop_index(op.f("uq_games_one_active_per_player"), table_name="games")
+        op.drop_index(op.f("ix_games_status"), table_name="games")
+        op.drop_index(op.f("ix_games_player_id"), table_name="games")
+        keep_sequence("games")
+        op.drop_table("games")
+        keep_sequence("players")
+        op.drop_table("players")

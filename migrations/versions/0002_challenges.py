@@ -16,6 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from gatebot.store.sequences import autoincrement, ids_kept, keep_sequence, restore_sequence
+
 revision: str = "0002"
 down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
@@ -68,8 +70,11 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("guild_id", name=op.f("pk_daily_schedules")),
     )
+    restore_sequence("challenges")
     op.drop_index(op.f("uq_games_one_active_per_player"), table_name="games")
-    with op.batch_alter_table("games") as batch:
+    with ids_kept("games", "challenges"), op.batch_alter_table(
+        "games", table_kwargs={"sqlite_autoincrement": autoincrement("games")}
+    ) as batch:
         batch.add_column(sa.Column("challenge_id", sa.Integer(), nullable=True))
         batch.create_foreign_key(
             batch.f("fk_games_challenge_id_challenges"), "challenges", ["challenge_id"], ["id"], ondelete="SET NULL"
@@ -84,18 +89,24 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Unlink games from challenges (their attempts become ordinary games), then drop both tables."""
+    """Unlink games from challenges (their attempts become ordinary games), then drop both tables.
+
+    Games keep ``AUTOINCREMENT`` if they had it, and the highest game and challenge ids are kept
+    (:mod:`gatebot.store.sequences`): no id is given twice after an upgrade again.
+    """
     op.drop_index(op.f("uq_games_one_attempt_per_challenge"), table_name="games")
     op.drop_index(op.f("uq_games_one_active_per_player"), table_name="games")
     op.execute("UPDATE games SET status = 'resigned' WHERE status = 'expired'")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_constraint(batch.f("fk_games_challenge_id_challenges"), type_="foreignkey")
-        batch.drop_column("challenge_id")
-    op.create_index(
-        op.f("uq_games_one_active_per_player"), "games", ["player_id"], unique=True,
-        sqlite_where=ACTIVE, postgresql_where=ACTIVE,
-    )
-    op.drop_table("daily_schedules")
-    op.drop_index(op.f("ix_challenges_closed_at"), table_name="challenges")
-    op.drop_index(op.f("ix_challenges_guild_id"), table_name="challenges")
-    op.drop_table("challenges")
+    with ids_kept("games", "challenges"):
+        with op.batch_alter_table("games", table_kwargs={"sqlite_autoincrement": autoincrement("games")}) as batch:
+            batch.drop_constraint(batch.f("fk_games_challenge_id_challenges"), type_="foreignkey")
+            batch.drop_column("challenge_id")
+        op.create_index(
+            op.f("uq_games_one_active_per_player"), "games", ["player_id"], unique=True,
+            sqlite_where=ACTIVE, postgresql_where=ACTIVE,
+        )
+        op.drop_table("daily_schedules")
+        op.drop_index(op.f("ix_challenges_closed_at"), table_name="challenges")
+        op.drop_index(op.f("ix_challenges_guild_id"), table_name="challenges")
+        keep_sequence("challenges")
+        op.drop_table("challenges")

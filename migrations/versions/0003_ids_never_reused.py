@@ -7,8 +7,12 @@ Create Date: 2026-12-01
 SQLite gives a new row the largest id plus one, so after the newest game is deleted (its
 player's data forgotten) the next game gets its id, and an old board's buttons would name
 someone else's new game. ``AUTOINCREMENT`` makes SQLite remember the largest id ever given.
-It can only be set by making the table again, which batch mode does (``recreate="always"``).
-PostgreSQL's sequences never give an id twice: nothing to do there.
+It can only be set by making the table again, which batch mode does (``recreate="always"``),
+keeping the highest id each table gave (:mod:`gatebot.store.sequences`). PostgreSQL's
+sequences never give an id twice: nothing to do there.
+
+The downgrade keeps ``AUTOINCREMENT``: an older gatebot works the same on such tables, and
+its ids are never reused either.
 
 Two things don't survive SQLite's copy on their own, and are kept by hand:
 
@@ -26,6 +30,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from gatebot.store.sequences import ids_kept
+
 revision: str = "0003"
 down_revision: str | Sequence[str] | None = "0002"
 branch_labels: str | Sequence[str] | None = None
@@ -36,17 +42,17 @@ ACTIVE = sa.text("status = 'active'")
 
 def upgrade() -> None:
     """Make ``games`` and ``challenges`` again with ``AUTOINCREMENT`` (SQLite only)."""
-    _rebuild(autoincrement=True)
+    if op.get_bind().dialect.name != "sqlite":
+        return
+    with ids_kept("games", "challenges"):
+        _rebuild(autoincrement=True)
 
 
 def downgrade() -> None:
-    """Make both tables again without ``AUTOINCREMENT`` (SQLite only); every row stays."""
-    _rebuild(autoincrement=False)
+    """Nothing: both tables keep ``AUTOINCREMENT``, so ids stay never reused whatever runs on them."""
 
 
 def _rebuild(*, autoincrement: bool) -> None:
-    if op.get_bind().dialect.name != "sqlite":
-        return
     op.execute(
         "CREATE TEMPORARY TABLE _gatebot_links AS "
         "SELECT id, challenge_id FROM games WHERE challenge_id IS NOT NULL"

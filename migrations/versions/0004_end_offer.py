@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from gatebot.store.sequences import autoincrement, ids_kept
+
 revision: str = "0004"
 down_revision: str | Sequence[str] | None = "0003"
 branch_labels: str | Sequence[str] | None = None
@@ -31,9 +33,14 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop ``games.proved_lost``: End game is offered again once the solver proves it afresh."""
+    """Drop ``games.proved_lost``: End game is offered again once the solver proves it afresh.
+
+    The copy keeps ``AUTOINCREMENT`` and the highest id given (:mod:`gatebot.store.sequences`).
+    """
     op.drop_index(op.f("uq_games_one_active_per_player"), table_name="games")
-    with op.batch_alter_table("games") as batch:
+    with ids_kept("games"), op.batch_alter_table(
+        "games", table_kwargs={"sqlite_autoincrement": autoincrement("games")}
+    ) as batch:
         batch.drop_column("proved_lost")
     op.create_index(
         op.f("uq_games_one_active_per_player"), "games", ["player_id"], unique=True,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from gatebot.bot.actors import PLATFORM
-from gatebot.bot.replays import ANIMATION_ID, REPLAY_APOLOGY, STEP_ID, ReplayScreen
+from gatebot.bot.replays import ANIMATION_ID, NOT_YOURS, REPLAY_APOLOGY, STEP_ID, ReplayScreen
 from gatebot.locale import translator
 from gatebot.render.replay import animate, positions
 from gatebot.rules import Game
@@ -181,7 +181,7 @@ async def test_another_players_private_game_is_refused_privately_at_the_command_
     _handle, replay = await opened(fake)
     before = replay.content
     step = await (await press(fake, replay, "▶", user=bob)).response()
-    assert step.ephemeral and step.content == asked.content
+    assert step.ephemeral and step.content == NOT_YOURS, "the step buttons are alice's, like her board's"
     animation = await press(fake, replay, "Animation", user=bob)
     await animation.response()
     told = await animation.followup(0)

@@ -17,7 +17,8 @@ from datetime import datetime
 
 import discord
 
-from gatebot.locale import Translator, translator
+from gatebot.bot.language import reader
+from gatebot.locale import Translator
 from gatebot.messages import Number, _, n_
 from gatebot.render.card import duration
 from gatebot.service import ChallengeKind, GameStatus
@@ -34,7 +35,7 @@ MESSAGE_LIMIT = 2000
 #: Longest player or challenge name shown (Discord's display names have at most 32 characters).
 NAME_LIMIT = 32
 #: What a text is said in when no language is given: English, gatebot's own.
-ENGLISH = translator()
+ENGLISH = reader()  # names escaped, as every Discord reader's
 
 
 # -- one challenge --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from gatebot.bot.challenges._announcements import (
 )
 from gatebot.bot.challenges._herald import Herald
 from gatebot.bot.challenges._schedule import TICK_SECONDS, Scheduler
-from gatebot.bot.challenges._views import CHALLENGE, server_speaker
+from gatebot.bot.challenges._views import CHALLENGE, server_reader, server_speaker
 from gatebot.bot.language import speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.reach import servers_only
@@ -314,11 +314,12 @@ class Challenges(
         self, interaction: discord.Interaction, challenge: int | None = None, all_time: bool = False
     ) -> None:
         assert interaction.guild_id is not None
+        language = server_reader(interaction)  # public standings are the server's, whoever asks
         async with OnTime(interaction, after=self.safety_defer) as answer:
             if all_time:
-                content, view = await self.views.server_board_page(interaction.guild_id, speaker(interaction))
+                content, view = await self.views.server_board_page(interaction.guild_id, language)
             else:
-                content, view = await self.views.leaderboard_page(interaction.guild_id, challenge, speaker(interaction))
+                content, view = await self.views.leaderboard_page(interaction.guild_id, challenge, language)
             await answer.send(content, view=view)
 
     @app_commands.command(name="daily", description="Whether the daily challenge is on, and how it is played")

@@ -15,7 +15,7 @@ from discord.ui import DynamicItem
 
 from gatebot.bot.challenges._announcements import leaderboard_text, server_board_text
 from gatebot.bot.errors import on_view_error, reply_privately
-from gatebot.bot.language import speaker
+from gatebot.bot.language import reader, speaker
 from gatebot.bot.questions import Question
 from gatebot.bot.services import Services
 from gatebot.bot.timely import OnTime
@@ -35,7 +35,19 @@ CHALLENGE, SERVER = "c", "s"
 
 def server_speaker(guild: discord.Guild | None) -> Translator:
     """The translator for what a whole server reads (an announcement, its standings): its ``preferred_locale``."""
-    return translator(str(guild.preferred_locale) if guild is not None else None)
+    return reader(str(guild.preferred_locale) if guild is not None else None)
+
+
+def server_reader(interaction: discord.Interaction) -> Translator:
+    """The server's language for a public message an interaction posts or redraws, whoever made the interaction.
+
+    Standings and leaderboard pages are the server's: a press or command from a reader of
+    another language leaves them in the server's language (its ``guild_locale``, as the
+    interaction says it, else the cached server's ``preferred_locale``).
+    """
+    if interaction.guild_locale is not None:
+        return reader(str(interaction.guild_locale))
+    return server_speaker(interaction.guild)
 
 
 class Players(Protocol):
@@ -99,7 +111,7 @@ class PageButton(DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
         try:
             if interaction.guild_id is None:
                 raise ChallengeError(_("Challenges belong to servers: this leaderboard can't be shown here."))
-            language = speaker(interaction)
+            language = server_reader(interaction)  # the page is the server's, whoever turns it
             async with OnTime(interaction, after=self.views.services.table.safety_defer, edits=True) as answer:
                 if self.scope == CHALLENGE:
                     content, view = await self.views.leaderboard_page(

@@ -21,11 +21,13 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def _layout(
+    game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Archway's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.archway.layout import layout_archway
 
-    return layout_archway(game, scale, language)
+    return layout_archway(game, scale, language, label=label)
 
 
 BOARDS: Boards[ArchwayGame] = Boards(

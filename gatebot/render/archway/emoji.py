@@ -33,14 +33,16 @@ from gatebot.rules import ArchwayGame
 PACKET_MARK = "· "
 
 
-def render_archway_emoji(game: ArchwayGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
+def render_archway_emoji(
+    game: ArchwayGame, *, compact: bool = False, language: Language = ENGLISH, label: str | None = None
+) -> str:
     """Draw an Archway ``game`` for a Discord message, within the widths of the Gate board.
 
     Its words (header, foundations, empty packets and columns, the ending) are in ``language``.
     """
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
-    lines = [*header_lines(bold_title(game), archway_facts(game, language), width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), archway_facts(game, language, label=label), width, compact=compact), ""]
 
     def row(label: str, cells: list[str], cards_per_line: int = per_line) -> None:
         lines.extend(flow(cells, width, cards_per_line, first=f"`{label}` "))

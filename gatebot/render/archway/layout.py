@@ -60,7 +60,9 @@ COLUMN_ROOM = 12
 LEFT_LEG, TOP, RIGHT_LEG = (5, 4, 3, 2, 1), (6, 7, 8), (9, 10, 11, 12, 13)
 
 
-def layout_archway(game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def layout_archway(
+    game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Lay out an Archway ``game`` at ``scale``: every card, slot, badge and text with its box.
 
     Its words (header, the foundations' directions, empty columns) are in ``language``.
@@ -70,7 +72,7 @@ def layout_archway(game: ArchwayGame, scale: float = 1.0, language: Language = E
     places = packet_places(m)
     columns_w = 4 * m.card_w + 3 * m.gap
     width = places[RIGHT_LEG[0] - 1][2] + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin, language)
+    texts, header_bottom = _header(game, m, width - m.margin, language, label)
     badges: list[Badge] = []
     slots: list[Slot] = []
     cards: list[CardSpot] = []
@@ -202,7 +204,9 @@ def _packet(
     return label
 
 
-def _header(game: ArchwayGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
+def _header(
+    game: ArchwayGame, m: Metrics, right_edge: int, language: Language, label: str | None
+) -> tuple[list[Text], int]:
     """Title and deal at the left; moves and score (and the result) at the right."""
-    deal, moves, score = archway_facts(game, language)
+    deal, moves, score = archway_facts(game, language, label=label)
     return header_texts(game, f"{title_words(game)} · {deal}", f"{moves} · {score}", m, right_edge, language)

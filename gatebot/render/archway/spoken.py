@@ -20,12 +20,12 @@ _PACKETS = (
 )
 
 
-def spoken_archway(game: ArchwayGame, language: Language = ENGLISH) -> str:
+def spoken_archway(game: ArchwayGame, language: Language = ENGLISH, *, label: str | None = None) -> str:
     """An Archway ``game`` as sentences, one pile a line, all 104 cards named once each."""
     total = game.card_count
     gettext = language.gettext
     lines = [
-        header(game, total=total, language=language),
+        header(game, total=total, language=language, label=label),
         line(gettext("Ace foundations, A"),
              ", ".join(foundation_words(c.suit, c, language=language) for c in game.ace_foundations)),
         line(

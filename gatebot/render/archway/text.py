@@ -34,7 +34,8 @@ EMPTY_PACKET = N_("none")
 
 
 def render_archway_text(
-    game: ArchwayGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+    game: ArchwayGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH,
+    label: str | None = None,
 ) -> str:
     """Draw an Archway ``game``: header, foundations, arch, columns, result.
 
@@ -43,7 +44,7 @@ def render_archway_text(
     width = COMPACT_WIDTH if compact else NORMAL_WIDTH
     cells = Cells(colour=colour, language=language)
     lines = [
-        *header_lines(title_words(game), archway_facts(game, language), width, compact=compact),
+        *header_lines(title_words(game), archway_facts(game, language, label=label), width, compact=compact),
         "",
         *cells.row("A", [*map(cells.card, game.ace_foundations), cells.words(language.gettext(UP_WORDS))], width),
         *cells.row("K", [*map(cells.card, game.king_foundations), cells.words(language.gettext(DOWN_WORDS))], width),
@@ -89,6 +90,6 @@ def packet_label(rank: int) -> str:
     return f"{rank_word(rank)}:"
 
 
-def archway_facts(game: ArchwayGame, language: Language = ENGLISH) -> list[str]:
+def archway_facts(game: ArchwayGame, language: Language = ENGLISH, *, label: str | None = None) -> list[str]:
     """The header's facts: the deal, the moves played and the score out of 104 (words in ``language``)."""
-    return header_facts(game, language, total=game.card_count)
+    return header_facts(game, language, total=game.card_count, label=label)

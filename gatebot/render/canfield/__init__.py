@@ -21,11 +21,13 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def _layout(
+    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Canfield's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.canfield.layout import layout_canfield
 
-    return layout_canfield(game, scale, language)
+    return layout_canfield(game, scale, language, label=label)
 
 
 BOARDS: Boards[CanfieldGame] = Boards(

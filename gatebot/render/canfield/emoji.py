@@ -39,7 +39,9 @@ from gatebot.render.emoji_rows import (
 from gatebot.rules import CanfieldGame
 
 
-def render_canfield_emoji(game: CanfieldGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
+def render_canfield_emoji(
+    game: CanfieldGame, *, compact: bool = False, language: Language = ENGLISH, label: str | None = None
+) -> str:
     """Draw a Canfield ``game`` for a Discord message, within the widths of the Gate board.
 
     Under 2000 characters whatever the position (all 52 cards in the tableau take under 1000);
@@ -47,7 +49,7 @@ def render_canfield_emoji(game: CanfieldGame, *, compact: bool = False, language
     """
     width = COMPACT_EMOJI_WIDTH if compact else NORMAL_EMOJI_WIDTH
     per_line = COMPACT_CARDS_PER_LINE if compact else NORMAL_CARDS_PER_LINE
-    lines = [*header_lines(bold_title(game), canfield_facts(game, language), width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), canfield_facts(game, language, label=label), width, compact=compact), ""]
 
     def row(label: str, cells: list[str], sep: str = "\u2002") -> None:
         lines.extend(flow(cells, width, per_line, first=f"`{label}` ", sep=sep))

@@ -42,7 +42,9 @@ from gatebot.rules import CanfieldGame, Suit
 EDGES = 3
 
 
-def layout_canfield(game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def layout_canfield(
+    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Lay out a Canfield ``game`` at ``scale``: every card, slot, badge and text with its box.
 
     Its words (header, captions, empty piles) are in ``language``.
@@ -52,7 +54,7 @@ def layout_canfield(game: CanfieldGame, scale: float = 1.0, language: Language =
     first_pile = middle + m.card_w + m.post_gap
     pile_xs = [first_pile + i * (m.card_w + m.gap) for i in range(4)]
     width = pile_xs[-1] + m.card_w + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin, language)
+    texts, header_bottom = _header(game, m, width - m.margin, language, label)
 
     badges: list[Badge] = []
     slots: list[Slot] = []
@@ -151,8 +153,10 @@ def _caption(text: str, under: Box, m: Metrics) -> Text:
     return Text(text, ((under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
 
 
-def _header(game: CanfieldGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
+def _header(
+    game: CanfieldGame, m: Metrics, right_edge: int, language: Language, label: str | None
+) -> tuple[list[Text], int]:
     """Title, deal and base rank at the left; pass, moves and score (and the result) at the right."""
-    deal, base, moves, score = canfield_facts(game, language)
+    deal, base, moves, score = canfield_facts(game, language, label=label)
     facts = f"{pass_words(game, language)} · {moves} · {score}"
     return header_texts(game, f"{title_words(game)} · {deal} · {base}", facts, m, right_edge, language)

@@ -23,7 +23,7 @@ from gatebot.render.spoken import (
 from gatebot.rules import CanfieldGame
 
 
-def spoken_canfield(game: CanfieldGame, language: Language = ENGLISH) -> str:
+def spoken_canfield(game: CanfieldGame, language: Language = ENGLISH, *, label: str | None = None) -> str:
     """A Canfield ``game`` as sentences, one pile a line; the face-down reserve and the stock only counted."""
     gettext = language.gettext
     base = language.pgettext("card", RANK_NAMES[game.base_rank - 1])
@@ -36,7 +36,7 @@ def spoken_canfield(game: CanfieldGame, language: Language = ENGLISH) -> str:
         reserve_parts = [gettext("empty")]
     foundations = (foundation_words(suit, top, language=language) for suit, top in enumerate(game.foundations))
     lines = [
-        header(game, gettext("base {rank}").format(rank=base), language=language),
+        header(game, gettext("base {rank}").format(rank=base), language=language, label=label),
         line(gettext("Reserve, R"), *reserve_parts),
         line(gettext("Foundations, each from {rank}").format(rank=base), ", ".join(foundations)),
     ]

@@ -32,7 +32,8 @@ _SPACE = N_("·· space")
 
 
 def render_canfield_text(
-    game: CanfieldGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+    game: CanfieldGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH,
+    label: str | None = None,
 ) -> str:
     """Draw a Canfield ``game``: header, reserve, foundations, piles, waste, stock, result.
 
@@ -45,7 +46,7 @@ def render_canfield_text(
     if None in game.foundations:
         foundations.append(cells.words(foundation_note(game, compact=compact, language=language)))
     lines = [
-        *header_lines(title_words(game), canfield_facts(game, language), width, compact=compact),
+        *header_lines(title_words(game), canfield_facts(game, language, label=label), width, compact=compact),
         "",
         *cells.row("R", _reserve(cells, reserve), width),
         *cells.row("F", foundations, width),
@@ -81,9 +82,9 @@ def _waste(cells: Cells, game: CanfieldGame) -> list[str]:
 # -- the words and choices every Canfield board shares (text, emoji, image) -------------------
 
 
-def canfield_facts(game: CanfieldGame, language: Language = ENGLISH) -> list[str]:
+def canfield_facts(game: CanfieldGame, language: Language = ENGLISH, *, label: str | None = None) -> list[str]:
     """The header's facts: the deal, the base rank, the moves played and the score (words in ``language``)."""
-    deal, *rest = header_facts(game, language)
+    deal, *rest = header_facts(game, language, label=label)
     return [deal, language.gettext("base {rank}").format(rank=rank_word(game.base_rank)), *rest]
 
 

@@ -21,11 +21,13 @@ if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
 
 
-def _layout(game: GateGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def _layout(
+    game: GateGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Gate's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.gate.layout import layout_gate
 
-    return layout_gate(game, scale, language)
+    return layout_gate(game, scale, language, label=label)
 
 
 BOARDS: Boards[GateGame] = Boards(

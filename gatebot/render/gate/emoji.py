@@ -37,7 +37,9 @@ from gatebot.render.text_rows import header_facts
 from gatebot.rules import Card, GateGame, Suit
 
 
-def render_gate_emoji(game: GateGame, *, compact: bool = False, language: Language = ENGLISH) -> str:
+def render_gate_emoji(
+    game: GateGame, *, compact: bool = False, language: Language = ENGLISH, label: str | None = None
+) -> str:
     """Draw a Gate ``game`` for a Discord message: header, then its piles one a row, then the result.
 
     Always under 2000 characters (Discord's message limit), whatever the position. Lines
@@ -55,7 +57,7 @@ def render_gate_emoji(game: GateGame, *, compact: bool = False, language: Langua
         piles.append((str(number), [emoji_card(card) for card in column] or [free]))
     piles += [("", []), ("W", _waste(game.waste, language)), ("S", [_stock(game, language)])]
 
-    lines = [*header_lines(bold_title(game), header_facts(game, language), width, compact=compact), ""]
+    lines = [*header_lines(bold_title(game), header_facts(game, language, label=label), width, compact=compact), ""]
     for label, cells in piles:
         lines.extend(flow(cells, width, per_line, first=f"`{label}` ") if label else [""])
     lines.extend(ending_lines(game, width, language=language))

@@ -33,12 +33,14 @@ from gatebot.render.text_rows import header_facts, title_words
 from gatebot.rules import GateGame, Suit
 
 
-def layout_gate(game: GateGame, scale: float = 1.0, language: Language = ENGLISH) -> Layout:
+def layout_gate(
+    game: GateGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+) -> Layout:
     """Lay out a Gate ``game`` at ``scale``: every card, slot, badge and text with its box, words in ``language``."""
     m = Metrics.at(scale)
     grid = _grid(len(game.columns), m)
     width = grid[-1] + m.card_w + m.margin
-    texts, header_bottom = _header(game, m, width - m.margin, language)
+    texts, header_bottom = _header(game, m, width - m.margin, language, label)
 
     badges: list[Badge] = []
     slots: list[Slot] = []
@@ -124,7 +126,9 @@ def _grid(columns: int, m: Metrics) -> list[int]:
     return [m.margin, *xs, xs[-1] + m.card_w + m.post_gap]
 
 
-def _header(game: GateGame, m: Metrics, right_edge: int, language: Language) -> tuple[list[Text], int]:
+def _header(
+    game: GateGame, m: Metrics, right_edge: int, language: Language, label: str | None
+) -> tuple[list[Text], int]:
     """Title and deal at the left, moves and score (and the result) at the right, as the text board words them."""
-    deal, moves, score = header_facts(game, language)
+    deal, moves, score = header_facts(game, language, label=label)
     return header_texts(game, f"{title_words(game)} · {deal}", f"{moves} · {score}", m, right_edge, language)

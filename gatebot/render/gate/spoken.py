@@ -13,12 +13,12 @@ from gatebot.render.spoken import board, card_words, count_words, ending, founda
 from gatebot.rules import Card, GateGame
 
 
-def spoken_gate(game: GateGame, language: Language = ENGLISH) -> str:
+def spoken_gate(game: GateGame, language: Language = ENGLISH, *, label: str | None = None) -> str:
     """A Gate ``game`` as sentences, one pile a line, each card named in full and none hidden named."""
     left, right = game.reserves
     foundations = (foundation_words(suit, top, language=language) for suit, top in enumerate(game.foundations))
     lines = [
-        header(game, language=language),
+        header(game, language=language, label=label),
         line(language.gettext("Left reserve, L"), *_reserve(left, language)),
         line(language.gettext("Right reserve, R"), *_reserve(right, language)),
         line(language.gettext("Foundations"), ", ".join(foundations)),

@@ -29,7 +29,8 @@ _FREE = N_("·· free")
 
 
 def render_gate_text(
-    game: GateGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH
+    game: GateGame, *, compact: bool = False, colour: bool = False, language: Language = ENGLISH,
+    label: str | None = None,
 ) -> str:
     """Draw a Gate ``game`` as text: header, then its piles one a row, then the result once it is over.
 
@@ -43,7 +44,7 @@ def render_gate_text(
     cells = Cells(colour=colour, language=language)
     left, right = game.reserves
     lines = [
-        *header_lines(title_words(game), header_facts(game, language), width, compact=compact),
+        *header_lines(title_words(game), header_facts(game, language, label=label), width, compact=compact),
         "",
         *cells.row("L", cells.reserve(left), width),
         *cells.row("R", cells.reserve(right), width),

@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from gatebot.messages import Name
 from gatebot.service.attempts import rules_line
 from gatebot.service.variants import has_stock, variant_title
 from gatebot.store.models import Challenge, ChallengeKind, GameStatus, Rule
@@ -39,7 +40,7 @@ class ChallengeInfo:
     @classmethod
     def of(cls, row: Challenge, attempts: int = 0) -> ChallengeInfo:
         return cls(
-            row.id, row.guild_id, ChallengeKind(row.kind), row.name, row.variant, tuple(row.options.split()),
+            row.id, row.guild_id, ChallengeKind(row.kind), Name(row.name), row.variant, tuple(row.options.split()),
             row.deal, Rule(row.hints), Rule(row.undo), row.opens_at, row.closes_at, row.closed_at,
             row.channel_id, row.announcement_id, row.day, attempts,
         )

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.messages import _, message_of
+from gatebot.messages import Name, _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
 from gatebot.service import saved
 from gatebot.service.advice import sentence
@@ -46,6 +46,7 @@ from gatebot.service.challenges.info import (
 )
 from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, leaderboard_page, ranked_standings
 from gatebot.service.games import GameService, no_winnable_deals
+from gatebot.service.names import visible
 from gatebot.service.replies import Actor, Reply
 from gatebot.service.variants import variant_title
 from gatebot.solver.deals import winnable_deals
@@ -133,6 +134,10 @@ class ChallengeService:
         name = " ".join((name or "").split())
         if len(name) > 100:
             raise ChallengeError(_("A challenge's name has at most 100 characters."))
+        if name and not visible(name):
+            raise ChallengeError(
+                _("A challenge's name needs at least one character that shows: choose another, or leave it out.")
+            )
         if winnable:
             refusal = no_winnable_deals(cls.name, chosen)
             if refusal is not None:
@@ -256,7 +261,7 @@ class ChallengeService:
                 ))
             raise ChallengeError(_("No challenge is open in this server right now: see /challenge list."))
         if len(found) > 1:
-            names = ", ".join(f"{info.id} ({info.name})" for info in found[:5])
+            names = Name(", ".join(f"{info.id} ({info.name})" for info in found[:5]))
             raise ChallengeError(
                 _("Several challenges are open ({names}): choose one with the challenge option.", names=names)
             )

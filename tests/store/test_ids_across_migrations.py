@@ -1,0 +1,123 @@
+"""Ids are never reused, whichever way the schema went: down to any revision and up again, on SQLite too.
+
+An old board's buttons name their game's id, an announcement's Play button its challenge's, and
+a process that held a forgotten player's id must never find someone else's row under it. So
+after the newest player, game and challenge are deleted, and the schema is taken down to each
+revision that keeps data and up to head again, every new row gets an id never given before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from sqlalchemy.engine import Connection
+
+from gatebot.store import migrate
+from gatebot.store.database import Database
+from gatebot.store.migrate import head_revision, upgrade
+from gatebot.store.models import Challenge, GameRecord, Player
+
+WHEN = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+#: Every revision below head: a walk down to it and back must reuse no id.
+BELOW_HEAD = ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
+
+
+@pytest.fixture
+async def empty_db(database_url: str) -> AsyncIterator[Database]:
+    database = Database(database_url)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+async def _on(db: Database, work: Any) -> Any:
+    async with db.engine.begin() as connection:
+        return await connection.run_sync(work)
+
+
+def _walk(revision: str) -> Any:
+    def run(connection: Connection) -> None:
+        config = migrate.alembic_config(connection)
+        command.downgrade(config, revision)
+        command.upgrade(config, "head")
+
+    return run
+
+
+def _add(connection: Connection, name: str) -> dict[str, int]:
+    """A player with a challenge they made and a game of it: the three new ids, by table."""
+    player = connection.execute(sa.insert(Player).values(
+        platform="discord", platform_user_id=name, display_name=name.title(), board_style="text",
+        compact_board=True, four_colour=False, created_at=WHEN,
+    )).inserted_primary_key[0]
+    challenge = connection.execute(sa.insert(Challenge).values(
+        guild_id=1, kind="custom", name=f"{name} cup", variant="gate", options="", deal=7, hints="allowed",
+        undo="allowed", opens_at=WHEN, closes_at=WHEN + timedelta(days=1), created_by=player, created_at=WHEN,
+    )).inserted_primary_key[0]
+    game = connection.execute(sa.insert(GameRecord).values(
+        player_id=player, variant="gate", options="", deal=7, log="", position="p", status="won",
+        started_at=WHEN, updated_at=WHEN, finished_at=WHEN, challenge_id=challenge,
+    )).inserted_primary_key[0]
+    return {"players": player, "challenges": challenge, "games": game}
+
+
+def _delete_newest(connection: Connection, ids: dict[str, int]) -> None:
+    """Delete the newest game, challenge and player (as a forget-me and a server's removal would)."""
+    connection.execute(sa.delete(GameRecord).where(GameRecord.id == ids["games"]))
+    connection.execute(sa.delete(Challenge).where(Challenge.id == ids["challenges"]))
+    connection.execute(sa.delete(Player).where(Player.id == ids["players"]))
+
+
+@pytest.mark.parametrize("revision", BELOW_HEAD)
+async def test_no_id_is_given_twice_after_a_walk_down_and_up(empty_db: Database, revision: str) -> None:
+    await upgrade(empty_db)
+    await _on(empty_db, lambda connection: _add(connection, "alice"))
+    newest = await _on(empty_db, lambda connection: _add(connection, "bob"))
+    await _on(empty_db, lambda connection: _delete_newest(connection, newest))
+
+    await _on(empty_db, _walk(revision))
+    assert await migrate.current_revision(empty_db) == head_revision()
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+    added = await _on(empty_db, lambda connection: _add(connection, "carol"))
+    for table, given in added.items():
+        assert given > newest[table], f"{table}: id {given} was given before (newest was {newest[table]})"
+    # And once more without any migration: the deletes above didn't open a gap that is reused later.
+    await _on(empty_db, lambda connection: _delete_newest(connection, added))
+    again = await _on(empty_db, lambda connection: _add(connection, "dave"))
+    assert all(again[table] > added[table] for table in again)
+
+
+def _everything(connection: Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the three tables, in id order: what 0008's copy of ``players`` must keep."""
+    return {
+        table: [tuple(row) for row in connection.execute(sa.text(f"SELECT * FROM {table} ORDER BY id"))]
+        for table in ("players", "games", "challenges")
+    }
+
+
+async def test_0008_makes_player_ids_never_reused_and_keeps_every_game_and_maker(empty_db: Database) -> None:
+    await _on(empty_db, lambda connection: command.upgrade(migrate.alembic_config(connection), "0007"))
+    for name in ("alice", "bob"):
+        await _on(empty_db, lambda connection, name=name: _add(connection, name))
+    await _on(empty_db, lambda connection: connection.execute(sa.insert(GameRecord).values(
+        player_id=1, variant="gate", options="", deal=9, log="d", position="p", status="active",
+        started_at=WHEN, updated_at=WHEN,
+    )))
+    before = await _on(empty_db, _everything)
+    assert [row[-2] for row in before["games"]][:2] == [1, 2]  # each game is its challenge's attempt
+
+    assert await upgrade(empty_db) == ("0007", head_revision())
+    assert await _on(empty_db, _everything) == before, "no game, link or maker lost in the copy"
+    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+
+    bob = {"players": 2, "games": 2, "challenges": 2}
+    await _on(empty_db, lambda connection: _delete_newest(connection, bob))
+    carol = await _on(empty_db, lambda connection: _add(connection, "carol"))
+    assert carol["players"] == 3 and carol["games"] == 4 and carol["challenges"] == 3
