@@ -10,6 +10,8 @@ const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 const PILE_WORDS = { l: "left gatepost", r: "right gatepost", w: "the waste", s: "the stock" };
 // Below this board width the narrow arrangement is used, when the view has one (a phone held upright).
 const NARROW_BELOW = 640;
+// The widest a card's cell grows (px): a board of few piles (Canfield's six) stays card-sized and centred.
+const MAX_CELL = 118;
 
 export function cardName(card) {
   const rank = card[0], suit = card[1];
@@ -24,7 +26,8 @@ export function pileName(pile) {
   return PILE_WORDS[pile.key] ?? pile.kind;
 }
 
-export function createBoard(element, { onMove, onSay }) {
+// `spare()` says how many pixels the page needs below the board (its buttons), so long fans squeeze to fit.
+export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
   let view = null;
   let chosen = null; // {pile, card}
   const cards = new Map(); // card id -> element
@@ -161,7 +164,8 @@ export function createBoard(element, { onMove, onSay }) {
     if (!view) return;
     const arr = arrangement();
     const pad = 3;
-    const cell = (element.clientWidth - 2 * pad) / arr.width;
+    const cell = Math.min(MAX_CELL, (element.clientWidth - 2 * pad) / arr.width);
+    const left = Math.max(pad, (element.clientWidth - arr.width * cell) / 2);
     const gap = Math.max(2, cell * 0.08);
     const w = cell - gap, h = w * 1.4;
     const spotOf = (key) => arr.spots[key];
@@ -169,23 +173,28 @@ export function createBoard(element, { onMove, onSay }) {
     const keep = new Set();
     let bottom = 0;
     // Squeeze long fans so the board stays within the screen's height.
-    const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - 230);
+    const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - spare());
+    // A fanned card shows at least its index (rank and suit), however long the fan.
+    const index = Math.max(11, w * 0.26), least = Math.max(h * 0.12, index * 1.1 + h * 0.03);
     element.querySelectorAll(".slot, .count").forEach((n) => n.remove());
     element.classList.toggle("four", Boolean(view.fourColour));
     for (const pile of view.piles) {
       const [sx, sy, fan] = spotOf(pile.key);
-      const x0 = pad + sx * cell, y0 = pad + sy * (h + gap);
+      const x0 = left + sx * cell, y0 = pad + sy * (h + gap);
       const n = pile.cards.length;
       let step = 0;
-      if (fan === "down" && n > 1) step = Math.min(h * 0.27, Math.max(h * 0.12, (room - y0 - h) / (n - 1)));
-      if (fan === "right" && n > 1) step = Math.min(w * 0.55, (arr.width * cell - x0 - w - pad) / (n - 1));
+      if (fan === "down" && n > 1) step = Math.max(least, Math.min(h * 0.27, (room - y0 - h) / (n - 1)));
+      if (fan === "right" && n > 1) step = Math.min(w * 0.55, (left + arr.width * cell - x0 - w) / (n - 1));
       const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
         `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
       slot.dataset.pile = pile.key;
       slot.style.width = `${w}px`;
       slot.style.height = `${h}px`;
       slot.style.transform = `translate(${x0}px, ${y0}px)`;
-      if (pile.kind === "foundation") slot.textContent = SUITS[pile.suit.toUpperCase()];
+      if (pile.kind === "foundation") {
+        slot.textContent = SUITS[pile.suit.toUpperCase()];
+        slot.style.fontSize = `${Math.max(14, w * 0.36)}px`;
+      }
       if (pile.kind === "stock") {
         slot.className = "card back";
         slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards: draw`);
@@ -230,12 +239,13 @@ export function createBoard(element, { onMove, onSay }) {
         el._press = (event) => press(event, pile, card, i);
         el.dataset.pile = pile.key;
         el.dataset.index = String(i);
+        el.dataset.card = card;
         el.className = `card ${card[1].toLowerCase()}${"DH".includes(card[1]) ? " red" : ""}` +
           `${chosen && chosen.pile === pile.key && chosen.card === card ? " chosen" : ""}` +
           `${targets.has(pile.key) && top ? " lit" : ""}`;
         el.firstChild.textContent = `${RANKS[card[0]] ?? card[0]}${SUITS[card[1]]}`;
         el.lastChild.textContent = SUITS[card[1]];
-        el.firstChild.style.fontSize = `${Math.max(11, w * 0.3)}px`;
+        el.firstChild.style.fontSize = `${index}px`;
         el.lastChild.style.fontSize = `${Math.max(12, w * 0.42)}px`;
         el.setAttribute("aria-label", `${cardName(card)}, ${pileName(pile)}${top ? ", top card" : ""}`);
         el.style.width = `${w}px`;
@@ -254,6 +264,8 @@ export function createBoard(element, { onMove, onSay }) {
       }
     }
     element.style.height = `${bottom + pad}px`;
+    element.dataset.version = String(view.version);
+    element.dataset.status = view.status;
   }
 
   // A card is the same element while it keeps its name and its place from the top of its pile's kind,

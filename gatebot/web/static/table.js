@@ -8,7 +8,10 @@ const message = $("message");
 let fourColour = false;
 let shown = null;
 
-const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say });
+// What the page shows under the board (the answer, the win, the buttons), in pixels, kept free of cards.
+const below = () => ["message", "won"].map((id) => $(id).offsetHeight).reduce((a, b) => a + b, 0) +
+  document.querySelector(".controls").offsetHeight + document.querySelector(".foot").offsetHeight + 24;
+const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say, spare: below });
 
 function say(text) {
   message.textContent = text || "";
