@@ -176,7 +176,8 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
     const room = Math.max(h * 3, window.innerHeight - element.getBoundingClientRect().top - spare());
     // A fanned card shows at least its index (rank and suit), however long the fan.
     const index = Math.max(11, w * 0.26), least = Math.max(h * 0.12, index * 1.1 + h * 0.03);
-    element.querySelectorAll(".slot, .count").forEach((n) => n.remove());
+    // Every pile's place is drawn anew (a stock or a reserve with cards under it is drawn as a card's back).
+    element.querySelectorAll("[data-place], .count").forEach((n) => n.remove());
     element.classList.toggle("four", Boolean(view.fourColour));
     for (const pile of view.piles) {
       const [sx, sy, fan] = spotOf(pile.key);
@@ -188,6 +189,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
       const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
         `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
       slot.dataset.pile = pile.key;
+      slot.dataset.place = "";
       slot.style.width = `${w}px`;
       slot.style.height = `${h}px`;
       slot.style.transform = `translate(${x0}px, ${y0}px)`;

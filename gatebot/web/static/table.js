@@ -13,8 +13,14 @@ const below = () => ["message", "won"].map((id) => $(id).offsetHeight).reduce((a
   document.querySelector(".controls").offsetHeight + document.querySelector(".foot").offsetHeight + 24;
 const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say, spare: below });
 
+// Chat's sentences mark a move as code (`3f`): here it is shown as code, and never read as markup.
 function say(text) {
-  message.textContent = text || "";
+  message.replaceChildren(...String(text || "").split("`").map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    const code = document.createElement("code");
+    code.textContent = part;
+    return code;
+  }));
 }
 
 async function call(path, body = {}) {
