@@ -46,6 +46,23 @@ def test_a_double_tap_sends_a_card_home_and_a_tap_on_the_stock_draws(page: WebDr
     wait(page).until(lambda d: shown_version(d) == view["version"] + 2)
     after = stored(page)
     assert after["moves_played"] == 2 and [p["cards"] for p in after["piles"] if p["key"] == "w"] != [[]]
+    # Each pile has one place on the board, however often it was drawn (the stock is drawn as a card's back).
+    places = [el.get_attribute("data-pile")
+              for el in page.find_elements(By.CSS_SELECTOR, "[data-pile]:not([data-card])")]
+    assert sorted(places) == sorted(pile["key"] for pile in after["piles"])
+
+
+def test_h_asks_for_a_hint_shown_as_the_card_picked_up_and_its_move_as_code(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    view = deal(page, server, "gate", 1)
+    page.find_element(By.TAG_NAME, "body").send_keys("h")
+    wait(page).until(lambda d: message(d).startswith("Hint"))
+    said = page.find_element(By.ID, "message")
+    assert "`" not in said.text
+    moves = [code.text for code in said.find_elements(By.TAG_NAME, "code")]
+    assert len(moves) == 1 and moves[0] in [entry["move"] for entry in view["legal"]]
+    assert page.find_elements(By.CSS_SELECTOR, ".card.chosen")
+    assert stored(page)["version"] == view["version"]  # nothing played
 
 
 def test_every_face_up_card_is_a_named_button_and_each_hidden_one_only_a_count(page: WebDriver, server: Server) -> None:
