@@ -6,6 +6,7 @@ The token is kept out of ``repr()`` and never appears in a message.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,6 +34,64 @@ class SettingsError(Exception):
     """A setting is missing or malformed; the message says which and what to do, in one sentence."""
 
 
+#: The web table's address when nobody says: this machine only.
+WEB_HOST = "127.0.0.1"
+WEB_PORT = 8080
+#: The shortest ``WEB_SECRET_KEY`` taken: 32 characters.
+MIN_SECRET_LENGTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """Where the web table is served and how its cookies are sealed (``gatebot web``; ``run`` with WEB_PORT)."""
+
+    host: str = WEB_HOST
+    port: int = WEB_PORT
+    #: ``WEB_SECRET_KEY`` made into the 32 bytes the cookies are encrypted with; None: the key file's.
+    secret_key: bytes | None = field(default=None, repr=False)
+    #: Where a key is kept when no WEB_SECRET_KEY is set: beside the SQLite database (mode 0600).
+    key_file: Path = Path("gatebot-web.key")
+    #: ``WEB_SECURE_COOKIES``: cookies only over https (set it when a proxy serves the table over https).
+    secure_cookies: bool = False
+
+    @classmethod
+    def from_env(
+        cls, values: Mapping[str, str], *, host: str | None = None, port: int | None = None
+    ) -> WebSettings:
+        """Read WEB_HOST, WEB_PORT, WEB_SECRET_KEY and WEB_SECURE_COOKIES; ``host`` and ``port`` (flags) win."""
+        raw_port = values.get("WEB_PORT", "").strip()
+        env_port = _whole(raw_port, "WEB_PORT", low=0, high=65535, what="a TCP port") if raw_port else WEB_PORT
+        secret = values.get("WEB_SECRET_KEY", "").strip()
+        if secret and len(secret) < MIN_SECRET_LENGTH:
+            # Never quoted back: it is a secret.
+            raise SettingsError(f"WEB_SECRET_KEY must be at least {MIN_SECRET_LENGTH} characters: "
+                                "make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+        return cls(
+            host=host or values.get("WEB_HOST", "").strip() or WEB_HOST,
+            port=env_port if port is None else port,
+            secret_key=hashlib.sha256(secret.encode()).digest() if secret else None,
+            key_file=web_key_file(values),
+            secure_cookies=_yes_or_no(values, "WEB_SECURE_COOKIES"),
+        )
+
+
+def web_key_file(values: Mapping[str, str]) -> Path:
+    """The key file of the web table's cookies: beside the SQLite database, or the default one's place."""
+    url = parse_database_url(database_url_from_env(values))
+    if url.drivername.startswith("sqlite") and url.database not in (None, "", ":memory:"):
+        return Path(str(url.database)).expanduser().parent / "gatebot-web.key"
+    return default_database_path(values).parent / "gatebot-web.key"
+
+
+def _yes_or_no(values: Mapping[str, str], name: str) -> bool:
+    raw = values.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name} must be true or false, not {shown(raw)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything ``gatebot run`` needs to know about its deployment."""
@@ -55,6 +114,8 @@ class Settings:
     log_format: str = "text"
     #: ``HEALTH_FILE``: where the running bot writes the time of its last gateway heartbeat (``gatebot health``).
     health_file: Path = Path("gatebot.health")
+    #: The web table served from the bot's process, when WEB_PORT is set; None: not served.
+    web: WebSettings | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -81,6 +142,7 @@ class Settings:
             metrics_port=_optional_int(values, "METRICS_PORT", low=1, high=65535, what="a TCP port"),
             log_format=_log_format(values),
             health_file=health_file_from_env(values),
+            web=WebSettings.from_env(values) if values.get("WEB_PORT", "").strip() else None,
         )
 
 

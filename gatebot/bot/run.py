@@ -25,6 +25,8 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -295,8 +297,12 @@ def log_slow_solvers() -> None:
                     " and ".join(titles), reason)
 
 
-async def serve(settings: Settings) -> None:
-    """Run the bot until it is closed or the process is asked to stop."""
+#: What runs beside the bot on its loop, over its service, for as long as the bot runs (the web table).
+Beside = Callable[[GameService], AbstractAsyncContextManager[object]]
+
+
+async def serve(settings: Settings, beside: Beside | None = None) -> None:
+    """Run the bot until it is closed or the process is asked to stop; ``beside`` runs with it, on its service."""
     if settings.api_base:
         use_api_base(settings.api_base)
     log_slow_solvers()
@@ -316,7 +322,7 @@ async def serve(settings: Settings) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
     try:
-        async with bot:
+        async with bot, beside(service) if beside is not None else contextlib.nullcontext():
             await log_in(bot, settings.token)
             await connect(bot)
     finally:
@@ -357,12 +363,15 @@ async def sync_commands(settings: Settings) -> int:
     return len(synced)
 
 
-def run(settings: Settings) -> int:
-    """``gatebot run``: the exit code (``EXIT_*``), with one sentence on stderr for a failure to start."""
+def run(settings: Settings, beside: Beside | None = None) -> int:
+    """``gatebot run``: the exit code (``EXIT_*``), with one sentence on stderr for a failure to start.
+
+    ``beside`` (the web table, when WEB_PORT is set) is served from the bot's loop over its service.
+    """
     setup_logging(settings)
     as_json = settings.log_format == "json"
     try:
-        asyncio.run(serve(settings))
+        asyncio.run(serve(settings, beside))
     except StartError as error:
         return refuse(str(error), error.exit_code, as_json=as_json)
     except DatabaseError as error:

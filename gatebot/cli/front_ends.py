@@ -1,4 +1,4 @@
-"""``gatebot run``, ``sync`` and ``play``: the commands that hand over to a front end, the bot or the terminal.
+"""``gatebot run``, ``sync``, ``play`` and ``web``: the commands that hand over to a front end.
 
 Settings and arguments are checked first, so a mistake is one sentence and changes nothing;
 the front ends themselves are imported only when a command needs them.
@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from gatebot.cli.output import BROKEN_PIPE, quiet_service_logs, refuse, say, silence, utf8
@@ -19,7 +21,8 @@ from gatebot.messages import _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant
 
 if TYPE_CHECKING:
-    from gatebot.settings import Settings
+    from gatebot.service import GameService
+    from gatebot.settings import Settings, WebSettings
 
 
 def _settings() -> Settings | int:
@@ -38,7 +41,23 @@ def run_command(args: argparse.Namespace) -> int:
         return settings
     from gatebot.bot.run import run
 
-    return run(settings)
+    return run(settings, None if settings.web is None else _beside_the_bot(settings.web))
+
+
+def _beside_the_bot(web: WebSettings) -> Callable[[GameService], AbstractAsyncContextManager[object]]:
+    """The web table on the bot's loop over the bot's service (WEB_PORT set); a port it can't have stops the start."""
+    from gatebot.bot.run import EXIT_CONFIG, StartError
+    from gatebot.web.serve import ServeError, serving
+
+    @asynccontextmanager
+    async def beside(service: GameService) -> AsyncIterator[None]:
+        try:
+            async with serving(service, web):
+                yield
+        except ServeError as error:
+            raise StartError(str(error), EXIT_CONFIG) from None
+
+    return beside
 
 
 def sync_command(args: argparse.Namespace) -> int:
@@ -115,3 +134,35 @@ def play_command(args: argparse.Namespace) -> int:
         sys.stderr.write(say(_("gatebot: the database failed during the game ({reason}); every move shown before "
                                "this was saved.", reason=reason[0].rstrip("."))) + "\n")
         return 1
+
+
+def web_command(args: argparse.Namespace) -> int:
+    """``gatebot web``: the web table alone, on the same database as ``gatebot play``, until Ctrl-C.
+
+    Exit codes: 0 when stopped, 2 for a setting, an address or a database to fix first.
+    """
+    from gatebot.settings import SettingsError, WebSettings
+    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.web.serve import KeyFileError, serve_alone
+
+    try:
+        settings = WebSettings.from_env(os.environ, host=args.host, port=args.port)
+    except SettingsError as error:
+        return refuse(message_of(error))
+
+    def announce(text: str) -> None:
+        if text.startswith("http"):
+            text = say(_("The table is at {address} (Ctrl-C stops it).", address=text))
+        print(text, flush=True)
+
+    quiet_service_logs()
+    try:
+        asyncio.run(serve_alone(database_url_from_env(), settings, announce))
+    except KeyboardInterrupt:
+        return 0
+    except (DatabaseError, KeyFileError) as error:
+        return refuse(message_of(error) if isinstance(error, DatabaseError) else str(error))
+    except OSError as error:
+        return refuse(_("Can't serve the table on {host} port {port} ({reason}): choose another with --port.",
+                        host=settings.host, port=settings.port, reason=error.strerror or error))
+    return 0

@@ -11,11 +11,12 @@ from collections.abc import Callable
 
 from gatebot.cli.cards import card_command
 from gatebot.cli.database import db_current_command, db_forget_server_command, db_stamp_command, db_upgrade_command
-from gatebot.cli.front_ends import play_command, run_command, sync_command
+from gatebot.cli.front_ends import play_command, run_command, sync_command, web_command
 from gatebot.cli.health import health_command
 from gatebot.cli.invite import invite_command
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
+from gatebot.digits import parse_whole, shown
 from gatebot.locale import Translator, terminal_language
 from gatebot.messages import Text, _, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, RulesError, find_variant, variant_names
@@ -176,6 +177,19 @@ def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
     forget.add_argument("guild_id", type=int, metavar="SERVER_ID", help=say(_("the server's id (a snowflake)")))
     forget.set_defaults(handler=db_forget_server_command)
 
+    web = commands.add_parser(
+        "web", help=say(_("serve the web table, to play in a browser")),
+        description=say(_("Serve gatebot's table as a web page on this machine and print its address: every "
+        "visitor plays as a guest, saved in the same database as gatebot play. Reads WEB_HOST, WEB_PORT, "
+        "WEB_SECRET_KEY and WEB_SECURE_COOKIES (docs/web.md). Exit codes: 0 when stopped with Ctrl-C; 2 for "
+        "a setting, an address or a database to fix first.")),
+    )
+    web.add_argument("--host", metavar="HOST",
+                     help=say(_("the address to listen on (default: 127.0.0.1, this machine only)")))
+    web.add_argument("--port", type=_port_type(language), metavar="PORT",
+                     help=say(_("the port to listen on (default: 8080; 0 picks a free one)")))
+    web.set_defaults(handler=web_command)
+
     commands.add_parser(
         "run", help=say(_("run the Discord bot")),
         description=say(_("Run gatebot on Discord. Needs DISCORD_TOKEN (or DISCORD_TOKEN_FILE); reads "
@@ -211,6 +225,19 @@ def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
                         help=say(_("the application's id (the developer portal's General Information page)")))
     invite.set_defaults(handler=invite_command)
     return parser
+
+
+def _port_type(language: Translator) -> Callable[[str], int]:
+    """``--port``'s converter: a TCP port, 0 (any free one) to 65535; refused in ``language``."""
+
+    def port(text: str) -> int:
+        number = parse_whole(text)
+        if number is None or not 0 <= number <= 65535:
+            refusal = _("a port is a whole number from 0 to 65535, not {typed}", typed=shown(text))
+            raise argparse.ArgumentTypeError(language.say(refusal))
+        return number
+
+    return port
 
 
 def _all_options() -> tuple[str, ...]:

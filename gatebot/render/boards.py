@@ -24,6 +24,7 @@ from gatebot.rules import Game
 
 if TYPE_CHECKING:
     from gatebot.render.image_geometry import Layout
+    from gatebot.render.view import Table
 
 G = TypeVar("G", bound=Game)
 G_contra = TypeVar("G_contra", bound=Game, contravariant=True)
@@ -64,6 +65,12 @@ class ImageLayout(Protocol[G_contra]):
     ) -> Layout: ...
 
 
+class TableView(Protocol[G_contra]):
+    """Lists a game's piles as its player sees them, and where they sit (see :mod:`gatebot.render.view`)."""
+
+    def __call__(self, game: G_contra) -> Table: ...
+
+
 class RulesSummary(Protocol[G_contra]):
     """The rules a game is played by, options included, as plain paragraphs in a language (see :func:`rules_text`)."""
 
@@ -83,6 +90,7 @@ class Boards(Generic[G]):
     layout: ImageLayout[G] | None = None
     rules: RulesSummary[G] | None = None
     spoken: SpokenBoard[G] | None = None
+    view: TableView[G] | None = None
 
 
 def boards_for(variant: Game | type[Game]) -> Boards[Any]:

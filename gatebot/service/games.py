@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import text
@@ -63,7 +64,7 @@ from gatebot.service.changes import (
 )
 from gatebot.service.lines import line_refusal
 from gatebot.service.memory import Current, Memory
-from gatebot.service.players import Players, PreferenceError, player_key
+from gatebot.service.players import PlayerKey, Players, PreferenceError, player_key
 from gatebot.service.privacy import Privacy
 from gatebot.service.reading import Reader, dealt, set_aside_note
 from gatebot.service.replays import Replays
@@ -74,10 +75,12 @@ from gatebot.store import games as stored
 from gatebot.store.database import Database, DiskFull
 from gatebot.store.games import Executor as Statements
 from gatebot.store.models import GameRecord, GameStatus, Rule, utcnow
+from gatebot.store.notices import GAMES_CHANNEL, Listener, notice
 
 __all__ = [
     "BOARD_STYLES",
     "UNDO_TOKEN",
+    "GameChange",
     "GameDamaged",
     "GameService",
     "PreferenceError",
@@ -100,6 +103,19 @@ WORKERS_WITHIN = 5.0
 
 class _LostRace(Exception):
     """A guarded write matched nothing: another writer changed the game since it was read."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A committed change to a game, as told to the service's watchers: which game, whose, and its version now."""
+
+    game_id: int
+    owner: PlayerKey
+    version: int | None
+
+
+#: A watcher of committed changes (:meth:`GameService.watch`): called at once, so it must not block.
+Watcher = Callable[[GameChange], None]
 
 
 class GameService:
@@ -153,6 +169,10 @@ class GameService:
                               end_prompt=end_prompt, clock=clock)
         self.privacy = Privacy(db, self._lock, self.players, self.memory, self.attempts, self.advice)
         self.replays = Replays(db, self.players, clock=clock)
+        self._watchers: list[Watcher] = []
+        #: Names this service in its game notices, so it doesn't hear its own changes twice.
+        self._origin = secrets.token_hex(6)
+        self._games_heard: Listener | None = None
 
     @property
     def database(self) -> Database:
@@ -162,6 +182,51 @@ class GameService:
     def now(self) -> datetime:
         """The time by this service's clock (challenges open and close by it)."""
         return self._clock()
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call ``watcher`` after each change this service commits to a game; returns what stops it.
+
+        A front end that shows a game live (the web table) redraws it from here whichever front
+        end made the change. On PostgreSQL, other processes' changes are told too, as their
+        notices arrive (:data:`~gatebot.store.notices.GAMES_CHANNEL`), once :attr:`hears_other_processes`.
+        """
+        self._watchers.append(watcher)
+        if self._games_heard is None:
+            self._games_heard = self._db.listen(GAMES_CHANNEL, on_notice=self._heard_game, on_lost=self._missed_games)
+        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+
+    @property
+    def hears_other_processes(self) -> bool:
+        """Whether other processes' changes to games reach the watchers now (PostgreSQL, once listening)."""
+        return self._games_heard is not None and self._games_heard.listening
+
+    def _heard_game(self, payload: str) -> None:
+        """Another process's change to a game: tell the watchers (this process's own are told already)."""
+        origin, game_id, version, platform, user_id = payload.split(":", 4)
+        if origin != self._origin:
+            self._tell(GameChange(int(game_id), (platform, user_id), int(version)))
+
+    def _missed_games(self) -> None:
+        log.warning("changes to games made by other processes may have been missed; live pages catch up on the next")
+
+    async def _announce(self, statements: Statements, actor: Actor, game_id: int, version: int) -> None:
+        """Tell other processes, once this transaction commits, that the actor's game is at ``version`` now."""
+        if not self._db.is_sqlite:
+            await statements.execute(notice(GAMES_CHANNEL, f"{self._origin}:{game_id}:{version}:{actor.platform}:"
+                                                           f"{actor.user_id}"))
+
+    def _tell(self, change: GameChange) -> None:
+        for watcher in tuple(self._watchers):
+            try:
+                watcher(change)
+            except Exception:
+                log.exception("a watcher of game %s failed", change.game_id)
+
+    def _told(self, actor: Actor, reply: Reply) -> Reply:
+        """Tell the watchers about ``reply`` if it committed a change to a game; return it."""
+        if reply.saved and reply.game_id is not None:
+            self._tell(GameChange(reply.game_id, player_key(actor), reply.version))
+        return reply
 
     # -- requests -------------------------------------------------------------------------
 
@@ -284,6 +349,7 @@ class GameService:
             )
             session.add(record)
             await session.flush()
+            await self._announce(session, actor, record.id, record.version)
             self.attempts.note(record.id, attempt)
             self.memory.remember(record, game)
             self._note_current(actor, record, game)
@@ -301,7 +367,7 @@ class GameService:
                 message = joined(message, set_aside_note(set_aside, secret=set_aside.challenge_id is not None))
             return await self._reader.board(session, record, game.copy(), message=message, saved=True)
 
-        return await self._serve(actor, work)
+        return self._told(actor, await self._serve(actor, work))
 
     async def play(self, actor: Actor, text: str, *, expected_version: int | None = None) -> Reply:
         """Play a line of typed moves in order, stopping at the first that fails.
@@ -433,6 +499,7 @@ class GameService:
             record, game = opened
             finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()
+            await self._announce(session, actor, record.id, record.version)
             self._note_current(actor, record, game)
             if ending:
                 said = _("You ended the game with a score of {score}.", score=record.score)
@@ -440,7 +507,7 @@ class GameService:
                 said = _("You resigned with a score of {score}.", score=record.score)
             return await self._reader.board(session, record, game, message=said, saved=True)
 
-        return await self._serve(actor, work)
+        return self._told(actor, await self._serve(actor, work))
 
     async def board_of(self, game_id: int) -> tuple[Actor, Reply] | None:
         """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
@@ -578,8 +645,8 @@ class GameService:
         async with self._lock(actor):
             fast = await self._fast_change(actor, apply, expected_version, game_id)
         if fast is not None:
-            return await self._won(await self.players.with_preferences(actor, fast))
-        return await self._won(await self._serve(actor, work))
+            return self._told(actor, await self._won(await self.players.with_preferences(actor, fast)))
+        return self._told(actor, await self._won(await self._serve(actor, work)))
 
     async def _won(self, reply: Reply) -> Reply:
         """A change that won the game carries the one win message: result, time, moves, streak and bests.
@@ -636,6 +703,7 @@ class GameService:
         if not await stored.save_progress(statements, start.game_id, start.version, start.log, change):
             return None
         key, version = player_key(actor), start.version + 1
+        await self._announce(statements, actor, start.game_id, version)
         if change.status is GameStatus.ACTIVE:
             self.memory.keep(key, Current(
                 start.game_id, version, change.log, change.move_count, game.copy(), start.attempt,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 #: The channel of changes to players: their preferences (``player:<platform>:<id>``) and where
 #: their games' boards are (``board:<game id>:<channel id>:<message id>``).
 PLAYERS_CHANNEL = "gatebot_players"
+#: The channel of committed changes to games (``<origin>:<game id>:<version>:<platform>:<user id>``), for
+#: pages that show a game live in another process than the one that changed it.
+GAMES_CHANNEL = "gatebot_games"
 #: Seconds before connecting again after the first failure; doubled after each one, up to the most.
 RETRY_SECONDS = 0.5
 MOST_RETRY_SECONDS = 30.0
@@ -68,7 +71,12 @@ async def notify(session: AsyncSession, channel: str, payload: str) -> None:
     """Queue ``payload`` on ``channel`` in the session's transaction; delivered once it commits (no-op on SQLite)."""
     if session.get_bind().dialect.name != "postgresql":
         return
-    await session.execute(select(func.pg_notify(channel, payload)))
+    await session.execute(notice(channel, payload))
+
+
+def notice(channel: str, payload: str) -> Select[tuple[Any]]:
+    """The statement that queues ``payload`` on ``channel`` in whatever transaction runs it (PostgreSQL only)."""
+    return select(func.pg_notify(channel, payload))
 
 
 def listener_dsn(url: URL) -> str:

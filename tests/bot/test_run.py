@@ -212,3 +212,42 @@ async def test_a_login_dropped_or_unanswered_gives_up_in_one_sentence(
     assert caught.value.exit_code == EXIT_UNREACHABLE
     assert str(caught.value).startswith("Can't reach Discord at 127.0.0.1:")
     assert f"({reason})" in str(caught.value)
+
+
+async def test_gatebot_run_with_web_port_serves_the_web_table_from_the_bots_process(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    import aiohttp
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
+    env = {**os.environ, **fake.env(), "DATABASE_URL": url, "GATEBOT_DEV_GUILD_ID": str(fake.guild.id),
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "WEB_PORT": str(port)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gatebot", "run", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await fake.wait_for_commands(fake.guild, timeout=20)
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:  # cookies for an IP
+            async with browser.get(f"http://127.0.0.1:{port}/") as page:
+                assert page.status == 200
+                token = (await page.text()).split('name="csrf-token" content="')[1].split('"')[0]
+            async with browser.post(f"http://127.0.0.1:{port}/api/new", json={"deal": 1},
+                                    headers={"X-CSRF-Token": token}) as dealt:
+                assert dealt.status == 200
+                assert (await dealt.json())["view"]["deal"] == 1
+        handle = await fake.send_command("gate new", {"deal": 2})
+        assert (await handle.response(timeout=10)).type == 4
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 0, stderr.decode()
+    assert f"serving the web table at http://127.0.0.1:{port}/" in stderr.decode()
+    db = Database(url)
+    async with db.sessions() as session:
+        games = (await session.scalars(select(GameRecord).order_by(GameRecord.deal))).all()
+    await db.dispose()
+    assert [game.deal for game in games] == [1, 2]  # one database, one service: the page's game and chat's

@@ -13,6 +13,7 @@ from gatebot.render.archway.emoji import render_archway_emoji
 from gatebot.render.archway.rules import archway_rules
 from gatebot.render.archway.spoken import spoken_archway
 from gatebot.render.archway.text import render_archway_text
+from gatebot.render.archway.view import view_archway
 from gatebot.render.boards import Boards
 from gatebot.rules import ArchwayGame
 
@@ -31,5 +32,5 @@ def _layout(
 
 BOARDS: Boards[ArchwayGame] = Boards(
     text=render_archway_text, emoji=render_archway_emoji, layout=_layout, rules=archway_rules,
-    spoken=spoken_archway,
+    spoken=spoken_archway, view=view_archway,
 )

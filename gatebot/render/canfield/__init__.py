@@ -14,6 +14,7 @@ from gatebot.render.canfield.emoji import render_canfield_emoji
 from gatebot.render.canfield.rules import canfield_rules
 from gatebot.render.canfield.spoken import spoken_canfield
 from gatebot.render.canfield.text import render_canfield_text
+from gatebot.render.canfield.view import view_canfield
 from gatebot.rules import CanfieldGame
 
 if TYPE_CHECKING:
@@ -31,5 +32,5 @@ def _layout(
 
 BOARDS: Boards[CanfieldGame] = Boards(
     text=render_canfield_text, emoji=render_canfield_emoji, layout=_layout, rules=canfield_rules,
-    spoken=spoken_canfield,
+    spoken=spoken_canfield, view=view_canfield,
 )

@@ -14,6 +14,7 @@ from gatebot.render.gate.emoji import render_gate_emoji
 from gatebot.render.gate.rules import gate_rules
 from gatebot.render.gate.spoken import spoken_gate
 from gatebot.render.gate.text import render_gate_text
+from gatebot.render.gate.view import view_gate
 from gatebot.rules import GateGame
 
 if TYPE_CHECKING:
@@ -30,5 +31,6 @@ def _layout(
 
 
 BOARDS: Boards[GateGame] = Boards(
-    text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules, spoken=spoken_gate
+    text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules, spoken=spoken_gate,
+    view=view_gate,
 )

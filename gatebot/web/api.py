@@ -1,0 +1,179 @@
+"""The web table's handlers: each reads its request, asks the service once and answers with the player's view.
+
+Every change names the version of the board the page showed (``"version": N``), the same
+check the bot's buttons make: a page that is out of date gets the board as it is now (409)
+and nothing is played. A visitor only ever reaches their own guest's game: no request names a
+game id.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import aclosing
+from importlib.resources import files
+from typing import Any
+
+from aiohttp import web
+
+from gatebot.messages import N_, _
+from gatebot.rules import DEFAULT_VARIANT
+from gatebot.service import GameService, GameStatus, Reply, ReplyKind
+from gatebot.web.answers import answer, payload
+from gatebot.web.guard import Refusal
+from gatebot.web.guests import csrf_token, forget_guest, guest, known_guest, reader
+from gatebot.web.live import Live
+
+SERVICE = web.AppKey("service", GameService)
+LIVE = web.AppKey("live", Live)
+
+MALFORMED = N_("That request couldn't be read: send a JSON object, like {\"move\": \"3f\", \"version\": 4}.")
+NO_VERSION = N_("Say which board the move is for: send the version the page shows with it.")
+NO_MOVE = N_("Say which move to play, like 3f, w5 or d.")
+NEW_GAME_FIELDS = N_("A new deal takes a variant, a deal number or none, a list of options and winnable true or false.")
+NO_SESSION = N_("Open the table first: your page has no session yet.")
+#: The most options a new deal may name (no variant has more than three).
+MAX_OPTIONS = 8
+
+
+async def page(request: web.Request) -> web.Response:
+    """The table's page, with the visitor's CSRF token in a ``<meta>`` tag (no inline script)."""
+    token = await csrf_token(request)
+    language = reader(request).language
+    text = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
+    text = text.replace("__CSRF_TOKEN__", token).replace("__LANG__", language)
+    return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+async def game(request: web.Request) -> web.Response:
+    """``GET /api/game``: the visitor's game as it stands (their last one as it ended; none yet: no view)."""
+    player = await guest(request)
+    reply = await request.app[SERVICE].show(player)
+    if reply.kind is ReplyKind.ERROR and reply.game is None:
+        return web.json_response({"kind": "none", "view": None, "message": reader(request).say(reply.message or "")})
+    return answer(reply, reader(request))
+
+
+async def play(request: web.Request) -> web.Response:
+    """``POST /api/play`` ``{"move": "3f", "version": 4}``: play a move (or a line of them) typed as in chat."""
+    body = await _body(request)
+    move = body.get("move")
+    if not isinstance(move, str) or not move.strip():
+        raise Refusal(400, NO_MOVE)
+    service = request.app[SERVICE]
+    player = await guest(request)
+    return answer(await _offered(service, await service.play(player, move, expected_version=_version(body))),
+                  reader(request))
+
+
+async def action(request: web.Request) -> web.Response:
+    """``POST /api/undo``, ``/api/auto``, ``/api/end``, ``/api/hint`` ``{"version": 4}``: a button of the board.
+
+    A hint is the explained hint of chat, and nothing is played.
+    """
+    body = await _body(request)
+    name = request.match_info["action"]
+    service = request.app[SERVICE]
+    player = await guest(request)
+    reply = await service.act(player, name, expected_version=_version(body))
+    if name != "hint":
+        reply = await _offered(service, reply)
+    return answer(reply, reader(request))
+
+
+async def new_game(request: web.Request) -> web.Response:
+    """``POST /api/new`` ``{"variant", "deal", "options", "winnable", "confirm"}``: deal a game.
+
+    With a game in progress and no ``confirm``, the answer asks first (``kind`` ``confirm``) and
+    nothing changes; with ``confirm`` the running game is abandoned, as in chat.
+    """
+    body = await _body(request)
+    variant = body.get("variant", DEFAULT_VARIANT)
+    deal = body.get("deal")
+    options = body.get("options", [])
+    winnable, confirm = body.get("winnable", False), body.get("confirm", False)
+    if (
+        not isinstance(variant, str)
+        or not (deal is None or (isinstance(deal, int) and not isinstance(deal, bool)))
+        or not isinstance(options, list) or len(options) > MAX_OPTIONS
+        or not all(isinstance(option, str) for option in options)
+        or not isinstance(winnable, bool) or not isinstance(confirm, bool)
+    ):
+        raise Refusal(400, NEW_GAME_FIELDS)
+    reply = await request.app[SERVICE].new_game(await guest(request), variant[:40], deal=deal, options=options,
+                                                confirm=confirm, winnable=winnable)
+    return answer(reply, reader(request))
+
+
+async def preferences(request: web.Request) -> web.Response:
+    """``POST /api/preferences`` ``{"four_colour": true}``: how the visitor's cards are drawn, here and in chat."""
+    body = await _body(request)
+    four_colour = body.get("four_colour")
+    if not isinstance(four_colour, bool):
+        raise Refusal(400, MALFORMED)
+    chosen = await request.app[SERVICE].set_preferences(await guest(request), four_colour=four_colour)
+    return web.json_response({"four_colour": chosen.four_colour})
+
+
+async def forget(request: web.Request) -> web.Response:
+    """``POST /api/forget``: delete everything stored about the visitor's guest, then end their session."""
+    await _body(request)
+    player = await known_guest(request)
+    forgotten = player is not None and await request.app[SERVICE].forget(player)
+    await forget_guest(request)
+    said = _("Everything about you is deleted: your games, results and settings.") if forgotten \
+        else _("There was nothing stored about you.")
+    return web.json_response({"message": reader(request).say(said)})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """``GET /api/events``: server-sent events, the board as stored now and then after each change to it."""
+    player = await known_guest(request)
+    if player is None:
+        raise Refusal(403, NO_SESSION)
+    service, live = request.app[SERVICE], request.app[LIVE]
+    language = reader(request)
+    stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                         "X-Accel-Buffering": "no"})
+    await stream.prepare(request)
+    try:
+        async with aclosing(live.changes((player.platform, player.user_id))) as changes:
+            await _send(stream, payload(await service.show(player), language))
+            async for change in changes:
+                if change is None:
+                    await stream.write(b": still here\n\n")
+                else:
+                    await _send(stream, payload(await service.show(player), language))
+    except ConnectionError:
+        pass  # the page went away
+    return stream
+
+
+async def _send(stream: web.StreamResponse, data: dict[str, Any]) -> None:
+    await stream.write(b"event: view\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
+
+
+async def _offered(service: GameService, reply: Reply) -> Reply:
+    """After a change that left nothing hidden: the reply with the End-game offer when no win is left."""
+    if reply.saved and reply.game is not None and reply.status is GameStatus.ACTIVE and not reply.game.hidden_count:
+        offered = await service.end_offer(reply)
+        if offered is not None:
+            return offered
+    return reply
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object; one sentence when it is malformed (and 413 past the size limit)."""
+    try:
+        data = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise Refusal(400, MALFORMED) from None
+    if not isinstance(data, dict):
+        raise Refusal(400, MALFORMED)
+    return data
+
+
+def _version(body: dict[str, Any]) -> int:
+    version = body.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise Refusal(400, NO_VERSION)
+    return version

@@ -1,0 +1,73 @@
+"""The web table's application: built from the service and settings it is handed, nothing global.
+
+One function, :func:`build_app`, makes the ``aiohttp.web.Application``: its routes in one table,
+the live-board watcher opened and closed in ``cleanup_ctx``, one error boundary
+(:mod:`gatebot.web.errors`), the session (aiohttp-session's encrypted cookies), the guard
+(origin, CSRF token, JSON, rate; :mod:`gatebot.web.guard`) and the security headers on every
+response. ``gatebot web`` serves it alone; ``gatebot run`` with WEB_PORT serves the same app from
+the bot's process, over the bot's own :class:`~gatebot.service.GameService`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from importlib.resources import as_file, files
+
+from aiohttp import web
+from aiohttp_session import setup as setup_sessions
+from aiohttp_session.cookie_storage import EncryptedCookieStorage
+
+from gatebot.service import GameService
+from gatebot.settings import WebSettings
+from gatebot.web import api
+from gatebot.web.errors import error_boundary
+from gatebot.web.guard import RateLimit, add_security_headers, guard
+from gatebot.web.live import Live
+
+#: The largest request body read: a move, a new deal's choices (a 10 MB body is refused, 413).
+MAX_BODY = 16 * 1024
+#: How long a guest's cookie lasts without a visit (seconds): about a year.
+SESSION_AGE = 400 * 24 * 3600
+COOKIE = "gatebot_session"
+
+ROUTES = [
+    web.get("/", api.page, name="table"),
+    web.get("/api/game", api.game),
+    web.get("/api/events", api.events),
+    web.post("/api/play", api.play),
+    web.post(r"/api/{action:undo|auto|end|hint}", api.action),
+    web.post("/api/new", api.new_game),
+    web.post("/api/preferences", api.preferences),
+    web.post("/api/forget", api.forget),
+]
+
+
+def build_app(
+    service: GameService, settings: WebSettings, key: bytes, *, rate: RateLimit | None = None
+) -> web.Application:
+    """The web table over ``service``; ``key`` (32 bytes) seals the session cookies, ``rate`` limits each player."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[error_boundary])
+    storage = EncryptedCookieStorage(key, cookie_name=COOKIE, max_age=SESSION_AGE, httponly=True, samesite="Lax",
+                                     secure=settings.secure_cookies)
+    setup_sessions(app, storage)
+    app.middlewares.append(guard(rate or RateLimit()))
+    app[api.SERVICE] = service
+    app.add_routes(ROUTES)
+    with as_file(files("gatebot.web") / "static") as static:
+        app.router.add_static("/static/", static, name="static", append_version=False)
+    app.on_response_prepare.append(add_security_headers)
+    app.cleanup_ctx.append(_live)
+    app.on_shutdown.append(_end_streams)
+    return app
+
+
+async def _end_streams(app: web.Application) -> None:
+    """The table is stopping: end the live streams, which would otherwise hold the shutdown up."""
+    app[api.LIVE].end_streams()
+
+
+async def _live(app: web.Application) -> AsyncIterator[None]:
+    """Watch the service for the live boards while the app runs."""
+    live = app[api.LIVE] = Live(app[api.SERVICE])
+    yield
+    live.close()

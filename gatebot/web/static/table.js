@@ -1,0 +1,159 @@
+// The table page: asks the server for the player's view, draws it with the board module, sends moves,
+// and follows the game live (server-sent events), so chat, other tabs and this page stay in step.
+import { createBoard } from "./board.js";
+
+const token = document.querySelector('meta[name="csrf-token"]').content;
+const $ = (id) => document.getElementById(id);
+const message = $("message");
+let fourColour = false;
+let shown = null;
+
+// What the page shows under the board (the answer, the win, the buttons), in pixels, kept free of cards.
+const below = () => ["message", "won"].map((id) => $(id).offsetHeight).reduce((a, b) => a + b, 0) +
+  document.querySelector(".controls").offsetHeight + document.querySelector(".foot").offsetHeight + 24;
+const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say, spare: below });
+
+// Chat's sentences mark a move as code (`3f`): here it is shown as code, and never read as markup.
+function say(text) {
+  message.replaceChildren(...String(text || "").split("`").map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    const code = document.createElement("code");
+    code.textContent = part;
+    return code;
+  }));
+}
+
+async function call(path, body = {}) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    data = { error: "The table didn't answer properly: reload the page." };
+  }
+  return data;
+}
+
+function show(data) {
+  if (data.four_colour !== undefined) {
+    fourColour = data.four_colour;
+    $("four-colour").checked = fourColour;
+  }
+  if (data.view) {
+    shown = data.view;
+    board.set(data.view, fourColour);
+    const v = data.view;
+    $("title").textContent = `${v.title}${v.options.length ? ` (${v.options.join(", ")})` : ""}`;
+    $("facts").textContent = `deal ${v.deal ?? "?"} · ${v.moves_played} moves · ${v.score}/${v.card_count}`;
+    const active = v.status === "active";
+    for (const id of ["undo", "hint", "auto"]) $(id).disabled = !active;
+    $("end").hidden = !v.actions.includes("end");
+    $("won").hidden = v.status !== "won";
+    if (v.status === "won") $("won-facts").textContent = `${v.title}, deal ${v.deal}, in ${v.moves_played} moves.`;
+  }
+}
+
+async function play(move) {
+  if (!shown) return;
+  const data = await call("/api/play", { move, version: shown.version });
+  show(data);
+  say(data.error || data.message || `Played ${move}.`);
+}
+
+async function act(name) {
+  if (!shown) return;
+  const data = await call(`/api/${name}`, { version: shown.version });
+  show(data);
+  if (data.suggestion) board.suggest(data.suggestion);
+  say(data.error || data.message || (name === "undo" ? "Move taken back." : ""));
+}
+
+async function deal(choice) {
+  let data = await call("/api/new", choice);
+  if (data.kind === "confirm") {
+    if (!window.confirm(data.message)) return;
+    data = await call("/api/new", { ...choice, confirm: true });
+  }
+  show(data);
+  say(data.error || data.message);
+}
+
+async function start() {
+  const response = await fetch("/api/game", { credentials: "same-origin" });
+  const data = await response.json();
+  if (data.view) show(data);
+  else await deal({});
+  follow();
+}
+
+function follow() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("view", (event) => {
+    const data = JSON.parse(event.data);
+    if (!data.view) return;
+    if (shown && data.view.version === shown.version && data.view.moves_played === shown.moves_played) return;
+    show(data);
+  });
+}
+
+$("undo").addEventListener("click", () => act("undo"));
+$("hint").addEventListener("click", () => act("hint"));
+$("auto").addEventListener("click", () => act("auto"));
+$("end").addEventListener("click", () => act("end"));
+$("new").addEventListener("click", () => $("deal-dialog").showModal());
+$("again").addEventListener("click", () => deal({ variant: shown ? shown.variant : "gate", options: shown ? shown.options : [] }));
+$("share").addEventListener("click", async () => {
+  if (!shown) return;
+  const text = `I won ${shown.title} deal ${shown.deal} in ${shown.moves_played} moves on gatebot.`;
+  try {
+    if (navigator.share) await navigator.share({ text });
+    else {
+      await navigator.clipboard.writeText(text);
+      say("Copied to the clipboard.");
+    }
+  } catch {
+    say(text);
+  }
+});
+$("deal-dialog").addEventListener("close", () => {
+  if ($("deal-dialog").returnValue !== "deal") return;
+  const form = new FormData($("deal-form"));
+  const number = String(form.get("deal") || "").trim();
+  const options = String(form.get("options") || "").split(/[\s,]+/).filter(Boolean);
+  deal({
+    variant: form.get("variant"),
+    deal: number ? Number.parseInt(number, 10) : null,
+    options,
+    winnable: form.get("winnable") === "on",
+  });
+});
+$("typed").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const move = $("move").value.trim();
+  if (move) play(move);
+  $("move").value = "";
+});
+$("four-colour").addEventListener("change", async (event) => {
+  const data = await call("/api/preferences", { four_colour: event.target.checked });
+  if (data.four_colour !== undefined) show({ four_colour: data.four_colour, view: shown });
+});
+$("forget").addEventListener("click", async () => {
+  if (!window.confirm("Delete everything stored about you: your games, results and settings?")) return;
+  const data = await call("/api/forget");
+  say(data.error || data.message);
+  shown = null;
+});
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "u") act("undo");
+  else if (event.key === "h") act("hint");
+  else if (event.key === "Escape") board.clear();
+  else if (/^[0-9a-z]$/.test(event.key) && event.key !== "u" && event.key !== "h") $("move").focus();
+});
+
+start();

@@ -1,0 +1,141 @@
+"""What a test does on the table's page, as a person would: open it, tap a card and its place, read the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+
+from tests.web.browser.conftest import Server, wait
+
+#: Runs in the page's own context (Selenium's scripts are not bound by the page's CSP): a change the page
+#: itself could send, with its session and CSRF token.
+POST = """
+const [path, body, done] = arguments;
+const token = document.querySelector('meta[name="csrf-token"]').content;
+fetch(path, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+             body: JSON.stringify(body), credentials: "same-origin"})
+  .then(async (r) => done({status: r.status, body: await r.json()}), (e) => done({status: 0, body: String(e)}));
+"""
+GET = """
+const [path, done] = arguments;
+fetch(path, {credentials: "same-origin"}).then(async (r) => done({status: r.status, body: await r.json()}));
+"""
+
+
+def shown_version(driver: WebDriver) -> int | None:
+    value = driver.find_element(By.ID, "board").get_attribute("data-version")
+    return int(value) if value else None
+
+
+def open_table(driver: WebDriver, server: Server) -> int:
+    """Open the page and wait for its board; the version it shows."""
+    driver.get(server.address)
+    wait(driver).until(lambda d: shown_version(d) is not None)
+    version = shown_version(driver)
+    assert version is not None
+    return version
+
+
+def post(driver: WebDriver, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    return driver.execute_async_script(POST, path, body)  # type: ignore[no-any-return]
+
+
+def get(driver: WebDriver, path: str) -> dict[str, Any]:
+    return driver.execute_async_script(GET, path)  # type: ignore[no-any-return]
+
+
+def deal(driver: WebDriver, server: Server, variant: str = "gate", number: int = 1) -> dict[str, Any]:
+    """Deal a fixed game (the page's own request), then reload the page on it; the view."""
+    answer = post(driver, "/api/new", {"variant": variant, "deal": number, "confirm": True})
+    assert answer["status"] == 200, answer
+    view: dict[str, Any] = answer["body"]["view"]
+    driver.get(server.address)
+    wait(driver).until(lambda d: shown_version(d) == view["version"])
+    return view
+
+
+def stored(driver: WebDriver) -> dict[str, Any]:
+    """The guest's game as the server has it (``GET /api/game``)."""
+    answer = get(driver, "/api/game")
+    assert answer["status"] == 200, answer
+    return answer["body"]["view"]  # type: ignore[no-any-return]
+
+
+def card(driver: WebDriver, pile: str, name: str) -> WebElement:
+    return driver.find_element(By.CSS_SELECTOR, f'.card[data-pile="{pile}"][data-card="{name}"]')
+
+
+def place(driver: WebDriver, pile: str) -> WebElement:
+    """Where a card is put on ``pile``: its top card, or the empty place itself."""
+    cards = driver.find_elements(By.CSS_SELECTOR, f'.card[data-pile="{pile}"][data-card]')
+    if cards:
+        return max(cards, key=lambda el: int(el.get_attribute("data-index") or 0))
+    return driver.find_element(By.CSS_SELECTOR, f'[data-pile="{pile}"]:not([data-card])')
+
+
+def tap(driver: WebDriver, element: WebElement) -> None:
+    """A tap on the part of ``element`` a person sees: its top edge (a fanned card is covered below it)."""
+    height = element.rect["height"]
+    ActionChains(driver, duration=0).move_to_element_with_offset(element, 0, -height / 2 + 6).click().perform()
+
+
+def legal(view: dict[str, Any], move: str) -> dict[str, Any]:
+    found = [entry for entry in view["legal"] if entry["move"] == move]
+    assert found, f"{move} is not among the page's legal moves {[e['move'] for e in view['legal']]}"
+    return found[0]
+
+
+def tap_move(driver: WebDriver, view: dict[str, Any], move: str) -> None:
+    """Play ``move`` by taps: the stock for a draw, else the card and then where it goes."""
+    entry = legal(view, move)
+    if entry["to"] is None:
+        tap(driver, driver.find_element(By.CSS_SELECTOR, f'[data-pile="{entry["from"]}"]:not([data-card])'))
+        return
+    tap(driver, card(driver, entry["from"], entry["card"]))
+    tap(driver, place(driver, entry["to"]))
+
+
+#: Installed before the page's own scripts (through the DevTools protocol, outside the page's CSP): keeps
+#: every fetch answer and every server-sent event the page receives, and each live stream it opens.
+RECORDER = """
+if (!window.__seen) {
+  window.__seen = [];
+  window.__streams = [];
+  const fetched = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    response.clone().text().then((text) => window.__seen.push(text));
+    return response;
+  };
+  const Stream = window.EventSource;
+  window.EventSource = class extends Stream {
+    constructor(...args) {
+      super(...args);
+      window.__streams.push(this);
+      this.addEventListener("view", (event) => window.__seen.push(event.data));
+    }
+  };
+}
+"""
+
+
+def record(driver: WebDriver) -> None:
+    """From the next page loaded in this window on: keep what the page receives (see RECORDER)."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+
+
+def received(driver: WebDriver) -> list[str]:
+    return driver.execute_script("return window.__seen.slice()")  # type: ignore[no-any-return]
+
+
+def cut_live_stream(driver: WebDriver) -> None:
+    """Close the page's live stream, as a sleeping phone or a dropped connection would."""
+    driver.execute_script("window.__streams.forEach((s) => s.close())")
+
+
+def message(driver: WebDriver) -> str:
+    return driver.find_element(By.ID, "message").text

@@ -1,0 +1,84 @@
+"""Playing on the page as a person does: taps, a drag, and the keyboard."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from gatebot.render.view import board_view
+from gatebot.rules import Game
+from gatebot.solver.deals import winnable_deals
+from gatebot.solver.registry import solve
+from gatebot.solver.results import Verdict
+from tests.web.browser.conftest import Server, wait
+from tests.web.browser.table import card, deal, legal, open_table, place, shown_version, stored, tap_move
+
+
+def test_a_winnable_gate_deal_played_by_taps_ends_on_the_win_screen(page: WebDriver, server: Server) -> None:
+    number = winnable_deals("gate")[0]
+    game = Game.new("gate", deal=number)
+    solution = solve(game)
+    assert solution.verdict is Verdict.WINNABLE
+    open_table(page, server)
+    version = deal(page, server, "gate", number)["version"]
+    for move in solution.line:
+        tap_move(page, board_view(game, version=0, status="active"), str(move))
+        game.play(move)
+        wait(page).until(lambda d, v=version: (shown_version(d) or 0) > v, f"the board after {move}")
+        version = shown_version(page)
+    won = page.find_element(By.ID, "won")
+    wait(page).until(lambda d: won.is_displayed())
+    assert "You won" in won.text
+    assert page.find_element(By.ID, "board").get_attribute("data-status") == "won"
+    assert stored(page)["status"] == "won"
+
+
+def test_a_card_dragged_onto_its_place_is_played(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    view = deal(page, server, "gate", 1)  # 7 holds the 2 of spades, which goes on 6's 3 of hearts
+    entry = legal(view, "76")
+    dragged, target = card(page, "7", entry["card"]), place(page, "6")
+    ActionChains(page).click_and_hold(dragged).move_by_offset(10, 10).move_to_element(target).release().perform()
+    wait(page).until(lambda d: shown_version(d) == view["version"] + 1)
+    after = stored(page)
+    assert after["moves_played"] == 1
+    assert [pile["cards"] for pile in after["piles"] if pile["key"] == "6"] == [["3H", "2S"]]
+    # Let go over no place: the card goes back and nothing is played.
+    entry = legal(after, "3f")
+    ActionChains(page).click_and_hold(card(page, "3", entry["card"])).move_by_offset(0, 160).release().perform()
+    assert stored(page)["moves_played"] == 1
+    assert card(page, "3", entry["card"]).is_displayed()
+
+
+def test_notation_typed_and_enter_plays_u_undoes_and_arrows_and_enter_pick_and_place(
+    page: WebDriver, server: Server
+) -> None:
+    open_table(page, server)
+    view = deal(page, server, "gate", 1)
+    page.find_element(By.TAG_NAME, "body").send_keys("3f")  # typing anywhere goes to the Move box
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(page).until(lambda d: shown_version(d) == view["version"] + 1)
+    assert [p["cards"] for p in stored(page)["piles"] if p["key"] == "fd"] == [["AD"]]
+    assert page.find_element(By.ID, "move").get_attribute("value") == ""
+    # u undoes, once the Move box is left.
+    page.switch_to.active_element.send_keys(Keys.ESCAPE)
+    page.find_element(By.TAG_NAME, "body").send_keys("u")
+    wait(page).until(lambda d: shown_version(d) == view["version"] + 2)
+    assert stored(page)["moves_played"] == 0
+    # Arrow keys walk to 7's top card; Enter picks it up; Left walks to 6; Enter puts it there.
+    card(page, "3", "AD").click()  # focus lands on a card (and picks it up); Escape puts it down
+    page.switch_to.active_element.send_keys(Keys.ESCAPE)
+    focused = page.switch_to.active_element
+    for _ in range(4):
+        focused.send_keys(Keys.ARROW_RIGHT)
+        focused = page.switch_to.active_element
+    assert focused.get_attribute("data-pile") == "7"
+    focused.send_keys(Keys.ENTER)
+    wait(page).until(lambda d: "chosen" in (card(d, "7", "2S").get_attribute("class") or ""))
+    page.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    assert page.switch_to.active_element.get_attribute("data-pile") == "6"
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(page).until(lambda d: shown_version(d) == view["version"] + 3)
+    assert [p["cards"] for p in stored(page)["piles"] if p["key"] == "6"] == [["3H", "2S"]]
