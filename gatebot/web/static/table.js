@@ -39,6 +39,12 @@ async function call(path, body = {}) {
   return data;
 }
 
+// Whether a view is the board already on the page (an answer and its live event both bring it).
+function already(view) {
+  return Boolean(shown && view && view.version === shown.version && view.moves_played === shown.moves_played &&
+    view.status === shown.status && view.deal === shown.deal);
+}
+
 function show(data) {
   if (data.four_colour !== undefined) {
     fourColour = data.four_colour;
@@ -61,14 +67,14 @@ function show(data) {
 async function play(move) {
   if (!shown) return;
   const data = await call("/api/play", { move, version: shown.version });
-  show(data);
+  if (!already(data.view)) show(data);
   say(data.error || data.message || `Played ${move}.`);
 }
 
 async function act(name) {
   if (!shown) return;
   const data = await call(`/api/${name}`, { version: shown.version });
-  show(data);
+  if (!already(data.view)) show(data);
   if (data.suggestion) board.suggest(data.suggestion);
   say(data.error || data.message || (name === "undo" ? "Move taken back." : ""));
 }
@@ -96,7 +102,7 @@ function follow() {
   events.addEventListener("view", (event) => {
     const data = JSON.parse(event.data);
     if (!data.view) return;
-    if (shown && data.view.version === shown.version && data.view.moves_played === shown.moves_played) return;
+    if (already(data.view)) return;
     show(data);
   });
 }

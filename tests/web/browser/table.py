@@ -70,11 +70,18 @@ def card(driver: WebDriver, pile: str, name: str) -> WebElement:
 
 
 def place(driver: WebDriver, pile: str) -> WebElement:
-    """Where a card is put on ``pile``: its top card, or the empty place itself."""
-    cards = driver.find_elements(By.CSS_SELECTOR, f'.card[data-pile="{pile}"][data-card]')
-    if cards:
-        return max(cards, key=lambda el: int(el.get_attribute("data-index") or 0))
-    return driver.find_element(By.CSS_SELECTOR, f'[data-pile="{pile}"]:not([data-card])')
+    """Where a card is put on ``pile``: its top card, or the empty place itself (found in one look at the page)."""
+    found: WebElement = driver.execute_script(
+        """
+        const pile = arguments[0];
+        const cards = [...document.querySelectorAll(`.card[data-pile="${pile}"][data-card]`)];
+        if (cards.length) return cards.reduce((a, b) => (+(b.dataset.index || 0) > +(a.dataset.index || 0) ? b : a));
+        return document.querySelector(`[data-pile="${pile}"]:not([data-card])`);
+        """,
+        pile,
+    )
+    assert found is not None, f"no place for pile {pile} on the page"
+    return found
 
 
 def tap(driver: WebDriver, element: WebElement) -> None:
