@@ -8,7 +8,6 @@ revision that keeps data and up to head again, every new row gets an id never gi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,24 +20,13 @@ from gatebot.store import migrate
 from gatebot.store.database import Database
 from gatebot.store.migrate import head_revision, upgrade
 from gatebot.store.models import Challenge, GameRecord, Player
+from tests.store.conftest import run_on
 
 WHEN = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 #: Every revision below head: a walk down to it and back must reuse no id.
 BELOW_HEAD = ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
 
 
-@pytest.fixture
-async def empty_db(database_url: str) -> AsyncIterator[Database]:
-    database = Database(database_url)
-    try:
-        yield database
-    finally:
-        await database.dispose()
-
-
-async def _on(db: Database, work: Any) -> Any:
-    async with db.engine.begin() as connection:
-        return await connection.run_sync(work)
 
 
 def _walk(revision: str) -> Any:
@@ -77,20 +65,20 @@ def _delete_newest(connection: Connection, ids: dict[str, int]) -> None:
 @pytest.mark.parametrize("revision", BELOW_HEAD)
 async def test_no_id_is_given_twice_after_a_walk_down_and_up(empty_db: Database, revision: str) -> None:
     await upgrade(empty_db)
-    await _on(empty_db, lambda connection: _add(connection, "alice"))
-    newest = await _on(empty_db, lambda connection: _add(connection, "bob"))
-    await _on(empty_db, lambda connection: _delete_newest(connection, newest))
+    await run_on(empty_db, lambda connection: _add(connection, "alice"))
+    newest = await run_on(empty_db, lambda connection: _add(connection, "bob"))
+    await run_on(empty_db, lambda connection: _delete_newest(connection, newest))
 
-    await _on(empty_db, _walk(revision))
+    await run_on(empty_db, _walk(revision))
     assert await migrate.current_revision(empty_db) == head_revision()
-    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+    await run_on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
 
-    added = await _on(empty_db, lambda connection: _add(connection, "carol"))
+    added = await run_on(empty_db, lambda connection: _add(connection, "carol"))
     for table, given in added.items():
         assert given > newest[table], f"{table}: id {given} was given before (newest was {newest[table]})"
     # And once more without any migration: the deletes above didn't open a gap that is reused later.
-    await _on(empty_db, lambda connection: _delete_newest(connection, added))
-    again = await _on(empty_db, lambda connection: _add(connection, "dave"))
+    await run_on(empty_db, lambda connection: _delete_newest(connection, added))
+    again = await run_on(empty_db, lambda connection: _add(connection, "dave"))
     assert all(again[table] > added[table] for table in again)
 
 
@@ -103,21 +91,21 @@ def _everything(connection: Connection) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def test_0008_makes_player_ids_never_reused_and_keeps_every_game_and_maker(empty_db: Database) -> None:
-    await _on(empty_db, lambda connection: command.upgrade(migrate.alembic_config(connection), "0007"))
+    await run_on(empty_db, lambda connection: command.upgrade(migrate.alembic_config(connection), "0007"))
     for name in ("alice", "bob"):
-        await _on(empty_db, lambda connection, name=name: _add(connection, name))
-    await _on(empty_db, lambda connection: connection.execute(sa.insert(GameRecord).values(
+        await run_on(empty_db, lambda connection, name=name: _add(connection, name))
+    await run_on(empty_db, lambda connection: connection.execute(sa.insert(GameRecord).values(
         player_id=1, variant="gate", options="", deal=9, log="d", position="p", status="active",
         started_at=WHEN, updated_at=WHEN,
     )))
-    before = await _on(empty_db, _everything)
+    before = await run_on(empty_db, _everything)
     assert [row[-2] for row in before["games"]][:2] == [1, 2]  # each game is its challenge's attempt
 
     assert await upgrade(empty_db) == ("0007", head_revision())
-    assert await _on(empty_db, _everything) == before, "no game, link or maker lost in the copy"
-    await _on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
+    assert await run_on(empty_db, _everything) == before, "no game, link or maker lost in the copy"
+    await run_on(empty_db, lambda connection: command.check(migrate.alembic_config(connection)))
 
     bob = {"players": 2, "games": 2, "challenges": 2}
-    await _on(empty_db, lambda connection: _delete_newest(connection, bob))
-    carol = await _on(empty_db, lambda connection: _add(connection, "carol"))
+    await run_on(empty_db, lambda connection: _delete_newest(connection, bob))
+    carol = await run_on(empty_db, lambda connection: _add(connection, "carol"))
     assert carol["players"] == 3 and carol["games"] == 4 and carol["challenges"] == 3
