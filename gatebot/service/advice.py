@@ -133,7 +133,8 @@ class Advice:
         """One hint request, worked out."""
         for tried in range(_HINT_TRIES):
             # First from the game this process last saved or read, as a move starts (no wait for the
-            # database's writer behind other players' moves); a second look reads the database.
+            # database's writer behind other players' moves, no read): the count below checks the
+            # stored version, once, before the hint is given; a second look reads the database.
             seen = await self._games.look(actor, game_id, expected_version, remembered=tried == 0)
             if seen.kind is not ReplyKind.BOARD or seen.game is None or seen.game_id is None:
                 return seen

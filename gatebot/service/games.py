@@ -582,17 +582,14 @@ class GameService:
         """The game a request would act on, as a board reply, with the same refusals as a change.
 
         ``remembered``: from the game this process last saw, when it may (as a move's fast path
-        trusts it: the same game and version as asked, no challenge that has closed) and one read
-        of the game's stored version shows nobody changed it since: another process may have
-        moved, ended or deleted it (a forgotten player's), and an answer that writes nothing (a
-        hint) has no guarded write to notice that.
+        trusts it: the same game and version as asked, no challenge that has closed), without
+        reading the database. Another process may have moved, ended or deleted it since (a
+        forgotten player's), so the caller checks the stored version before it answers: a hint's
+        count is one write guarded by the version, and a hint counted already reads the version
+        once (:meth:`Advice._count_hint <gatebot.service.advice.Advice._count_hint>`).
         """
         if remembered:
-            key = player_key(actor)
-            current = self.memory.current(key, game_id, expected_version, self._clock())
-            if current is not None and not await self._still_at(current.game_id, current.version):
-                self.memory.drop(key)
-                current = None
+            current = self.memory.current(player_key(actor), game_id, expected_version, self._clock())
             if current is not None:
                 return await self.players.with_preferences(actor, self._reader.reply(
                     current.game_id, current.version, GameStatus.ACTIVE, current.game.copy(), lost=current.lost,
@@ -608,11 +605,6 @@ class GameService:
             return await self._reader.board(session, record, game)
 
         return await self._serve(actor, work)
-
-    async def _still_at(self, game_id: int, version: int) -> bool:
-        """Whether the game is still being played at ``version`` in the database (one read by its key)."""
-        async with self._db.engine.connect() as connection:
-            return await stored.version_of(connection, game_id) == version
 
     # -- the shared path of a change ------------------------------------------------------
 

@@ -5,10 +5,12 @@ uses the service's own worker process, as the bot and the terminal do.
 """
 
 import random
+import re
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
+from sqlalchemy import event
 
 from gatebot.locale import translator
 from gatebot.rules import Game
@@ -330,3 +332,32 @@ async def test_a_hint_from_memory_notices_a_move_made_by_another_process(db: Dat
     assert asked[-1] == expected.to_text(hide_stock=True), "the hint is for the game as it is now"
     assert reply.game is not None and reply.game.to_text() == expected.to_text()
     assert (await stored(db, reply.game_id)).hint_count == 1
+
+
+async def test_a_hint_from_memory_costs_one_statement_that_checks_the_stored_version(
+    db: Database, solver: Recording
+) -> None:
+    """A hint about the remembered game reads nothing first: the count's guarded write, or one read, checks it.
+
+    A player pressing Hint again and again costs one statement about the game a press, not two.
+    """
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, deal=1)
+    statements: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if re.search(r"\bgames\b", statement):  # the game's statements (a player's settings may be read too)
+            statements.append(statement.split(None, 1)[0].upper())
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        first = await service.hint(ALICE)  # a new position: its count, guarded by the version, is the check
+        assert first.kind is ReplyKind.HINT and first.version == start.version
+        assert statements == ["UPDATE"]
+        statements.clear()
+        again = await service.hint(ALICE)  # counted already: one read of the stored version
+        assert again.message == first.message
+        assert statements == ["SELECT"]
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", note)
+    assert (await stored(db, start.game_id)).hint_count == 1
