@@ -72,6 +72,9 @@ def test_the_wheel_ships_its_licence_its_type_hints_marker_and_its_metadata(whee
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
     assert "gatebot/py.typed" in names, "PEP 561: type checkers read gatebot's hints only with py.typed"
+    static = {f"gatebot/web/{path.relative_to(ROOT / 'gatebot' / 'web').as_posix()}"
+              for path in (ROOT / "gatebot" / "web" / "static").iterdir()}
+    assert static and static <= set(names), "the web table's page is served from the installed package"
     [licence] = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
     assert archive.read(licence) == (ROOT / "LICENSE").read_bytes()
     [metadata] = [name for name in names if name.endswith(".dist-info/METADATA")]
@@ -205,5 +208,6 @@ def test_ci_runs_the_readme_s_install_and_test_line_verbatim_from_the_test_lock(
     assert "--require-hashes -r requirements-test.lock" in line and "--no-deps" in line
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert line in ci
-    [play] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "gatebot play" in line]
-    assert "--require-hashes -r requirements.lock" in play and "--no-deps" in play
+    [first] = [line for line in readme.splitlines() if line.startswith("python3 -m venv") and "pytest" not in line]
+    assert "--require-hashes -r requirements.lock" in first and "--no-deps" in first
+    assert first.endswith(".venv/bin/gatebot web"), "the first command ends at the web table, which prints its address"
