@@ -61,6 +61,18 @@ class Running:
             return list(await session.scalars(select(Challenge).order_by(Challenge.id)))
 
 
+async def told_privately(handle: InteractionHandle, timeout: float = 20) -> str:
+    """The private sentence a press or command was answered with, at once or after a deferral (asserted private)."""
+    callback = await handle.response(timeout=timeout)
+    if callback.type == 4:
+        assert callback.ephemeral, f"answered in public: {callback.content!r}"
+        return callback.content or ""
+    await handle.settled(timeout=timeout)
+    said = handle.followups[0] if handle.followups else handle.original
+    assert said is not None and said.ephemeral, f"callback type {callback.type} was not followed privately"
+    return said.content
+
+
 async def shown(handle: InteractionHandle, timeout: float = 20) -> StoredMessage:
     """The message a person ends up seeing for a command: its answer, or the message that took a deferral's place.
 

@@ -21,7 +21,7 @@ from PIL import Image
 
 from gatebot.rules import VARIANTS
 from tests.bot.games.test_commands import win_sentences
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, told_privately
 from tests.bot.test_gatebot import board_of
 from tests.bot.test_stats_commands import ask_to_forget, labelled
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -131,21 +131,20 @@ async def test_a_german_player_is_told_in_german_whose_board_it_is_and_when_its_
     bob.locale = "de"
     finished = await finish_little_gate(run)
     again = component(finished, "gate:again:")["custom_id"]
-    theirs = await (await fake.click(finished, again, user=bob)).response()
-    assert theirs.ephemeral and theirs.content == "Das ist das Spiel von Alice: starte mit /gate neu dein eigenes."
-    nothing = await (await fake.send_command("gate share", user=bob)).response()
-    assert nothing.ephemeral
-    assert nothing.content == "Du hast noch kein beendetes Spiel zum Teilen: beende eins und teile es dann."
+    theirs = await told_privately(await fake.click(finished, again, user=bob))
+    assert theirs == "Das ist das Spiel von Alice: starte mit /gate neu dein eigenes."
+    nothing = await told_privately(await fake.send_command("gate share", user=bob))
+    assert nothing == "Du hast noch kein beendetes Spiel zum Teilen: beende eins und teile es dann."
 
     question = await ask_to_forget(run)  # Alice's games are deleted: her finished board stays in the channel
-    await (await fake.click(question, labelled(question, "Delete everything"))).response()
-    gone = await (await fake.click(finished, again)).response()
-    assert gone.ephemeral and gone.content == "That game is no longer stored: start a new one with /gate new."
+    await (await fake.click(question, labelled(question, "Delete everything"))).settled()
+    gone = await told_privately(await fake.click(finished, again))
+    assert gone == "That game is no longer stored: start a new one with /gate new."
     alice.locale = "de"
-    gone = await (await fake.click(finished, again)).response()
-    assert gone.ephemeral and gone.content == "Dieses Spiel ist nicht mehr gespeichert: starte mit /gate neu ein neues."
+    gone = await told_privately(await fake.click(finished, again))
+    assert gone == "Dieses Spiel ist nicht mehr gespeichert: starte mit /gate neu ein neues."
     english = re.compile(r"\b(game|start|your|own|finished|share)\b")
-    for said in (theirs.content, nothing.content, gone.content):
+    for said in (theirs, nothing, gone):
         assert not english.search(said), said
     assert await run.games() == [], "no press dealt a game"
 
