@@ -105,6 +105,18 @@ def suit_key(card: Card) -> str:
     return card.suit.letter.lower()
 
 
+def stock_places(game: Game, move: Move) -> tuple[str | None, str | None]:
+    """The keys of the piles a legal move leaves and reaches, for a game dealt from a stock (Gate's, Canfield's).
+
+    A draw leaves the stock ``s``; a card put up reaches its suit's foundation ``f<suit>``.
+    """
+    if move.is_draw:
+        return "s", None
+    if move.target == "f":
+        return move.source, "f" + suit_key(card_of(game.moved_card(move)))
+    return move.source, move.target
+
+
 def board_view(game: Game, *, version: int | None, status: str, actions: Sequence[str] = ()) -> Json:
     """The whole view: the game's facts, its family's table, and each legal move with its source and target pile.
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from gatebot.render.canfield.text import shown_waste
 from gatebot.render.text_rows import rank_word
-from gatebot.render.view import Arrangement, Pile, Spot, Table, card_of, suit_key
-from gatebot.rules import CanfieldGame, Move, Suit
+from gatebot.render.view import Arrangement, Pile, Spot, Table, stock_places
+from gatebot.rules import CanfieldGame, Suit
 
 
 def view_canfield(game: CanfieldGame) -> Table:
@@ -34,14 +34,6 @@ def view_canfield(game: CanfieldGame) -> Table:
     spots |= {str(i): Spot(1.2 + i, 1.2, "down") for i in range(1, 5)}
     facts = {"base": rank_word(game.base_rank), "pass": game.pass_number, "passes_left": game.passes_left,
              "draw": game.draw_count}
-    places = tuple((move, *_places(game, move)) for move in game.legal_moves())
+    places = tuple((move, *stock_places(game, move)) for move in game.legal_moves())
     return Table(tuple(piles), Arrangement(6.2, spots), facts=facts, places=places)
 
-
-def _places(game: CanfieldGame, move: Move) -> tuple[str | None, str | None]:
-    """The keys of the piles a legal move leaves and reaches."""
-    if move.is_draw:
-        return "s", None
-    if move.target == "f":
-        return move.source, "f" + suit_key(card_of(game.moved_card(move)))
-    return move.source, move.target

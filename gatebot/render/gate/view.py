@@ -9,8 +9,8 @@ and their order are never in the view.
 
 from __future__ import annotations
 
-from gatebot.render.view import Arrangement, Pile, Spot, Table, card_of, suit_key
-from gatebot.rules import GateGame, Move, Suit
+from gatebot.render.view import Arrangement, Pile, Spot, Table, stock_places
+from gatebot.rules import GateGame, Suit
 
 #: Below this many columns the wide arrangement fits a phone as it is.
 NARROW_FROM = 7
@@ -48,14 +48,6 @@ def view_gate(game: GateGame) -> Table:
         spots |= {"l": Spot(0, 1.1, "right"), "r": Spot(columns - post, 1.1, "right")}
         spots |= {str(i): Spot(i - 1, 2.2, "down") for i in range(1, columns + 1)}
         narrow = Arrangement(columns, spots)
-    places = tuple((move, *_places(game, move)) for move in game.legal_moves())
+    places = tuple((move, *stock_places(game, move)) for move in game.legal_moves())
     return Table(tuple(piles), Arrangement(width, wide), narrow, places=places)
 
-
-def _places(game: GateGame, move: Move) -> tuple[str | None, str | None]:
-    """The keys of the piles a legal move leaves and reaches."""
-    if move.is_draw:
-        return "s", None
-    if move.target == "f":
-        return move.source, "f" + suit_key(card_of(game.moved_card(move)))
-    return move.source, move.target
