@@ -18,6 +18,7 @@ from aiohttp import web
 from gatebot.messages import N_, _
 from gatebot.rules import DEFAULT_VARIANT
 from gatebot.service import GameService, GameStatus, Reply, ReplyKind
+from gatebot.service.players import PlayerKey, player_key
 from gatebot.web.answers import answer, payload
 from gatebot.web.guard import Refusal
 from gatebot.web.guests import csrf_token, forget_guest, guest, known_guest, reader
@@ -61,8 +62,9 @@ async def play(request: web.Request) -> web.Response:
         raise Refusal(400, NO_MOVE)
     service = request.app[SERVICE]
     player = await guest(request)
-    return answer(await _offered(service, await service.play(player, move, expected_version=_version(body))),
-                  reader(request))
+    reply = await service.play(player, move, expected_version=_version(body))
+    _offer_later(request, player_key(player), reply)
+    return answer(reply, reader(request))
 
 
 async def action(request: web.Request) -> web.Response:
@@ -76,7 +78,7 @@ async def action(request: web.Request) -> web.Response:
     player = await guest(request)
     reply = await service.act(player, name, expected_version=_version(body))
     if name != "hint":
-        reply = await _offered(service, reply)
+        _offer_later(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -141,6 +143,8 @@ async def events(request: web.Request) -> web.StreamResponse:
             async for change in changes:
                 if change is None:
                     await stream.write(b": still here\n\n")
+                elif isinstance(change, Reply):
+                    await _send(stream, payload(change, language), event=b"offer")
                 else:
                     await _send(stream, payload(await service.show(player), language))
     except ConnectionError:
@@ -148,17 +152,26 @@ async def events(request: web.Request) -> web.StreamResponse:
     return stream
 
 
-async def _send(stream: web.StreamResponse, data: dict[str, Any]) -> None:
-    await stream.write(b"event: view\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
+async def _send(stream: web.StreamResponse, data: dict[str, Any], *, event: bytes = b"view") -> None:
+    await stream.write(b"event: " + event + b"\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
 
 
-async def _offered(service: GameService, reply: Reply) -> Reply:
-    """After a change that left nothing hidden: the reply with the End-game offer when no win is left."""
+def _offer_later(request: web.Request, owner: PlayerKey, reply: Reply) -> None:
+    """After answering a change that left nothing hidden: ask whether a win is left, and offer the end if not.
+
+    The solver may take up to about a second, so the move is answered first (as in chat) and the
+    offer reaches the player's open pages as an ``offer`` event; the proof is stored with the
+    game, so any later read of that position (another process's page too) has the End button.
+    """
     if reply.saved and reply.game is not None and reply.status is GameStatus.ACTIVE and not reply.game.hidden_count:
-        offered = await service.end_offer(reply)
-        if offered is not None:
-            return offered
-    return reply
+        service, live = request.app[SERVICE], request.app[LIVE]
+        live.later(_offer(service, live, owner, reply))
+
+
+async def _offer(service: GameService, live: Live, owner: PlayerKey, reply: Reply) -> None:
+    offered = await service.end_offer(reply)
+    if offered is not None:
+        live.tell(owner, offered)
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -70,4 +70,4 @@ async def _live(app: web.Application) -> AsyncIterator[None]:
     """Watch the service for the live boards while the app runs."""
     live = app[api.LIVE] = Live(app[api.SERVICE])
     yield
-    live.close()
+    await live.close()

@@ -11,11 +11,15 @@ hear other processes' changes too (their notices on :data:`~gatebot.store.notice
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Coroutine
+from typing import Any
 
-from gatebot.service import GameChange, GameService
+from gatebot.service import GameChange, GameService, Reply
 from gatebot.service.players import PlayerKey
+
+log = logging.getLogger(__name__)
 
 #: Seconds between the comments that keep an idle stream open through proxies.
 KEEPALIVE = 15.0
@@ -27,16 +31,36 @@ class Live:
     """The open pages of each player, woken by the service's changes."""
 
     def __init__(self, service: GameService) -> None:
-        self._pages: defaultdict[PlayerKey, set[asyncio.Queue[int | None]]] = defaultdict(set)
+        self._pages: defaultdict[PlayerKey, set[asyncio.Queue[int | Reply | None]]] = defaultdict(set)
         self._stop = service.watch(self._changed)
+        self._later: set[asyncio.Task[None]] = set()
 
     def _changed(self, change: GameChange) -> None:
         for page in self._pages.get(change.owner, ()):
             page.put_nowait(change.game_id)
 
-    async def changes(self, owner: PlayerKey) -> AsyncGenerator[int | None, None]:
-        """Each change to ``owner``'s games as it comes (a game id), and None every :data:`KEEPALIVE` s of quiet."""
-        page: asyncio.Queue[int | None] = asyncio.Queue()
+    def tell(self, owner: PlayerKey, reply: Reply) -> None:
+        """Send ``reply`` itself (an offer worked out after a move was answered) to ``owner``'s open pages."""
+        for page in self._pages.get(owner, ()):
+            page.put_nowait(reply)
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` after the answer has gone, keeping hold of it until it ends (cancelled on :meth:`close`)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._later.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._later.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("work after an answer failed", exc_info=task.exception())
+
+    async def changes(self, owner: PlayerKey) -> AsyncGenerator[int | Reply | None, None]:
+        """Each change to ``owner``'s games as it comes, and None every :data:`KEEPALIVE` s of quiet.
+
+        A change is a game id (the stream reads the game as stored) or a reply to send as it is.
+        """
+        page: asyncio.Queue[int | Reply | None] = asyncio.Queue()
         self._pages[owner].add(page)
         try:
             while True:
@@ -63,6 +87,9 @@ class Live:
             for page in pages:
                 page.put_nowait(_CLOSED)
 
-    def close(self) -> None:
-        """Stop watching the service."""
+    async def close(self) -> None:
+        """Stop watching the service, and what was left to do after answers."""
         self._stop()
+        for task in self._later:
+            task.cancel()
+        await asyncio.gather(*self._later, return_exceptions=True)

@@ -11,6 +11,7 @@ from aiohttp import ClientConnectionError
 
 from gatebot.service import ReplyKind
 from gatebot.web.guard import CONTENT_SECURITY_POLICY, RateLimit
+from tests.lines import NO_WIN_DEAL_1
 from tests.web.conftest import Table, make_table
 
 INTERNALS = ("Traceback", "aiohttp", "File \"", "Error:", "gatebot/", "RuntimeError", "secret internal")
@@ -287,6 +288,44 @@ async def test_the_live_stream_sends_the_board_then_a_change_made_through_the_se
     pushed = await asyncio.wait_for(next_view(), 10)
     assert pushed["version"] == played.version and pushed["moves_played"] == 1
     response.close()
+
+
+async def test_a_move_that_leaves_no_win_is_answered_at_once_and_the_end_offer_follows_on_the_stream(
+    table: Table,
+) -> None:
+    browser = await table.browser()
+    dealt = await browser.deal(1)
+    response = await browser.client.get("/api/events")
+
+    async def next_event() -> tuple[str, dict]:
+        lines: list[bytes] = []
+        while True:
+            line = await response.content.readline()
+            if line == b"\n" and lines:
+                break
+            if not line.startswith(b":"):
+                lines.append(line)
+        name = next(line for line in lines if line.startswith(b"event: "))[len(b"event: "):].strip().decode()
+        data = next(line for line in lines if line.startswith(b"data: "))
+        return name, json.loads(data[len(b"data: "):])
+
+    assert (await asyncio.wait_for(next_event(), 10))[1]["view"]["version"] == dealt["version"]
+    *before, last = NO_WIN_DEAL_1
+    moved = await browser.post("/api/play", {"move": " ".join(before), "version": dealt["version"]})
+    version = (await moved.json())["view"]["version"]
+    played = await browser.post("/api/play", {"move": last, "version": version})
+    answered = await played.json()
+    assert played.status == 200 and "end" not in answered["view"]["actions"]  # the answer waits for no solver
+    events = [await asyncio.wait_for(next_event(), 10) for _ in range(3)]
+    offers = [data for name, data in events if name == "offer"]
+    assert [name for name, _ in events].count("view") == 2  # the two moves, as stored
+    [offer] = offers
+    assert offer["view"]["version"] == answered["view"]["version"] and "end" in offer["view"]["actions"]
+    assert offer["message"].startswith("No win is left from here")
+    assert offer["view"]["game"] == answered["view"]["game"] == dealt["game"]
+    response.close()
+    shown = await (await browser.client.get("/api/game")).json()  # stored with the game: any later read offers it
+    assert "end" in shown["view"]["actions"]
 
 
 async def test_the_live_stream_needs_a_session(table: Table) -> None:

@@ -39,10 +39,15 @@ async function call(path, body = {}) {
   return data;
 }
 
-// Whether a view is the board already on the page (an answer and its live event both bring it).
-function already(view) {
-  return Boolean(shown && view && view.version === shown.version && view.moves_played === shown.moves_played &&
-    view.status === shown.status && view.deal === shown.deal);
+// Whether a view is news to the page. Answers and live events arrive by different connections and may
+// cross, so a view older than the one shown (an earlier game, or an earlier version of this one) is
+// never drawn over it; the same version is news only when its status changed or it brings the End offer.
+function newer(view) {
+  if (!view) return false;
+  if (!shown) return true;
+  if (view.game !== shown.game) return (view.game ?? 0) > (shown.game ?? 0);
+  if (view.version !== shown.version) return (view.version ?? 0) > (shown.version ?? 0);
+  return view.status !== shown.status || (view.actions.includes("end") && !shown.actions.includes("end"));
 }
 
 function show(data) {
@@ -67,14 +72,14 @@ function show(data) {
 async function play(move) {
   if (!shown) return;
   const data = await call("/api/play", { move, version: shown.version });
-  if (!already(data.view)) show(data);
+  if (newer(data.view)) show(data);
   say(data.error || data.message || `Played ${move}.`);
 }
 
 async function act(name) {
   if (!shown) return;
   const data = await call(`/api/${name}`, { version: shown.version });
-  if (!already(data.view)) show(data);
+  if (newer(data.view)) show(data);
   if (data.suggestion) board.suggest(data.suggestion);
   say(data.error || data.message || (name === "undo" ? "Move taken back." : ""));
 }
@@ -101,9 +106,14 @@ function follow() {
   const events = new EventSource("/api/events");
   events.addEventListener("view", (event) => {
     const data = JSON.parse(event.data);
-    if (!data.view) return;
-    if (already(data.view)) return;
+    if (newer(data.view)) show(data);
+  });
+  // The End-game offer, worked out after a move was answered: drawn (its End button) and said.
+  events.addEventListener("offer", (event) => {
+    const data = JSON.parse(event.data);
+    if (!newer(data.view)) return;
     show(data);
+    if (data.message) say(data.message);
   });
 }
 

@@ -40,7 +40,9 @@ def seen_by(page: WebDriver, server: Server) -> tuple[str, list[str]]:
     reserve = next(p for p in answer["body"]["view"]["piles"] if p["kind"] == "reserve")
     card(page, reserve["key"], reserve["cards"][-1]).click()
     token = page.find_element(By.CSS_SELECTOR, 'meta[name="csrf-token"]').get_attribute("content") or "?"
-    return page.page_source.replace(token, "TOKEN"), received(page)
+    # Each guest's game has its own stored id (ids are never reused): named alike, like the token.
+    ids = re.compile(rf'("game": ?){answer["body"]["view"]["game"]}\b')
+    return page.page_source.replace(token, "TOKEN"), [ids.sub(r"\g<1>0", seen) for seen in received(page)]
 
 
 def hidden_names(game: Game) -> set[str]:

@@ -12,8 +12,9 @@ from gatebot.rules import Game
 from gatebot.solver.deals import winnable_deals
 from gatebot.solver.registry import solve
 from gatebot.solver.results import Verdict
+from tests.lines import NO_WIN_DEAL_1
 from tests.web.browser.conftest import Server, wait
-from tests.web.browser.table import card, deal, legal, open_table, place, shown_version, stored, tap_move
+from tests.web.browser.table import card, deal, legal, open_table, place, post, shown_version, stored, tap_move
 
 
 def test_a_winnable_gate_deal_played_by_taps_ends_on_the_win_screen(page: WebDriver, server: Server) -> None:
@@ -82,3 +83,24 @@ def test_notation_typed_and_enter_plays_u_undoes_and_arrows_and_enter_pick_and_p
     page.switch_to.active_element.send_keys(Keys.ENTER)
     wait(page).until(lambda d: shown_version(d) == view["version"] + 3)
     assert [p["cards"] for p in stored(page)["piles"] if p["key"] == "6"] == [["3H", "2S"]]
+
+
+def test_the_move_that_leaves_no_win_is_shown_at_once_and_then_the_end_is_offered(
+    page: WebDriver, server: Server
+) -> None:
+    open_table(page, server)
+    view = deal(page, server, "gate", 1)
+    *before, last = NO_WIN_DEAL_1
+    answer = post(page, "/api/play", {"move": " ".join(before), "version": view["version"]})
+    assert answer["status"] == 200, answer
+    version = answer["body"]["view"]["version"]
+    wait(page).until(lambda d: shown_version(d) == version)  # the live stream brought it
+    end = page.find_element(By.ID, "end")
+    assert not end.is_displayed()
+    assert last == "d"
+    tap_move(page, answer["body"]["view"], last)
+    wait(page).until(lambda d: end.is_displayed(), "the End button")
+    assert shown_version(page) == version + 1
+    assert page.find_element(By.ID, "message").text.startswith("No win is left from here")
+    end.click()
+    wait(page).until(lambda d: stored(d)["status"] == "resigned", "the game ended")
