@@ -164,7 +164,7 @@ class Database:
         return DiskFull()
 
     def writer(self, who: Hashable | None = None) -> contextlib.AbstractAsyncContextManager[object]:
-        """Hold this while writing: on SQLite, one writer at a time in this process, who wrote least lately first.
+        """Hold this while writing: on SQLite, one writer at a time in this process, who has written least lately first.
 
         SQLite lets one connection write at a time; without this, writers of one process
         would wait for each other in SQLite's busy-timeout sleeps, which makes latency jumpy.
