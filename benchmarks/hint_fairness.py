@@ -23,18 +23,27 @@ one's rounds. Run from the repository root:
 ``--workers`` is passed to the service as ``hint_workers`` (without it, 2, the bot's
 default). The script uses nothing else the service did not have before hints were shared
 fairly, so the same command measures an older checkout of gatebot when ``PYTHONPATH``
-points at it.
+points at it. ``--against`` does that in the same run: each round of each pool is measured
+in a fresh process, once with this checkout's gatebot and once with the one at the folder
+given (a checkout of an earlier commit, say ``git worktree add /tmp/before main``, with its C
+search built in place by ``.venv/bin/python setup.py build_ext --inplace`` there, else it
+searches in Python; repeat ``--against`` for more), in turns, and all are reported side by side:
+
+    .venv/bin/python benchmarks/hint_fairness.py --seconds 4 --others 8 --pool own --rounds 5 --against /tmp/before
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import multiprocessing
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,8 +52,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import gatebot
 from gatebot.rules import MAX_DEAL
 from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.solver.gate import search
 from gatebot.store import Database, GameStatus
 from gatebot.store.migrate import ensure_schema
 
@@ -174,18 +185,55 @@ async def run_block(args: argparse.Namespace, pool: str) -> list[Phase]:
     return phases
 
 
-async def run(args: argparse.Namespace) -> dict[str, list[Phase]]:
-    """Every pool's phases, its rounds taken in turns with the other pool's and pooled."""
+async def run(args: argparse.Namespace) -> dict[str, list[list[Phase]]]:
+    """Every pool's rounds, taken in turns with the other pool's."""
     pools = POOLS if args.pool == "both" else (args.pool,)
-    pooled = {pool: [Phase(name, count) for name, count in PHASES] for pool in pools}
+    rounds: dict[str, list[list[Phase]]] = {pool: [] for pool in pools}
     for _round in range(args.rounds):
         for pool in pools:
-            for total, phase in zip(pooled[pool], await run_block(args, pool), strict=True):
-                total.latencies += phase.latencies
-                total.moves += phase.moves
-                total.presses += phase.presses
-                total.refused += phase.refused
+            rounds[pool].append(await run_block(args, pool))
+    return rounds
+
+
+def pooled_phases(rounds: Sequence[Sequence[Phase]]) -> list[Phase]:
+    """The rounds' phases pooled: every latency and press of a phase, whichever round measured it."""
+    pooled = [Phase(name, count) for name, count in PHASES]
+    for phases in rounds:
+        for total, phase in zip(pooled, phases, strict=True):
+            total.latencies += phase.latencies
+            total.moves += phase.moves
+            total.presses += phase.presses
+            total.refused += phase.refused
     return pooled
+
+
+def measure_checkout(args: argparse.Namespace, pool: str, folder: Path) -> list[Phase]:
+    """One round of ``pool``, measured in a fresh process with the gatebot in ``folder`` (for ``--against``)."""
+    command = [sys.executable, __file__, "--pool", pool, "--rounds", "1", "--emit-json",
+               "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--others", str(args.others),
+               "--think", str(args.think), "--burst", str(args.burst), "--seed", str(args.seed)]
+    if args.workers is not None:
+        command += ["--workers", str(args.workers)]
+    environment = dict(os.environ, PYTHONPATH=str(folder))
+    done = subprocess.run(command, env=environment, stdout=subprocess.PIPE, check=True, text=True)
+    return [Phase(**phase) for phase in json.loads(done.stdout)[pool]]
+
+
+def run_against(args: argparse.Namespace) -> dict[str, list[list[Phase]]]:
+    """This checkout's rounds and each ``--against`` folder's, in turns, each in a fresh process.
+
+    Keyed ``pool, checkout``.
+    """
+    pools = POOLS if args.pool == "both" else (args.pool,)
+    here = Path(gatebot.__file__).resolve().parent.parent
+    checkouts = {"this checkout": here, **{str(folder): folder.resolve() for folder in args.against}}
+    rounds: dict[str, list[list[Phase]]] = {f"{pool} pool, {name}": [] for pool in pools for name in checkouts}
+    for _round in range(args.rounds):
+        for pool in pools:
+            for name, folder in checkouts.items():
+                print(f"  round {_round + 1}, {pool} pool, {name}:", file=sys.stderr)
+                rounds[f"{pool} pool, {name}"].append(measure_checkout(args, pool, folder))
+    return rounds
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -229,6 +277,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "side by side (default)")
     parser.add_argument("--rounds", type=int, default=1, help="measurements of each pool, taken in turns (default 1)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--against", type=Path, action="append", default=None,
+                        help="a folder with another gatebot (a checkout of an earlier commit): measure it too, "
+                             "each round in turns with this checkout's, each in a fresh process (may be repeated)")
+    parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)  # a round for --against
     return parser.parse_args(argv)
 
 
@@ -236,12 +288,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     print(f"Python {platform.python_version()}, {args.others} other players, bursts of {args.burst}, "
-          f"workers {args.workers or 2}, {args.seconds:g} s a phase, {args.rounds} round(s)", file=sys.stderr)
-    pooled = asyncio.run(run(args))
+          f"workers {args.workers or 2}, {args.seconds:g} s a phase, {args.rounds} round(s); gatebot at "
+          f"{Path(gatebot.__file__).parent.parent}, {'compiled' if search.COMPILED else 'Python'} search",
+          file=sys.stderr)
+    if args.emit_json:
+        measured = asyncio.run(run(args))
+        print(json.dumps({pool: [vars(phase) for phase in rounds[0]] for pool, rounds in measured.items()}))
+        return 0
+    if args.against is not None:
+        measured = run_against(args)
+    else:
+        measured = {f"{pool} pool": rounds for pool, rounds in asyncio.run(run(args)).items()}
     seconds = args.seconds * args.rounds
     failed = False
-    for pool, phases in pooled.items():
-        print(f"\n{pool} pool ({args.rounds} round(s) pooled):\n")
+    for label, rounds in measured.items():
+        phases = pooled_phases(rounds)
+        print(f"\n{label} ({args.rounds} round(s) pooled):\n")
         print("| phase | spammers | hints | p50 ms | p95 ms | p50 vs idle | moves | p50 ms | p95 ms | p50 vs idle "
               "| spam presses/s |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -254,6 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         print(f"\nworst p50 under spam: hints {hints:.2f}x idle (goal: under {GOAL_RATIO:g}x), "
               f"moves {moves:.2f}x idle (goal: under {MOVE_GOAL_RATIO:g}x)")
+        if len(rounds) > 1:
+            each = [(worst(phases, "latencies"), worst(phases, "moves")) for phases in rounds]
+            print("each round: " + ", ".join("—" if hint is None or move is None else f"{hint:.2f}x / {move:.2f}x"
+                                             for hint, move in each) + " (hints / moves)")
     return 1 if failed else 0
 
 
