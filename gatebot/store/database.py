@@ -174,6 +174,11 @@ class Database:
         return self._writer.turn(who) if self._writer is not None else contextlib.nullcontext()
 
     @property
+    def writers_waiting(self) -> int:
+        """How many of this process's writers are waiting for their turn (for monitoring; always 0 on PostgreSQL)."""
+        return 0 if self._writer is None else self._writer.waiting
+
+    @property
     def safe_url(self) -> str:
         """The URL with any password hidden, fit for logs and messages."""
         return self.url.render_as_string(hide_password=True)

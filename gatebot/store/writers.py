@@ -64,6 +64,11 @@ class FairWriter:
         #: Each writer's decayed count of turns, least recently updated first.
         self._usage: OrderedDict[Hashable, _Usage] = OrderedDict()
 
+    @property
+    def waiting(self) -> int:
+        """How many writers are waiting for their turn (for monitoring)."""
+        return len(self._waiting)
+
     @contextlib.asynccontextmanager
     async def turn(self, who: Hashable | None = None) -> AsyncIterator[None]:
         """Hold the lock for one write by ``who``; waits behind those who have written less lately."""
