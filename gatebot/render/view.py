@@ -117,11 +117,15 @@ def stock_places(game: Game, move: Move) -> tuple[str | None, str | None]:
     return move.source, move.target
 
 
-def board_view(game: Game, *, version: int | None, status: str, actions: Sequence[str] = ()) -> Json:
+def board_view(
+    game: Game, *, version: int | None, status: str, actions: Sequence[str] = (), label: str | None = None
+) -> Json:
     """The whole view: the game's facts, its family's table, and each legal move with its source and target pile.
 
     ``status`` is the stored game's (``active``, ``won``...), ``actions`` what its player may do
-    now (``undo``, ``hint``...). A variant whose family has no view raises :class:`MissingBoard`.
+    now (``undo``, ``hint``...). ``label``, when given, names the game in place of its deal (an
+    attempt at a challenge still open): the view then has no deal number, as no board of it has.
+    A variant whose family has no view raises :class:`MissingBoard`.
     """
     lay_out = boards_for(game).view
     if lay_out is None:
@@ -138,7 +142,8 @@ def board_view(game: Game, *, version: int | None, status: str, actions: Sequenc
     view: Json = {
         "variant": game.name,
         "title": game.title,
-        "deal": game.deal,
+        "deal": game.deal if label is None else None,
+        "label": label,
         "options": list(game.options),
         "version": version,
         "status": status,

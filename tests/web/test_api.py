@@ -10,6 +10,7 @@ import pytest
 from aiohttp import ClientConnectionError
 
 from gatebot.service import ReplyKind
+from gatebot.service.challenges import ChallengeService
 from gatebot.web.guard import CONTENT_SECURITY_POLICY, RateLimit
 from tests.lines import NO_WIN_DEAL_1
 from tests.web.conftest import Table, make_table
@@ -333,3 +334,20 @@ async def test_the_live_stream_needs_a_session(table: Table) -> None:
     browser.client.session.cookie_jar.clear()
     response = await browser.client.get("/api/events")
     assert response.status == 403
+
+
+async def test_an_attempt_at_an_open_challenge_is_named_by_the_challenge_and_its_deal_is_nowhere(table: Table) -> None:
+    browser = await table.browser()
+    await browser.deal(5)
+    player = table.owner()
+    challenges = ChallengeService(table.service)
+    info = await challenges.create(player, 42, channel_id=None, name="Friday <b>cup</b>", deal=3_141_592_653)
+    started = await challenges.play(player, 42, info.id, confirm=True)
+    assert started.ok and started.game.deal == info.deal
+    text = await (await browser.client.get("/api/game")).text()
+    view = json.loads(text)["view"]
+    assert view["label"] == "Friday <b>cup</b>" and view["deal"] is None
+    assert view["game"] == started.game_id
+    assert str(info.deal) not in text
+    dealt = await (await browser.post("/api/play", {"move": "d", "version": view["version"]})).text()
+    assert json.loads(dealt)["view"]["deal"] is None and str(info.deal) not in dealt

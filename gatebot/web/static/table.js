@@ -50,6 +50,12 @@ function newer(view) {
   return view.status !== shown.status || (view.actions.includes("end") && !shown.actions.includes("end"));
 }
 
+// What the game is called: its deal, or the challenge it is an attempt at while that is open (the deal
+// stays a secret until the challenge closes, and the view doesn't carry it).
+function named(view) {
+  return view.label ? `challenge “${view.label}”` : `deal ${view.deal ?? "?"}`;
+}
+
 function show(data) {
   if (data.four_colour !== undefined) {
     fourColour = data.four_colour;
@@ -60,12 +66,12 @@ function show(data) {
     board.set(data.view, fourColour);
     const v = data.view;
     $("title").textContent = `${v.title}${v.options.length ? ` (${v.options.join(", ")})` : ""}`;
-    $("facts").textContent = `deal ${v.deal ?? "?"} · ${v.moves_played} moves · ${v.score}/${v.card_count}`;
+    $("facts").textContent = `${named(v)} · ${v.moves_played} moves · ${v.score}/${v.card_count}`;
     const active = v.status === "active";
     for (const id of ["undo", "hint", "auto"]) $(id).disabled = !active;
     $("end").hidden = !v.actions.includes("end");
     $("won").hidden = v.status !== "won";
-    if (v.status === "won") $("won-facts").textContent = `${v.title}, deal ${v.deal}, in ${v.moves_played} moves.`;
+    if (v.status === "won") $("won-facts").textContent = `${v.title}, ${named(v)}, in ${v.moves_played} moves.`;
   }
 }
 
@@ -125,7 +131,7 @@ $("new").addEventListener("click", () => $("deal-dialog").showModal());
 $("again").addEventListener("click", () => deal({ variant: shown ? shown.variant : "gate", options: shown ? shown.options : [] }));
 $("share").addEventListener("click", async () => {
   if (!shown) return;
-  const text = `I won ${shown.title} deal ${shown.deal} in ${shown.moves_played} moves on gatebot.`;
+  const text = `I won ${shown.title}, ${named(shown)}, in ${shown.moves_played} moves on gatebot.`;
   try {
     if (navigator.share) await navigator.share({ text });
     else {
