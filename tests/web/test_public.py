@@ -188,3 +188,11 @@ async def test_the_win_screen_names_the_game_just_won_and_its_replay_opens(site:
     replay = await (await player.client.get(f"/api/replay/{won['game']}")).json()
     assert len(replay["frames"]) == len(WIN_DEAL_1) + 1 and replay["frames"][-1]["score"] == 52
     assert replay["heading"].startswith(f"Replay of game #{won['game']}: Guest's Gate deal 1, won after")
+
+
+async def test_a_challenge_made_to_open_later_names_no_deal(site: Site) -> None:
+    info = await site.challenges.create(BOB, GUILD, channel_id=None, name="Weekend", deal=DEAL, hours=2, starts_in=5)
+    visitor = await site.table.browser()
+    text = await page(visitor, f"/challenges/{info.id}")
+    assert "not open yet: it opens in 5 hours" in text and "Nobody has played it yet." in text
+    assert str(DEAL) not in text
