@@ -33,6 +33,7 @@ function playing() {
 function pause() {
   if (timer !== null) clearInterval(timer);
   timer = null;
+  $("step").setAttribute("aria-live", "polite");
   $("play").textContent = labels.play;
   $("play").setAttribute("aria-pressed", "false");
 }
@@ -40,6 +41,7 @@ function pause() {
 function play() {
   if (playing() || !views.length) return;
   if (at === views.length - 1) show(0);
+  $("step").setAttribute("aria-live", "off"); // a screen reader is not read every step while it plays
   timer = setInterval(() => show(at + 1), STEP_MS);
   $("play").textContent = labels.pause;
   $("play").setAttribute("aria-pressed", "true");
