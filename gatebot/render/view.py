@@ -158,3 +158,28 @@ def board_view(
         "actions": list(actions),
     }
     return view
+
+
+def replay_view(games: Sequence[Game], steps: Sequence[int], *, status: str) -> Json:
+    """The frames of a finished game's replay: position ``step`` of ``games`` for each of ``steps``, read-only.
+
+    Each frame is what :func:`board_view` shows of that position (so never a face-down card nor
+    the stock's order, exactly as the player saw it then) without its legal moves, version or
+    actions: ``step``, ``piles``, ``score``, ``moves_played`` and ``over``, and ``layout`` on the
+    first frame and wherever it changes (a page keeps the last one it was given). ``status`` is
+    how the game ended. What every frame shares (variant, title, deal, options) is said once.
+    """
+    frames: list[Json] = []
+    layout: Json | None = None
+    first: Json = {}
+    for step in steps:
+        view = board_view(games[step], version=None, status=status)
+        frame: Json = {"step": step, "piles": view["piles"], "score": view["score"],
+                       "moves_played": view["moves_played"], "over": view["over"]}
+        if view["layout"] != layout:
+            layout = frame["layout"] = view["layout"]
+        frames.append(frame)
+        first = first or view
+    return {"variant": first.get("variant"), "title": first.get("title"), "deal": first.get("deal"),
+            "options": first.get("options", []), "status": status, "card_count": first.get("card_count"),
+            "steps": len(games) - 1, "frames": frames}

@@ -5,7 +5,8 @@ the live-board watcher opened and closed in ``cleanup_ctx``, one error boundary
 (:mod:`gatebot.web.errors`), the session (aiohttp-session's encrypted cookies), the guard
 (origin, CSRF token, JSON, rate; :mod:`gatebot.web.guard`) and the security headers on every
 response. ``gatebot web`` serves it alone; ``gatebot run`` with WEB_PORT serves the same app from
-the bot's process, over the bot's own :class:`~gatebot.service.GameService`.
+the bot's process, over the bot's own :class:`~gatebot.service.GameService`. Beside the table, its
+public pages (:mod:`gatebot.web.public`): a challenge's standings and a finished game's replay.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from aiohttp_session import setup as setup_sessions
 from aiohttp_session.cookie_storage import EncryptedCookieStorage
 
 from gatebot.service import GameService
+from gatebot.service.challenges import ChallengeService
 from gatebot.settings import WebSettings
-from gatebot.web import api
+from gatebot.web import api, public
 from gatebot.web.errors import error_boundary
 from gatebot.web.guard import RateLimit, add_security_headers, guard
 from gatebot.web.live import Live
@@ -39,6 +41,9 @@ ROUTES = [
     web.post("/api/new", api.new_game),
     web.post("/api/preferences", api.preferences),
     web.post("/api/forget", api.forget),
+    web.get(r"/challenges/{challenge:\d{1,19}}", public.challenge_page, name="challenge"),
+    web.get(r"/replay/{game:\d{1,19}}", public.replay_page, name="replay"),
+    web.get(r"/api/replay/{game:\d{1,19}}", public.replay_frames),
 ]
 
 
@@ -52,6 +57,7 @@ def build_app(
     setup_sessions(app, storage)
     app.middlewares.append(guard(rate or RateLimit()))
     app[api.SERVICE] = service
+    app[public.CHALLENGES] = ChallengeService(service)
     app.add_routes(ROUTES)
     with as_file(files("gatebot.web") / "static") as static:
         app.router.add_static("/static/", static, name="static", append_version=False)

@@ -1,7 +1,8 @@
 // The board: draws a player's view (what the server says they may see) and hands moves back in notation.
 // Like chessground: it keeps no game state of its own beyond what it was last given (set(view)),
 // places every card with a CSS transform (so a move animates by changing one value), and reports
-// moves through a callback; the caller talks to the server.
+// moves through a callback; the caller talks to the server. With `readOnly` (the replay viewer) it only
+// draws: cards and places are named pictures, not buttons, and nothing can be picked up.
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -27,7 +28,7 @@ export function pileName(pile) {
 }
 
 // `spare()` says how many pixels the page needs below the board (its buttons), so long fans squeeze to fit.
-export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
+export function createBoard(element, { onMove = () => {}, onSay = () => {}, spare = () => 230, readOnly = false }) {
   let view = null;
   let chosen = null; // {pile, card}
   const cards = new Map(); // card id -> element
@@ -151,12 +152,23 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
     target.addEventListener("pointercancel", up);
   }
 
+  // A card or a place: a button on the table, a named picture on a read-only board.
+  function control() {
+    if (!readOnly) {
+      const b = document.createElement("button");
+      b.type = "button";
+      return b;
+    }
+    const picture = document.createElement("div");
+    picture.setAttribute("role", "img");
+    return picture;
+  }
+
   function button(className, label, onClick) {
-    const b = document.createElement("button");
-    b.type = "button";
+    const b = control();
     b.className = className;
     b.setAttribute("aria-label", label);
-    b.addEventListener("click", onClick);
+    if (!readOnly) b.addEventListener("click", onClick);
     return b;
   }
 
@@ -199,7 +211,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
       }
       if (pile.kind === "stock") {
         slot.className = "card back";
-        slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards: draw`);
+        slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards${readOnly ? "" : ": draw"}`);
         if (!pile.hidden) slot.className = "slot";
       }
       element.append(slot);
@@ -219,19 +231,20 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
         const key = cardKey(card, pile, i);
         let el = cards.get(key);
         if (!el) {
-          el = document.createElement("button");
-          el.type = "button";
+          el = control();
           el.className = "card";
           const ix = document.createElement("span");
           ix.className = "ix";
           const pip = document.createElement("span");
           pip.className = "pip";
           el.append(ix, pip);
-          el.addEventListener("click", () => {
-            if (dragged) dragged = false;
-            else el._tap();
-          });
-          el.addEventListener("pointerdown", (event) => el._press(event));
+          if (!readOnly) {
+            el.addEventListener("click", () => {
+              if (dragged) dragged = false;
+              else el._tap();
+            });
+            el.addEventListener("pointerdown", (event) => el._press(event));
+          }
           cards.set(key, el);
           element.append(el);
         }
@@ -280,6 +293,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
   // Arrow keys walk the table: left and right from pile to pile (its top card), up and down within a pile;
   // Enter or Space on a card picks it up, and on another pile puts it there.
   element.addEventListener("keydown", (event) => {
+    if (readOnly) return;
     const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
     if (!(event.key in arrows) || !view) return;
     const here = document.activeElement && document.activeElement.closest("[data-pile]");

@@ -71,7 +71,10 @@ function show(data) {
     for (const id of ["undo", "hint", "auto"]) $(id).disabled = !active;
     $("end").hidden = !v.actions.includes("end");
     $("won").hidden = v.status !== "won";
-    if (v.status === "won") $("won-facts").textContent = `${v.title}, ${named(v)}, in ${v.moves_played} moves.`;
+    if (v.status === "won") {
+      $("won-facts").textContent = `${v.title}, ${named(v)}, in ${v.moves_played} moves.`;
+      $("replay").href = `/replay/${encodeURIComponent(v.game)}`; // the game just won, step by step
+    }
   }
 }
 
