@@ -63,7 +63,7 @@ async def play(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     player = await guest(request)
     reply = await service.play(player, move, expected_version=_version(body))
-    _offer_later(request, player_key(player), reply)
+    _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -78,7 +78,7 @@ async def action(request: web.Request) -> web.Response:
     player = await guest(request)
     reply = await service.act(player, name, expected_version=_version(body))
     if name != "hint":
-        _offer_later(request, player_key(player), reply)
+        _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -101,8 +101,10 @@ async def new_game(request: web.Request) -> web.Response:
         or not isinstance(winnable, bool) or not isinstance(confirm, bool)
     ):
         raise Refusal(400, NEW_GAME_FIELDS)
-    reply = await request.app[SERVICE].new_game(await guest(request), variant[:40], deal=deal, options=options,
-                                                confirm=confirm, winnable=winnable)
+    player = await guest(request)
+    reply = await request.app[SERVICE].new_game(player, variant[:40], deal=deal, options=options, confirm=confirm,
+                                                winnable=winnable)
+    request.app[LIVE].answered(player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -146,7 +148,8 @@ async def events(request: web.Request) -> web.StreamResponse:
                 elif isinstance(change, Reply):
                     await _send(stream, payload(change, language), event=b"offer")
                 else:
-                    await _send(stream, payload(await service.show(player), language))
+                    stored = live.stored(change) or await service.show(player)
+                    await _send(stream, payload(stored, language))
     except ConnectionError:
         pass  # the page went away
     return stream
@@ -154,6 +157,12 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def _send(stream: web.StreamResponse, data: dict[str, Any], *, event: bytes = b"view") -> None:
     await stream.write(b"event: " + event + b"\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
+
+
+def _after(request: web.Request, owner: PlayerKey, reply: Reply) -> None:
+    """After a change: its reply kept for the owner's open pages (no second read), and the End offer asked for."""
+    request.app[LIVE].answered(owner, reply)
+    _offer_later(request, owner, reply)
 
 
 def _offer_later(request: web.Request, owner: PlayerKey, reply: Reply) -> None:
