@@ -19,6 +19,7 @@ from gatebot.messages import N_, _
 from gatebot.rules import DEFAULT_VARIANT
 from gatebot.service import GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.players import PlayerKey, player_key
+from gatebot.web import words
 from gatebot.web.answers import answer, payload
 from gatebot.web.guard import Refusal
 from gatebot.web.guests import csrf_token, forget_guest, guest, known_guest, reader
@@ -37,11 +38,10 @@ MAX_OPTIONS = 8
 
 
 async def page(request: web.Request) -> web.Response:
-    """The table's page, with the visitor's CSRF token in a ``<meta>`` tag (no inline script)."""
+    """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script)."""
     token = await csrf_token(request)
-    language = reader(request).language
-    text = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
-    text = text.replace("__CSRF_TOKEN__", token).replace("__LANG__", language)
+    template = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
+    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
