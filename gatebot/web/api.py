@@ -19,6 +19,7 @@ from gatebot.messages import N_, _
 from gatebot.rules import DEFAULT_VARIANT
 from gatebot.service import GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.players import PlayerKey, player_key
+from gatebot.web import words
 from gatebot.web.answers import answer, payload
 from gatebot.web.guard import Refusal
 from gatebot.web.guests import csrf_token, forget_guest, guest, known_guest, reader
@@ -37,11 +38,10 @@ MAX_OPTIONS = 8
 
 
 async def page(request: web.Request) -> web.Response:
-    """The table's page, with the visitor's CSRF token in a ``<meta>`` tag (no inline script)."""
+    """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script)."""
     token = await csrf_token(request)
-    language = reader(request).language
-    text = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
-    text = text.replace("__CSRF_TOKEN__", token).replace("__LANG__", language)
+    template = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
+    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
@@ -63,7 +63,7 @@ async def play(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     player = await guest(request)
     reply = await service.play(player, move, expected_version=_version(body))
-    _offer_later(request, player_key(player), reply)
+    _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -78,7 +78,7 @@ async def action(request: web.Request) -> web.Response:
     player = await guest(request)
     reply = await service.act(player, name, expected_version=_version(body))
     if name != "hint":
-        _offer_later(request, player_key(player), reply)
+        _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -101,8 +101,10 @@ async def new_game(request: web.Request) -> web.Response:
         or not isinstance(winnable, bool) or not isinstance(confirm, bool)
     ):
         raise Refusal(400, NEW_GAME_FIELDS)
-    reply = await request.app[SERVICE].new_game(await guest(request), variant[:40], deal=deal, options=options,
-                                                confirm=confirm, winnable=winnable)
+    player = await guest(request)
+    reply = await request.app[SERVICE].new_game(player, variant[:40], deal=deal, options=options, confirm=confirm,
+                                                winnable=winnable)
+    request.app[LIVE].answered(player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -146,7 +148,8 @@ async def events(request: web.Request) -> web.StreamResponse:
                 elif isinstance(change, Reply):
                     await _send(stream, payload(change, language), event=b"offer")
                 else:
-                    await _send(stream, payload(await service.show(player), language))
+                    stored = live.stored(change) or await service.show(player)
+                    await _send(stream, payload(stored, language))
     except ConnectionError:
         pass  # the page went away
     return stream
@@ -154,6 +157,12 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def _send(stream: web.StreamResponse, data: dict[str, Any], *, event: bytes = b"view") -> None:
     await stream.write(b"event: " + event + b"\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
+
+
+def _after(request: web.Request, owner: PlayerKey, reply: Reply) -> None:
+    """After a change: its reply kept for the owner's open pages (no second read), and the End offer asked for."""
+    request.app[LIVE].answered(owner, reply)
+    _offer_later(request, owner, reply)
 
 
 def _offer_later(request: web.Request, owner: PlayerKey, reply: Reply) -> None:

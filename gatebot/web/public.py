@@ -24,6 +24,7 @@ module (``static/replay.js``), under the same strict CSP as the table.
 from __future__ import annotations
 
 import html
+import json
 from datetime import datetime
 
 from aiohttp import web
@@ -40,6 +41,7 @@ from gatebot.store.models import GameStatus
 from gatebot.web.api import SERVICE
 from gatebot.web.guard import Refusal
 from gatebot.web.guests import known_guest, reader
+from gatebot.web.words import script_words
 
 CHALLENGES = web.AppKey("challenges", ChallengeService)
 #: Rows on one page of a challenge's standings.
@@ -58,7 +60,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="color-scheme" content="light dark">
 <title>{title}</title><link rel="stylesheet" href="/static/table.css">{script}</head>
-<body class="public">
+<body class="public" data-words="{words}">
 {body}
 <footer class="foot"><a href="/">{back}</a></footer>
 </body></html>
@@ -76,8 +78,10 @@ def _id(request: web.Request, name: str, refusal: str) -> int:
 def _page(language: Translator, title: str, body: str, *, script: str | None = None) -> web.Response:
     """A whole page: ``title`` (plain text, escaped here) and ``body`` (HTML, already escaped)."""
     tag = f'\n<script type="module" src="/static/{script}"></script>' if script else ""
+    # The board's words (a card's spoken name...) for the replay's board.js, as the table page has them.
+    words = html.escape(json.dumps(script_words(language), ensure_ascii=False, separators=(",", ":")))
     text = PAGE.format(lang=html.escape(language.language), title=html.escape(title), script=tag, body=body,
-                       back=html.escape(language.say(_("Play at the table"))))
+                       back=html.escape(language.say(_("Play at the table"))), words=words)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 

@@ -5,30 +5,41 @@
 // draws: cards and places are named pictures, not buttons, and nothing can be picked up.
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-const PILE_WORDS = { l: "left gatepost", r: "right gatepost", w: "the waste", s: "the stock" };
 // Below this board width the narrow arrangement is used, when the view has one (a phone held upright).
 const NARROW_BELOW = 640;
 // The widest a card's cell grows (px): a board of few piles (Canfield's six) stays card-sized and centred.
 const MAX_CELL = 118;
 
-export function cardName(card) {
-  const rank = card[0], suit = card[1];
-  return `${RANK_WORDS[rank] ?? rank} of ${SUIT_WORDS[suit]}`;
+// A sentence of the page's words (in the reader's language, from the server) with its {places} filled;
+// one that counts ({one, other}) is chosen by `n`.
+export function fill(sentence, values = {}) {
+  const text = typeof sentence === "string" ? sentence : (values.n === 1 ? sentence.one : sentence.other);
+  return text.replace(/\{(\w+)\}/g, (place, name) => (name in values ? String(values[name]) : place));
 }
 
-export function pileName(pile) {
-  if (pile.kind === "column") return `column ${pile.key}`;
-  if (pile.kind === "foundation") return `${SUIT_WORDS[pile.suit.toUpperCase()]} foundation`;
-  if (pile.kind === "packet") return `arch, ${RANK_WORDS[pile.key[1].toUpperCase()] ?? pile.key[1]} packet`;
-  if (pile.kind === "reserve") return "the reserve";
-  return PILE_WORDS[pile.key] ?? pile.kind;
+// The spoken names of cards and piles, in the words given: "7 of hearts", "column 3".
+export function namer(words) {
+  const rank = (letter) => words.ranks[letter] ?? RANKS[letter] ?? letter;
+  return {
+    card(card) {
+      return fill(words.card, { rank: rank(card[0]), suit: words.suits[card[1]] });
+    },
+    pile(pile) {
+      if (pile.kind === "column") return fill(words.column, { column: pile.key });
+      if (pile.kind === "foundation") return fill(words.foundation, { suit: words.suits[pile.suit.toUpperCase()] });
+      if (pile.kind === "packet") return fill(words.packet, { rank: rank(pile.key[1].toUpperCase()) });
+      if (pile.kind === "reserve") return words.reserve;
+      return words[pile.key] ?? pile.kind;
+    },
+  };
 }
 
 // `spare()` says how many pixels the page needs below the board (its buttons), so long fans squeeze to fit.
-export function createBoard(element, { onMove = () => {}, onSay = () => {}, spare = () => 230, readOnly = false }) {
+// `words` are the page's words in the reader's language (the server's `data-words`).
+export function createBoard(element, { onMove = () => {}, onSay = () => {}, words, spare = () => 230, readOnly = false }) {
+  const names = namer(words);
+  const cardName = names.card, pileName = names.pile;
   let view = null;
   let chosen = null; // {pile, card}
   const cards = new Map(); // card id -> element
@@ -46,14 +57,14 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, spar
   function choose(pile, card) {
     const moves = movesFrom(pile.key, card);
     if (!moves.length) {
-      onSay(`${cardName(card)} has no move.`);
+      onSay(fill(words.noMove, { card: cardName(card) }));
       clear();
       return;
     }
     chosen = { pile: pile.key, card };
     draw();
     const targets = moves.map((m) => m.to).filter(Boolean);
-    onSay(`${cardName(card)} picked up: ${targets.length} place${targets.length === 1 ? "" : "s"} to put it.`);
+    onSay(fill(words.pickedUp, { card: cardName(card), n: targets.length }));
   }
 
   function clear() {
@@ -97,7 +108,7 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, spar
     if (pile.kind === "stock") {
       const draw = view.legal.find((m) => m.from === "s");
       if (draw) onMove(draw.move);
-      else onSay("The stock can't be drawn from now.");
+      else onSay(words.noDraw);
       return;
     }
     if (!place(pile)) clear();
@@ -199,7 +210,7 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, spar
       if (fan === "down" && n > 1) step = Math.max(least, Math.min(h * 0.27, (room - y0 - h) / (n - 1)));
       if (fan === "right" && n > 1) step = Math.min(w * 0.55, (left + arr.width * cell - x0 - w) / (n - 1));
       const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
-        `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
+        pile.cards.length ? pileName(pile) : fill(words.empty, { pile: pileName(pile) }), () => tapPile(pile));
       slot.dataset.pile = pile.key;
       slot.dataset.place = "";
       slot.style.width = `${w}px`;
@@ -211,13 +222,13 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, spar
       }
       if (pile.kind === "stock") {
         slot.className = "card back";
-        slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards${readOnly ? "" : ": draw"}`);
+        slot.setAttribute("aria-label", fill(readOnly ? words.stockCount : words.stock, { n: pile.hidden || 0 }));
         if (!pile.hidden) slot.className = "slot";
       }
       element.append(slot);
       if (pile.hidden && pile.kind !== "stock") {
         slot.className = "card back";
-        slot.setAttribute("aria-label", `${pileName(pile)}, ${pile.hidden} face-down cards`);
+        slot.setAttribute("aria-label", fill(words.faceDown, { pile: pileName(pile), n: pile.hidden }));
       }
       const counted = (pile.hidden || 0) + (pile.under || 0);
       if (counted) {
@@ -262,7 +273,7 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, spar
         el.lastChild.textContent = SUITS[card[1]];
         el.firstChild.style.fontSize = `${index}px`;
         el.lastChild.style.fontSize = `${Math.max(12, w * 0.42)}px`;
-        el.setAttribute("aria-label", `${cardName(card)}, ${pileName(pile)}${top ? ", top card" : ""}`);
+        el.setAttribute("aria-label", fill(top ? words.onTop : words.onPile, { card: cardName(card), pile: pileName(pile) }));
         el.style.width = `${w}px`;
         el.style.height = `${h}px`;
         const x = fan === "right" ? x0 + i * step : x0, y = fan === "down" ? y0 + i * step : y0;

@@ -8,7 +8,7 @@ const root = $("replay");
 const labels = { play: root.dataset.play, pause: root.dataset.pause };
 // How long each step is shown while playing (ms): the animation's pace.
 const STEP_MS = 450;
-const board = createBoard($("board"), { readOnly: true, spare: () => 140 });
+const board = createBoard($("board"), { readOnly: true, words: JSON.parse(document.body.dataset.words), spare: () => 140 });
 let replay = null;
 let views = [];
 let at = 0;
