@@ -112,9 +112,15 @@ def service_options() -> dict[str, Any]:
 
 
 @pytest.fixture
+def settings_options() -> dict[str, Any]:
+    """Extra settings of ``gatebot`` (modules may override this: the web table's link, say)."""
+    return {}
+
+
+@pytest.fixture
 async def gatebot(
     fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
-    service_options: dict[str, Any],
+    service_options: dict[str, Any], settings_options: dict[str, Any],
 ) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
     """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it.
 
@@ -129,7 +135,7 @@ async def gatebot(
         db = Database(url)
         databases.append(db)
         await ensure_schema(db)
-        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
+        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id, **settings_options)
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
