@@ -1,4 +1,4 @@
-"""A Discord player's sign-in link (``/gate table``) as a browser follows it: good, expired, forged, after a forget-me."""
+"""A Discord player's sign-in link (``/gate table``) as a browser follows it: good, expired, forged, forgotten."""
 
 from __future__ import annotations
 
