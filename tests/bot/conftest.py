@@ -129,6 +129,7 @@ async def gatebot(
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
     services: list[GameService] = []
+    bots: list[GateBot] = []
     solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
 
     async def start(**bot_options: Any) -> Running:
@@ -142,6 +143,7 @@ async def gatebot(
                               deal_command=slash_deal_command, **timing, **{"solver": solver, **service_options})
         services.append(service)
         bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
+        bots.append(bot)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         running = Running(bot, db, fake)
@@ -149,6 +151,8 @@ async def gatebot(
         return running
 
     yield start
+    for bot in bots:  # the database closes before the bot does (start_bot's teardown): no board redraw may be left
+        await bot.table.follower.close()
     for service in services:
         service.close()
     solver.shutdown(wait=True, cancel_futures=True)
