@@ -20,6 +20,7 @@ from aiohttp_session.cookie_storage import EncryptedCookieStorage
 
 from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
+from gatebot.service.links import Links
 from gatebot.settings import WebSettings
 from gatebot.web import api, public
 from gatebot.web.errors import error_boundary
@@ -34,6 +35,7 @@ COOKIE = "gatebot_session"
 
 ROUTES = [
     web.get("/", api.page, name="table"),
+    web.get("/link/{token}", api.follow_link),
     web.get("/api/game", api.game),
     web.get("/api/events", api.events),
     web.post("/api/play", api.play),
@@ -50,7 +52,11 @@ ROUTES = [
 def build_app(
     service: GameService, settings: WebSettings, key: bytes, *, rate: RateLimit | None = None
 ) -> web.Application:
-    """The web table over ``service``; ``key`` (32 bytes) seals the session cookies, ``rate`` limits each player."""
+    """The web table over ``service``; ``key`` (32 bytes) seals the session cookies, ``rate`` limits each player.
+
+    The same key opens the sign-in links ``/gate table`` gives (:mod:`gatebot.service.links`
+    derives its own key from it).
+    """
     app = web.Application(client_max_size=MAX_BODY, middlewares=[error_boundary])
     storage = EncryptedCookieStorage(key, cookie_name=COOKIE, max_age=SESSION_AGE, httponly=True, samesite="Lax",
                                      secure=settings.secure_cookies)
@@ -58,6 +64,7 @@ def build_app(
     app.middlewares.append(guard(rate or RateLimit()))
     app[api.SERVICE] = service
     app[public.CHALLENGES] = ChallengeService(service)
+    app[api.LINKS] = Links(key)
     app.add_routes(ROUTES)
     with as_file(files("gatebot.web") / "static") as static:
         app.router.add_static("/static/", static, name="static", append_version=False)

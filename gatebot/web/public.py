@@ -39,8 +39,8 @@ from gatebot.service.challenges import ChallengeError, ChallengeInfo, ChallengeS
 from gatebot.service.replays import GameReplay, ReplayRefused, step_line, title_line
 from gatebot.store.models import GameStatus
 from gatebot.web.api import SERVICE
-from gatebot.web.guard import Refusal
 from gatebot.web.guests import known_guest, reader
+from gatebot.web.refusal import Refusal
 from gatebot.web.words import script_words
 
 CHALLENGES = web.AppKey("challenges", ChallengeService)

@@ -110,6 +110,7 @@ async function start() {
   const data = await response.json();
   if (data.view) show(data);
   else await deal({});
+  if (data.notice) say(data.notice); // after a sign-in by a link from chat: whose game the table shows now
   follow();
 }
 
