@@ -9,7 +9,8 @@ parameters and, for a count, the plural form, so :mod:`gatebot.locale` can look 
 the reader's catalogue and fill the parameters in, each translated in turn.
 
 Mark a sentence with :func:`_` (its parameters as keywords, named in ``{braces}``),
-:func:`n_` for one that counts, :func:`N_` (:func:`NP_` with a context) for a constant looked up later, and
+:func:`n_` for one that counts, :func:`N_` (:func:`NP_` with a context, :func:`NN_` for a pair of
+singular and plural) for a constant looked up later, and
 build a longer answer from sentences with :func:`joined`: plain ``+`` or an f-string would
 keep only the English. ``pybabel extract`` finds the ids through these names (see
 ``babel.cfg`` and ``scripts/catalogue.py``).
@@ -135,6 +136,11 @@ def N_(msgid: str, /) -> str:
 def NP_(context: str, msgid: str, /) -> str:
     """:func:`N_` for a word whose meaning needs a ``context`` (looked up with ``pgettext``)."""
     return msgid
+
+
+def NN_(singular: str, plural: str, /) -> tuple[str, str]:
+    """:func:`N_` for a sentence that counts: its singular and plural, looked up with ``ngettext`` when said."""
+    return singular, plural
 
 
 def joined(*parts: str | None, sep: str = " ") -> str:

@@ -6,8 +6,11 @@ The token is kept out of ``repr()`` and never appears in a message.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,12 +56,15 @@ class WebSettings:
     key_file: Path = Path("gatebot-web.key")
     #: ``WEB_SECURE_COOKIES``: cookies only over https (set it when a proxy serves the table over https).
     secure_cookies: bool = False
+    #: ``WEB_PUBLIC_URL``: the table's address as players reach it (``https://table.example.org/``), which
+    #: ``/gate table`` links to; None: the bot offers no link.
+    public_url: str | None = None
 
     @classmethod
     def from_env(
         cls, values: Mapping[str, str], *, host: str | None = None, port: int | None = None
     ) -> WebSettings:
-        """Read WEB_HOST, WEB_PORT, WEB_SECRET_KEY and WEB_SECURE_COOKIES; ``host`` and ``port`` (flags) win."""
+        """Read WEB_HOST, WEB_PORT, WEB_SECRET_KEY, WEB_SECURE_COOKIES and WEB_PUBLIC_URL; ``host`` and ``port`` win."""
         raw_port = values.get("WEB_PORT", "").strip()
         env_port = _whole(raw_port, "WEB_PORT", low=0, high=65535, what="a TCP port") if raw_port else WEB_PORT
         secret = values.get("WEB_SECRET_KEY", "").strip()
@@ -72,7 +78,69 @@ class WebSettings:
             secret_key=hashlib.sha256(secret.encode()).digest() if secret else None,
             key_file=web_key_file(values),
             secure_cookies=_yes_or_no(values, "WEB_SECURE_COOKIES"),
+            public_url=_public_url(values),
         )
+
+
+def _public_url(values: Mapping[str, str]) -> str | None:
+    """``WEB_PUBLIC_URL``: an http(s) address with a host, kept with one ``/`` at its end; None when unset."""
+    raw = values.get("WEB_PUBLIC_URL", "").strip()
+    if not raw:
+        return None
+    try:
+        url = yarl.URL(raw)
+        usable = url.scheme in ("http", "https") and bool(url.host) and not url.query_string and not url.fragment
+    except ValueError:
+        usable = False
+    if not usable:
+        raise SettingsError(f"WEB_PUBLIC_URL must be the web table's address as players reach it, like "
+                            f"https://table.example.org/, not {shown(raw)}")
+    return str(url).rstrip("/") + "/"
+
+
+class KeyFileError(Exception):
+    """The web table's key file can't be read or made; the message says which file and what to do."""
+
+
+def web_key(settings: WebSettings) -> bytes:
+    """The 32 bytes that seal the web table's cookies and links: WEB_SECRET_KEY's, else the key file's.
+
+    The key file is made now (mode 0600) when there is none. The bot reads it too, to seal the
+    links of ``/gate table``, so both must find it the same way (:func:`web_key_file`).
+    """
+    if settings.secret_key is not None:
+        return settings.secret_key
+    path = settings.key_file
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    key = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _read_key(path)  # another process made it first
+    except OSError as error:
+        raise KeyFileError(f"Can't make the web table's key file {path} ({error.strerror}): "
+                           "set WEB_SECRET_KEY, or make that directory writable") from None
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(base64.urlsafe_b64encode(key).decode() + "\n")
+    return key
+
+
+def _read_key(path: Path) -> bytes:
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        key = base64.urlsafe_b64decode(text)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, binascii.Error):
+        raise KeyFileError(f"The web table's key file {path} can't be read: remove it to make a new one "
+                           "(everyone's guest session ends), or set WEB_SECRET_KEY") from None
+    if len(key) != 32:
+        raise KeyFileError(f"The web table's key file {path} is not a key: remove it to make a new one")
+    return key
 
 
 def web_key_file(values: Mapping[str, str]) -> Path:
@@ -116,6 +184,9 @@ class Settings:
     health_file: Path = Path("gatebot.health")
     #: The web table served from the bot's process, when WEB_PORT is set; None: not served.
     web: WebSettings | None = None
+    #: The web table ``/gate table`` links to, when WEB_PUBLIC_URL is set (served here or by another
+    #: process on the same key); None: the command says the table isn't set up.
+    web_link: WebSettings | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -143,6 +214,7 @@ class Settings:
             log_format=_log_format(values),
             health_file=health_file_from_env(values),
             web=WebSettings.from_env(values) if values.get("WEB_PORT", "").strip() else None,
+            web_link=WebSettings.from_env(values) if values.get("WEB_PUBLIC_URL", "").strip() else None,
         )
 
 

@@ -2,7 +2,7 @@
 
     python scripts/catalogue.py
 
-extracts every marked sentence (:mod:`gatebot.messages`' ``_``, ``n_``, ``N_``, ``NP_`` and
+extracts every marked sentence (:mod:`gatebot.messages`' ``_``, ``n_``, ``N_``, ``NP_``, ``NN_`` and
 the translations' ``gettext``/``ngettext``/``pgettext``) with Babel, adds the ``/gate``,
 ``/challenge`` and ``/challenge-admin`` slash commands' names and descriptions (read off the
 cogs' classes, context ``command``), writes
@@ -34,6 +34,7 @@ KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "N_": None,
     "n_": (1, 2),
     "NP_": ((1, "c"), 2),
+    "NN_": (1, 2),
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),

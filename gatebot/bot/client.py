@@ -56,16 +56,25 @@ class GateBot(ServedBot):
             **options,
         )
         statistics = Statistics(service.database, clock=service.now)
+        table = Table(self, service, statistics, safety_defer=safety_defer)
         self.services = Services(
-            settings, service, ChallengeService(service), statistics,
-            Table(self, service, statistics, safety_defer=safety_defer), tick_every=tick_every,
+            settings, service, ChallengeService(service), statistics, table, tick_every=tick_every,
         )
+        #: The table itself (the services name only what features may ask of it).
+        self.table: Table = table
         # A component nothing claims gets a sentence, not "This interaction failed".
         watch_unclaimed(self, unclaimed_sentence)
+
+    async def close(self) -> None:
+        """Stop redrawing boards, then close the gateway."""
+        await self.table.follower.close()
+        await super().close()
 
     async def setup_hook(self) -> None:
         # Logging in, before the gateway connects: the first command must not pay for what is done once.
         await warm_up(self.services.games)
+        # Boards in chat follow their games' changes made elsewhere (the web table, another process).
+        self.table.follower.start()
         # The commands' names and descriptions in every language gatebot has (gatebot.bot.language).
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

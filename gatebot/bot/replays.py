@@ -40,11 +40,11 @@ from gatebot.bot.language import speaker
 from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.errors import UserError
 from gatebot.locale import Translator
-from gatebot.messages import N_, _, joined, n_
+from gatebot.messages import N_, _, joined
 from gatebot.render.replay import animate
-from gatebot.rules import Game, describe_move
+from gatebot.rules import Game
 from gatebot.service import GameService, Preferences
-from gatebot.service.replays import GameReplay
+from gatebot.service.replays import GameReplay, step_line, title_line
 
 if TYPE_CHECKING:
     from re import Match
@@ -60,46 +60,6 @@ ANIMATION_BUTTON = (N_("Animation"), "🎬")
 REPLAY_APOLOGY = N_("Sorry, I couldn't show that just now: please press again.")
 #: A press on someone else's replay.
 NOT_YOURS = N_("This replay's buttons are for whoever opened it: open your own with /gate replay.")
-#: How a replayed game ended, as its heading says it.
-_ENDINGS = {"won": _("won"), "lost": _("lost"), "resigned": _("resigned"), "abandoned": _("abandoned"),
-            "expired": _("expired")}
-
-
-def step_line(replay: GameReplay, step: int) -> str:
-    """Where the replay is and what led there: ``Step 12 of 119 · 3f — 7♣ from column 3 to the foundation``.
-
-    Step 0 is the deal; a step that took a move back says which move.
-    """
-    last = len(replay.positions) - 1
-    if step == 0:
-        return _("Step {step} of {last} · the deal", step=step, last=last)
-    before, after = replay.positions[step - 1], replay.positions[step]
-    if len(after.moves) < len(before.moves):
-        return _("Step {step} of {last} · undo: took back {move}", step=step, last=last, move=str(before.moves[-1]))
-    move = after.moves[-1]
-    return _("Step {step} of {last} · {move} — {words}", step=step, last=last, move=str(move),
-             words=describe_move(before, move))
-
-
-def title_line(replay: GameReplay) -> str:
-    """The replay's heading: whose game it is, which deal, and how it ended.
-
-    ``Replay of game #3: Alice's Little Gate deal 5 with single-moves, resigned after 12 moves.``
-    """
-    game = replay.positions[0]
-    facts = {"game": replay.game_id, "owner": replay.owner, "title": game.title, "deal": replay.deal,
-             "ending": _ENDINGS.get(replay.status.value, replay.status.value),
-             "after": n_("after {n} move", "after {n} moves", replay.moves)}
-    if replay.secret is not None:  # the deal stays a secret while the challenge is open
-        return _("Replay of game #{game}: {owner}'s attempt at {challenge}, {ending} {after} (only you see it "
-                 "until the challenge closes).", game=replay.game_id, owner=replay.owner, challenge=replay.secret,
-                 ending=facts["ending"], after=facts["after"])
-    if replay.options:
-        return _("Replay of game #{game}: {owner}'s {title} deal {deal} with {options}, {ending} {after}.",
-                 **facts, options=" and ".join(replay.options))
-    return _("Replay of game #{game}: {owner}'s {title} deal {deal}, {ending} {after}.", **facts)
-
-
 class StepButton(DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
     """⏮ ◀ ▶ ⏭ under a replay: shows step ``step`` of game ``game_id`` in the pressed message."""
 

@@ -44,10 +44,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 from discord.ui import DynamicItem
 
 from gatebot.bot import metrics
-from gatebot.bot.actors import interaction_actor, message_actor
+from gatebot.bot.actors import PLATFORM, interaction_actor, message_actor
 from gatebot.bot.boards import BoardMessage, board_message
 from gatebot.bot.errors import (
     APOLOGY,
@@ -56,6 +57,7 @@ from gatebot.bot.errors import (
     expired,
     log_failure,
 )
+from gatebot.bot.follow import Follower
 from gatebot.bot.language import reader, speaker
 from gatebot.bot.questions import ConfirmNewGame
 from gatebot.bot.reach import bot_is_in
@@ -66,6 +68,7 @@ from gatebot.errors import UserError
 from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined, message_of
 from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service.players import PlayerKey
 from gatebot.service.stats import Statistics
 
 log = logging.getLogger(__name__)
@@ -73,6 +76,8 @@ log = logging.getLogger(__name__)
 NO_HINT = N_("I have no hint for you right now.")
 #: Moves an acknowledgement names one by one; a longer line is counted instead.
 ACK_MOVES = 8
+#: Games whose last board drawn here is remembered (its version), so a change the bot drew itself isn't redrawn.
+DRAWN_BOARDS = 16_384
 
 
 @dataclass(slots=True)
@@ -120,6 +125,10 @@ class Table:
         self.replays = ReplayScreen(service, safety_defer=safety_defer)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, FirstAnswer] = {}
+        #: The version of each game's board as this table last drew it.
+        self._drawn: LRUCache[int, int] = LRUCache(maxsize=DRAWN_BOARDS)
+        #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
+        self.follower = Follower(service, self.follow, platform=PLATFORM)
 
     @property
     def safety_defer(self) -> float:
@@ -450,6 +459,39 @@ class Table:
         owner, reply = found
         await self._edit_board(reply.board_channel_id, reply, await self._draw(owner, reply))
 
+    async def follow(self, game_id: int, owner: PlayerKey) -> None:
+        """Redraw a game's board message after a change made outside this table's answers (:mod:`gatebot.bot.follow`).
+
+        In the owner's turn, so an answer under way draws first; then nothing is done when this
+        table drew that version already, when the game has no board message, or when its channel
+        belongs to another process's shards. A deleted board (404) is forgotten, so the next
+        command posts a fresh one; a board the bot may no longer edit (403) is left. Other
+        failures are raised, for the follower to try again.
+        """
+        async with self._turn(Actor(owner[0], owner[1], "")):
+            found = await self.service.board_of(game_id)
+            if found is None:
+                return
+            player, reply = found
+            channel_id, message_id = reply.board_channel_id, reply.board_message_id
+            if channel_id is None or message_id is None or self._drawn.get(game_id) == reply.version:
+                return
+            if getattr(self.client, "shard_ids", None) is not None and self.client.get_channel(channel_id) is None:
+                return  # another process runs the shard of that channel's server
+            board = await self._draw(player, reply)
+            try:
+                await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+                    **board.edit_kwargs())
+            except discord.NotFound:
+                log.info("board %s of game %s was deleted: the next command posts a fresh one", message_id, game_id)
+                self._drawn.pop(game_id, None)
+                await self.service.forget_board_message(game_id, message_id)
+            except discord.Forbidden as error:
+                log.info("board %s of game %s can't be edited (%s)", message_id, game_id, error.code)
+            except BaseException:
+                self._drawn.pop(game_id, None)  # not shown: the next try draws it again
+                raise
+
     # -- typed moves ----------------------------------------------------------------------
 
     async def typed(
@@ -537,7 +579,10 @@ class Table:
         """
         preferences = reply.preferences or await self.service.preferences(actor)
         language = reader(preferences.locale or actor.locale)
-        return await board_message(reply, preferences, self.components, note=note, language=language)
+        drawn = await board_message(reply, preferences, self.components, note=note, language=language)
+        if reply.game_id is not None and reply.version is not None:
+            self._drawn[reply.game_id] = reply.version  # a change the table draws itself needs no redraw (follow)
+        return drawn
 
     async def _edit_board(self, channel_id: int | None, reply: Reply, board: BoardMessage) -> bool:
         """Edit the game's board message if it is in ``channel_id``; False if there is none the bot may edit.

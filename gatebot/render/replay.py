@@ -120,12 +120,20 @@ def animate(
     return Animation(data=data, format=chosen, frames=len(frames), size=size)
 
 
+def frame_steps(count: int, most: int = MAX_FRAMES) -> list[int]:
+    """Which of ``count`` positions a replay shows: every one, or ``most`` evenly spaced, the first and the last.
+
+    The animation draws these, and the web's replay viewer steps through the same ones.
+    """
+    if count <= most:
+        return list(range(count))
+    last = count - 1
+    return [round(step * last / (most - 1)) for step in range(most)]
+
+
 def _spread(games: Sequence[Game], most: int) -> Sequence[Game]:
     """At most ``most`` of ``games``, evenly spaced, the first and the last among them."""
-    if len(games) <= most:
-        return games
-    last = len(games) - 1
-    return [games[round(step * last / (most - 1))] for step in range(most)]
+    return [games[step] for step in frame_steps(len(games), most)]
 
 
 def _encode(frames: list[Image.Image], durations: list[int], image_format: str) -> bytes:

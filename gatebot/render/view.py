@@ -117,11 +117,15 @@ def stock_places(game: Game, move: Move) -> tuple[str | None, str | None]:
     return move.source, move.target
 
 
-def board_view(game: Game, *, version: int | None, status: str, actions: Sequence[str] = ()) -> Json:
+def board_view(
+    game: Game, *, version: int | None, status: str, actions: Sequence[str] = (), label: str | None = None
+) -> Json:
     """The whole view: the game's facts, its family's table, and each legal move with its source and target pile.
 
     ``status`` is the stored game's (``active``, ``won``...), ``actions`` what its player may do
-    now (``undo``, ``hint``...). A variant whose family has no view raises :class:`MissingBoard`.
+    now (``undo``, ``hint``...). ``label``, when given, names the game in place of its deal (an
+    attempt at a challenge still open): the view then has no deal number, as no board of it has.
+    A variant whose family has no view raises :class:`MissingBoard`.
     """
     lay_out = boards_for(game).view
     if lay_out is None:
@@ -138,7 +142,8 @@ def board_view(game: Game, *, version: int | None, status: str, actions: Sequenc
     view: Json = {
         "variant": game.name,
         "title": game.title,
-        "deal": game.deal,
+        "deal": game.deal if label is None else None,
+        "label": label,
         "options": list(game.options),
         "version": version,
         "status": status,
@@ -153,3 +158,28 @@ def board_view(game: Game, *, version: int | None, status: str, actions: Sequenc
         "actions": list(actions),
     }
     return view
+
+
+def replay_view(games: Sequence[Game], steps: Sequence[int], *, status: str) -> Json:
+    """The frames of a finished game's replay: position ``step`` of ``games`` for each of ``steps``, read-only.
+
+    Each frame is what :func:`board_view` shows of that position (so never a face-down card nor
+    the stock's order, exactly as the player saw it then) without its legal moves, version or
+    actions: ``step``, ``piles``, ``score``, ``moves_played`` and ``over``, and ``layout`` on the
+    first frame and wherever it changes (a page keeps the last one it was given). ``status`` is
+    how the game ended. What every frame shares (variant, title, deal, options) is said once.
+    """
+    frames: list[Json] = []
+    layout: Json | None = None
+    first: Json = {}
+    for step in steps:
+        view = board_view(games[step], version=None, status=status)
+        frame: Json = {"step": step, "piles": view["piles"], "score": view["score"],
+                       "moves_played": view["moves_played"], "over": view["over"]}
+        if view["layout"] != layout:
+            layout = frame["layout"] = view["layout"]
+        frames.append(frame)
+        first = first or view
+    return {"variant": first.get("variant"), "title": first.get("title"), "deal": first.get("deal"),
+            "options": first.get("options", []), "status": status, "card_count": first.get("card_count"),
+            "steps": len(games) - 1, "frames": frames}

@@ -546,6 +546,24 @@ class GameService:
         """The (channel id, message id) of a game's board message, as last set."""
         return await self.players.board_message(game_id)
 
+    async def forget_board_message(self, game_id: int, message_id: int) -> None:
+        """The game's board message ``message_id`` is gone (deleted): keep no board for it, so the next is posted anew.
+
+        Only while it is still the game's board: one posted since is kept.
+        """
+        if await self.players.forget_board_message(game_id, message_id):
+            self.memory.board_moved(game_id, None, None)
+
+    async def sign_in(self, actor: Actor) -> int:
+        """The id of the player's row, made now if they have none: what a sign-in link names (service/links)."""
+        async with (self._lock(actor), self._db.writer(player_key(actor)), self._db.sessions() as session,
+                    session.begin()):
+            return (await self.players.row(session, actor)).id
+
+    async def player_id(self, actor: Actor) -> int | None:
+        """The id of the player's row as stored now (never from memory); None when they have none (forgotten)."""
+        return await self.players.stored_id(actor)
+
     async def preferences(self, actor: Actor) -> Preferences:
         """The player's board preferences (defaults for someone new); every reply carries them too."""
         return await self.players.preferences(actor)

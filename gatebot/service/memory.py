@@ -123,8 +123,8 @@ class Memory:
             if (current.game_id, current.version) == (game_id, version):
                 current.lost = True
 
-    def board_moved(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Note where a remembered game's board message is now."""
+    def board_moved(self, game_id: int, channel_id: int | None, message_id: int | None) -> None:
+        """Note where a remembered game's board message is now (None, None: it has none)."""
         for current in self._current.values():
             if current.game_id == game_id:
                 current.board_channel_id, current.board_message_id = channel_id, message_id

@@ -45,8 +45,8 @@ BOARD_MESSAGES = 4096
 BOARD_MESSAGE_SECONDS = 60.0
 
 PlayerKey = tuple[str, str]
-#: Told where a game's board message now is: (game id, channel id, message id).
-BoardMoved = Callable[[int, int, int], None]
+#: Told where a game's board message now is: (game id, channel id, message id); None, None: it has none.
+BoardMoved = Callable[[int, int | None, int | None], None]
 #: Told that another process forgot a player: drop everything held about them.
 Forgotten = Callable[[PlayerKey], None]
 
@@ -143,6 +143,11 @@ class Players:
             self._boards.pop(game, None)
             if self._board_moved is not None:
                 self._board_moved(game, channel, message)
+        elif kind == "noboard":
+            game = int(rest)
+            self._boards.pop(game, None)
+            if self._board_moved is not None:
+                self._board_moved(game, None, None)
 
     def _lost_notices(self) -> None:
         """Notices may have been missed (a forget-me among them): keep nothing from before."""
@@ -185,6 +190,11 @@ class Players:
             found.display_name = actor.display_name
         self._ids[player_key(actor)] = found.id
         return found
+
+    async def stored_id(self, actor: Actor) -> int | None:
+        """The player's row id as the database says now (one read by its unique key); None for none."""
+        async with self._db.sessions() as session:
+            return await stored.player_id(session, actor.platform, actor.user_id)
 
     def lost_race(self, actor: Actor) -> None:
         """Forget the player's id after a write that lost a race (their row may be new)."""
@@ -286,6 +296,16 @@ class Players:
                 await notify(session, PLAYERS_CHANNEL, board_notice(game_id, channel_id, message_id))
         if found and self._may_keep():
             self._boards[game_id] = (channel_id, message_id)
+        return found
+
+    async def forget_board_message(self, game_id: int, message_id: int) -> bool:
+        """Keep no board message for a game whose board ``message_id`` was deleted; False when it has another now."""
+        async with self._db.writer(), self._db.sessions() as session, session.begin():
+            found = await stored.forget_board_message(session, game_id, message_id)
+            if found:
+                await notify(session, PLAYERS_CHANNEL, f"noboard:{game_id}")
+        if found:
+            self._boards.pop(game_id, None)
         return found
 
     async def board_message(self, game_id: int) -> tuple[int | None, int | None]:

@@ -28,9 +28,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
-from gatebot.messages import Name, _
+from gatebot.messages import Name, _, n_
 from gatebot.render.replay import positions
-from gatebot.rules import Game, RulesError
+from gatebot.rules import Game, RulesError, describe_move
 from gatebot.service import saved
 from gatebot.service.changes import UNDO_TOKEN
 from gatebot.service.players import Players
@@ -79,15 +79,20 @@ class Replays:
         self._players = players
         self._clock = clock
 
-    async def replay(self, actor: Actor, game_id: int | None = None) -> GameReplay:
+    async def replay(self, actor: Actor | None, game_id: int | None = None) -> GameReplay:
         """The replay of game ``game_id``, or of the asker's last finished game.
 
-        :class:`ReplayRefused` when there is no such game, it is still running, or it is
-        another player's and not an attempt at a challenge that has closed.
+        ``actor`` None is anyone at all (a public page's visitor, who is nobody's player): only
+        games anyone may watch. :class:`ReplayRefused` when there is no such game, it is still
+        running, or it is another player's and not an attempt at a challenge that has closed.
         """
         async with self._db.sessions() as session:
-            record = await (self._last_finished(session, actor) if game_id is None
-                            else self._chosen(session, actor, game_id))
+            if game_id is None:
+                if actor is None:
+                    raise ReplayRefused(_("Say which game to watch: give its number."))
+                record = await self._last_finished(session, actor)
+            else:
+                record = await self._chosen(session, actor, game_id)
             owner = await session.get(Player, record.player_id)
             secret = await self._secret(session, record)
         assert owner is not None
@@ -134,12 +139,12 @@ class Replays:
         self._check(record)
         return record
 
-    async def _chosen(self, session: AsyncSession, actor: Actor, game_id: int) -> GameRecord:
+    async def _chosen(self, session: AsyncSession, actor: Actor | None, game_id: int) -> GameRecord:
         record = await session.get(GameRecord, game_id)
         if record is None:
             raise ReplayRefused(_("There is no game #{game}.", game=game_id))
         self._check(record)
-        if record.player_id == await self._players.id_of(session, actor):
+        if actor is not None and record.player_id == await self._players.id_of(session, actor):
             if record.status == GameStatus.ACTIVE:
                 raise ReplayRefused(
                     _("Game #{game} is still running: finish it first, then watch it back.", game=game_id)
@@ -164,3 +169,43 @@ class Replays:
             raise ReplayRefused(
                 _("Game #{game} is set aside as unreadable, so it can't be played back.", game=record.id)
             )
+
+
+#: How a replayed game ended, as its heading says it.
+ENDINGS = {"won": _("won"), "lost": _("lost"), "resigned": _("resigned"), "abandoned": _("abandoned"),
+           "expired": _("expired")}
+
+
+def step_line(replay: GameReplay, step: int) -> str:
+    """Where the replay is and what led there: ``Step 12 of 119 · 3f — 7♣ from column 3 to the foundation``.
+
+    Step 0 is the deal; a step that took a move back says which move. Chat's replay and the web's say the same.
+    """
+    last = len(replay.positions) - 1
+    if step == 0:
+        return _("Step {step} of {last} · the deal", step=step, last=last)
+    before, after = replay.positions[step - 1], replay.positions[step]
+    if len(after.moves) < len(before.moves):
+        return _("Step {step} of {last} · undo: took back {move}", step=step, last=last, move=str(before.moves[-1]))
+    move = after.moves[-1]
+    return _("Step {step} of {last} · {move} — {words}", step=step, last=last, move=str(move),
+             words=describe_move(before, move))
+
+
+def title_line(replay: GameReplay) -> str:
+    """The replay's heading: whose game it is, which deal, and how it ended.
+
+    ``Replay of game #3: Alice's Little Gate deal 5 with single-moves, resigned after 12 moves.``
+    """
+    game = replay.positions[0]
+    facts = {"game": replay.game_id, "owner": replay.owner, "title": game.title, "deal": replay.deal,
+             "ending": ENDINGS.get(replay.status.value, replay.status.value),
+             "after": n_("after {n} move", "after {n} moves", replay.moves)}
+    if replay.secret is not None:  # the deal stays a secret while the challenge is open
+        return _("Replay of game #{game}: {owner}'s attempt at {challenge}, {ending} {after} (only you see it "
+                 "until the challenge closes).", game=replay.game_id, owner=replay.owner, challenge=replay.secret,
+                 ending=facts["ending"], after=facts["after"])
+    if replay.options:
+        return _("Replay of game #{game}: {owner}'s {title} deal {deal} with {options}, {ending} {after}.",
+                 **facts, options=" and ".join(replay.options))
+    return _("Replay of game #{game}: {owner}'s {title} deal {deal}, {ending} {after}.", **facts)

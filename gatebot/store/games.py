@@ -200,6 +200,15 @@ async def set_board_message(executor: Executor, game_id: int, channel_id: int, m
     return cast(CursorResult[Any], result).rowcount == 1
 
 
+async def forget_board_message(executor: Executor, game_id: int, message_id: int) -> bool:
+    """Point a game at no board message while ``message_id`` is still its board (version alone); False otherwise."""
+    result = await executor.execute(
+        update(GAMES_TABLE).where(_GAMES.id == game_id, _GAMES.board_message_id == message_id)
+        .values(board_message_id=None)
+    )
+    return cast(CursorResult[Any], result).rowcount == 1
+
+
 async def board_message(session: AsyncSession, game_id: int) -> tuple[int | None, int | None]:
     """The (channel id, message id) of a game's board message, as last set; (None, None) for no such game."""
     where = select(GameRecord.channel_id, GameRecord.board_message_id).where(GameRecord.id == game_id)

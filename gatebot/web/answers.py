@@ -46,7 +46,8 @@ def view_of(reply: Reply) -> dict[str, Any] | None:
     """The board of ``reply`` as its player sees it, or None when it carries no game."""
     if reply.game is None or reply.status is None:
         return None
-    view = board_view(reply.game, version=reply.version, status=reply.status.value, actions=reply.actions)
+    view = board_view(reply.game, version=reply.version, status=reply.status.value, actions=reply.actions,
+                      label=reply.label)
     # The stored game's id (its own player's, as in `replay --game N`): with the version, it orders the
     # views a page receives, since a later deal always has a larger id.
     view["game"] = reply.game_id

@@ -2,8 +2,8 @@
 
 Every change names the version of the board the page showed (``"version": N``), the same
 check the bot's buttons make: a page that is out of date gets the board as it is now (409)
-and nothing is played. A visitor only ever reaches their own guest's game: no request names a
-game id.
+and nothing is played. A visitor only ever reaches their own game, their guest's or, signed in
+by a link from chat (``GET /link/<token>``), their Discord player's: no request names a game id.
 """
 
 from __future__ import annotations
@@ -17,31 +17,53 @@ from aiohttp import web
 
 from gatebot.messages import N_, _
 from gatebot.rules import DEFAULT_VARIANT
-from gatebot.service import GameService, GameStatus, Reply, ReplyKind
+from gatebot.service import Actor, GameService, GameStatus, Reply, ReplyKind
+from gatebot.service.links import LinkError, LinkExpired, Links
 from gatebot.service.players import PlayerKey, player_key
+from gatebot.web import words
 from gatebot.web.answers import answer, payload
-from gatebot.web.guard import Refusal
-from gatebot.web.guests import csrf_token, forget_guest, guest, known_guest, reader
+from gatebot.web.guests import (
+    DISCORD,
+    SERVICE,
+    csrf_token,
+    forget_guest,
+    guest,
+    guest_behind,
+    known_guest,
+    reader,
+    sign_in,
+    still_signed_in,
+    take_notice,
+)
 from gatebot.web.live import Live
+from gatebot.web.refusal import Refusal
 
-SERVICE = web.AppKey("service", GameService)
+__all__ = ["LINKS", "LIVE", "SERVICE"]
+
 LIVE = web.AppKey("live", Live)
+LINKS = web.AppKey("links", Links)
 
 MALFORMED = N_("That request couldn't be read: send a JSON object, like {\"move\": \"3f\", \"version\": 4}.")
 NO_VERSION = N_("Say which board the move is for: send the version the page shows with it.")
 NO_MOVE = N_("Say which move to play, like 3f, w5 or d.")
 NEW_GAME_FIELDS = N_("A new deal takes a variant, a deal number or none, a list of options and winnable true or false.")
 NO_SESSION = N_("Open the table first: your page has no session yet.")
+LINK_EXPIRED = N_("This link has expired: ask for a new one with /gate table in Discord.")
+LINK_BROKEN = N_("This link doesn't work: ask for a new one with /gate table in Discord, and open it as it is.")
+LINK_FORGOTTEN = N_("This link no longer works, since everything about you was deleted: ask for a new one with "
+                    "/gate table in Discord.")
+SIGNED_IN = N_("The table now shows your Discord game, the same one as in chat.")
+SIGNED_IN_OVER_GUEST = N_("The table now shows your Discord game, the same one as in chat; the game you played "
+                          "here as a guest stays stored for this browser.")
 #: The most options a new deal may name (no variant has more than three).
 MAX_OPTIONS = 8
 
 
 async def page(request: web.Request) -> web.Response:
-    """The table's page, with the visitor's CSRF token in a ``<meta>`` tag (no inline script)."""
+    """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script)."""
     token = await csrf_token(request)
-    language = reader(request).language
-    text = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
-    text = text.replace("__CSRF_TOKEN__", token).replace("__LANG__", language)
+    template = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
+    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
@@ -49,9 +71,36 @@ async def game(request: web.Request) -> web.Response:
     """``GET /api/game``: the visitor's game as it stands (their last one as it ended; none yet: no view)."""
     player = await guest(request)
     reply = await request.app[SERVICE].show(player)
+    notice = await take_notice(request)
     if reply.kind is ReplyKind.ERROR and reply.game is None:
-        return web.json_response({"kind": "none", "view": None, "message": reader(request).say(reply.message or "")})
-    return answer(reply, reader(request))
+        data: dict[str, Any] = {"kind": "none", "view": None, "message": reader(request).say(reply.message or "")}
+    else:
+        data = payload(reply, reader(request))
+    if notice is not None:
+        data["notice"] = reader(request).say(notice)
+    return web.json_response(data)
+
+
+async def follow_link(request: web.Request) -> web.Response:
+    """``GET /link/<token>``: sign the browser in to the Discord player a ``/gate table`` link names, then the table.
+
+    An expired, forged or damaged link, or one made before its player was forgotten, is a page of
+    one sentence saying to ask for a new link. The guest the browser had stays in its session, and
+    their game stays stored; the page says that the table now shows the Discord game.
+    """
+    try:
+        link = request.app[LINKS].open(request.match_info["token"])
+    except LinkExpired:
+        raise Refusal(410, LINK_EXPIRED) from None
+    except LinkError:
+        raise Refusal(400, LINK_BROKEN) from None
+    service = request.app[SERVICE]
+    if await service.player_id(Actor(DISCORD, link.user_id, link.name)) != link.player_id:
+        raise Refusal(410, LINK_FORGOTTEN)
+    had = await guest_behind(request)
+    kept = had is not None and had.platform != DISCORD and (await service.show(had)).game is not None
+    await sign_in(request, link, notice=SIGNED_IN_OVER_GUEST if kept else SIGNED_IN)
+    raise web.HTTPSeeOther(request.app.router["table"].url_for())
 
 
 async def play(request: web.Request) -> web.Response:
@@ -63,7 +112,7 @@ async def play(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     player = await guest(request)
     reply = await service.play(player, move, expected_version=_version(body))
-    _offer_later(request, player_key(player), reply)
+    _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -78,7 +127,7 @@ async def action(request: web.Request) -> web.Response:
     player = await guest(request)
     reply = await service.act(player, name, expected_version=_version(body))
     if name != "hint":
-        _offer_later(request, player_key(player), reply)
+        _after(request, player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -101,8 +150,10 @@ async def new_game(request: web.Request) -> web.Response:
         or not isinstance(winnable, bool) or not isinstance(confirm, bool)
     ):
         raise Refusal(400, NEW_GAME_FIELDS)
-    reply = await request.app[SERVICE].new_game(await guest(request), variant[:40], deal=deal, options=options,
-                                                confirm=confirm, winnable=winnable)
+    player = await guest(request)
+    reply = await request.app[SERVICE].new_game(player, variant[:40], deal=deal, options=options, confirm=confirm,
+                                                winnable=winnable)
+    request.app[LIVE].answered(player_key(player), reply)
     return answer(reply, reader(request))
 
 
@@ -117,10 +168,18 @@ async def preferences(request: web.Request) -> web.Response:
 
 
 async def forget(request: web.Request) -> web.Response:
-    """``POST /api/forget``: delete everything stored about the visitor's guest, then end their session."""
+    """``POST /api/forget``: delete everything stored about the visitor, then end their session.
+
+    Signed in by a link, that is the Discord player (their chat games too: the link proved who they
+    are) and the browser's own guest.
+    """
     await _body(request)
+    service = request.app[SERVICE]
     player = await known_guest(request)
-    forgotten = player is not None and await request.app[SERVICE].forget(player)
+    forgotten = player is not None and await service.forget(player)
+    behind = await guest_behind(request)
+    if player is not None and behind is not None and behind != player:
+        forgotten = await service.forget(behind) or forgotten
     await forget_guest(request)
     said = _("Everything about you is deleted: your games, results and settings.") if forgotten \
         else _("There was nothing stored about you.")
@@ -128,7 +187,11 @@ async def forget(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """``GET /api/events``: server-sent events, the board as stored now and then after each change to it."""
+    """``GET /api/events``: server-sent events, the board as stored now and then after each change to it.
+
+    A signed-in player's sign-in is checked again before each change is sent: after a forget-me the
+    stream ends, and reconnecting is refused.
+    """
     player = await known_guest(request)
     if player is None:
         raise Refusal(403, NO_SESSION)
@@ -141,12 +204,15 @@ async def events(request: web.Request) -> web.StreamResponse:
         async with aclosing(live.changes((player.platform, player.user_id))) as changes:
             await _send(stream, payload(await service.show(player), language))
             async for change in changes:
+                if change is not None and not await still_signed_in(request, player):
+                    break
                 if change is None:
                     await stream.write(b": still here\n\n")
                 elif isinstance(change, Reply):
                     await _send(stream, payload(change, language), event=b"offer")
                 else:
-                    await _send(stream, payload(await service.show(player), language))
+                    stored = live.stored(change) or await service.show(player)
+                    await _send(stream, payload(stored, language))
     except ConnectionError:
         pass  # the page went away
     return stream
@@ -154,6 +220,12 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def _send(stream: web.StreamResponse, data: dict[str, Any], *, event: bytes = b"view") -> None:
     await stream.write(b"event: " + event + b"\ndata: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n")
+
+
+def _after(request: web.Request, owner: PlayerKey, reply: Reply) -> None:
+    """After a change: its reply kept for the owner's open pages (no second read), and the End offer asked for."""
+    request.app[LIVE].answered(owner, reply)
+    _offer_later(request, owner, reply)
 
 
 def _offer_later(request: web.Request, owner: PlayerKey, reply: Reply) -> None:

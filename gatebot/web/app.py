@@ -5,7 +5,8 @@ the live-board watcher opened and closed in ``cleanup_ctx``, one error boundary
 (:mod:`gatebot.web.errors`), the session (aiohttp-session's encrypted cookies), the guard
 (origin, CSRF token, JSON, rate; :mod:`gatebot.web.guard`) and the security headers on every
 response. ``gatebot web`` serves it alone; ``gatebot run`` with WEB_PORT serves the same app from
-the bot's process, over the bot's own :class:`~gatebot.service.GameService`.
+the bot's process, over the bot's own :class:`~gatebot.service.GameService`. Beside the table, its
+public pages (:mod:`gatebot.web.public`): a challenge's standings and a finished game's replay.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from aiohttp_session import setup as setup_sessions
 from aiohttp_session.cookie_storage import EncryptedCookieStorage
 
 from gatebot.service import GameService
+from gatebot.service.challenges import ChallengeService
+from gatebot.service.links import Links
 from gatebot.settings import WebSettings
-from gatebot.web import api
+from gatebot.web import api, public
 from gatebot.web.errors import error_boundary
 from gatebot.web.guard import RateLimit, add_security_headers, guard
 from gatebot.web.live import Live
@@ -32,6 +35,7 @@ COOKIE = "gatebot_session"
 
 ROUTES = [
     web.get("/", api.page, name="table"),
+    web.get("/link/{token}", api.follow_link),
     web.get("/api/game", api.game),
     web.get("/api/events", api.events),
     web.post("/api/play", api.play),
@@ -39,19 +43,28 @@ ROUTES = [
     web.post("/api/new", api.new_game),
     web.post("/api/preferences", api.preferences),
     web.post("/api/forget", api.forget),
+    web.get(r"/challenges/{challenge:\d{1,19}}", public.challenge_page, name="challenge"),
+    web.get(r"/replay/{game:\d{1,19}}", public.replay_page, name="replay"),
+    web.get(r"/api/replay/{game:\d{1,19}}", public.replay_frames),
 ]
 
 
 def build_app(
     service: GameService, settings: WebSettings, key: bytes, *, rate: RateLimit | None = None
 ) -> web.Application:
-    """The web table over ``service``; ``key`` (32 bytes) seals the session cookies, ``rate`` limits each player."""
+    """The web table over ``service``; ``key`` (32 bytes) seals the session cookies, ``rate`` limits each player.
+
+    The same key opens the sign-in links ``/gate table`` gives (:mod:`gatebot.service.links`
+    derives its own key from it).
+    """
     app = web.Application(client_max_size=MAX_BODY, middlewares=[error_boundary])
     storage = EncryptedCookieStorage(key, cookie_name=COOKIE, max_age=SESSION_AGE, httponly=True, samesite="Lax",
                                      secure=settings.secure_cookies)
     setup_sessions(app, storage)
     app.middlewares.append(guard(rate or RateLimit()))
     app[api.SERVICE] = service
+    app[public.CHALLENGES] = ChallengeService(service)
+    app[api.LINKS] = Links(key)
     app.add_routes(ROUTES)
     with as_file(files("gatebot.web") / "static") as static:
         app.router.add_static("/static/", static, name="static", append_version=False)

@@ -15,11 +15,12 @@ import logging
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
+from aiohttp_session import SESSION_KEY, STORAGE_KEY
 
 from gatebot.errors import UserError
 from gatebot.messages import N_, message_of
-from gatebot.web.guard import Refusal
 from gatebot.web.guests import reader
+from gatebot.web.refusal import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,11 @@ async def error_boundary(request: web.Request, handler: Handler) -> web.StreamRe
     try:
         return await handler(request)
     except Refusal as refusal:
-        return failure(request, refusal.status, refusal.message)
+        response = failure(request, refusal.status, refusal.message)
+        session, storage = request.get(SESSION_KEY), request.get(STORAGE_KEY)
+        if refusal.save_session and session is not None and storage is not None:
+            await storage.save_session(request, response, session)
+        return response
     except UserError as error:
         return failure(request, 400, message_of(error))
     except web.HTTPException as error:

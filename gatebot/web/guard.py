@@ -1,6 +1,6 @@
 """What every request passes before a handler: security headers, the origin and CSRF checks, the content type, a rate.
 
-Refusals are :class:`Refusal` (a status and one sentence), which :mod:`gatebot.web.errors` turns
+Refusals are :class:`~gatebot.web.refusal.Refusal` (a status and one sentence), which :mod:`gatebot.web.errors` turns
 into a page or a JSON answer in the reader's language.
 """
 
@@ -16,7 +16,8 @@ from aiohttp.typedefs import Handler, Middleware
 from yarl import URL
 
 from gatebot.messages import N_
-from gatebot.web.guests import expected_csrf, known_guest
+from gatebot.web.guests import expected_csrf, rate_key
+from gatebot.web.refusal import Refusal
 
 #: The policy of every response: nothing but gatebot's own files, no inline script or style.
 CONTENT_SECURITY_POLICY = (
@@ -33,15 +34,6 @@ CROSS_SITE = N_("That request came from another site, so nothing was done: play 
 NO_TOKEN = N_("Your page is out of date, so nothing was done: reload it and try again.")
 NOT_JSON = N_("Send the request as JSON (Content-Type: application/json).")
 TOO_FAST = N_("That's a lot of requests at once: wait a moment and try again.")
-
-
-class Refusal(Exception):
-    """A request refused before (or by) its handler: an HTTP status and the one sentence to say."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -103,8 +95,7 @@ def guard(limit: RateLimit) -> Middleware:
         if request.match_info.http_exception is not None:
             return await handler(request)  # no such page, or not that way: a 404 or 405 page, nothing done
         if request.path.startswith("/api/"):
-            player = await known_guest(request)
-            key = player.user_id if player is not None else f"address {request.remote}"
+            key = await rate_key(request)
             if not limit.allow(key):
                 raise Refusal(429, TOO_FAST)
         if request.method not in SAFE_METHODS:

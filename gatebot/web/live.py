@@ -6,6 +6,10 @@ committed change) and wakes the pages of the change's owner; each page's stream
 A page that reconnects (EventSource does by itself) is sent the board as stored first, so a
 restart or a dropped connection shows the right board again. On PostgreSQL the service's watchers
 hear other processes' changes too (their notices on :data:`~gatebot.store.notices.GAMES_CHANNEL`).
+
+A change this process's table made itself needs no read: its handler hands the reply over
+(:meth:`Live.answered`), and the streams send the board from it (:meth:`Live.stored`). Reading
+and replaying the game for every open page after every move was most of a web move's cost.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncGenerator, Coroutine
+from dataclasses import replace
 from typing import Any
 
-from gatebot.service import GameChange, GameService, Reply
+from gatebot.service import GameChange, GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.players import PlayerKey
 
 log = logging.getLogger(__name__)
@@ -31,13 +36,36 @@ class Live:
     """The open pages of each player, woken by the service's changes."""
 
     def __init__(self, service: GameService) -> None:
-        self._pages: defaultdict[PlayerKey, set[asyncio.Queue[int | Reply | None]]] = defaultdict(set)
+        self._pages: defaultdict[PlayerKey, set[asyncio.Queue[GameChange | Reply | int | None]]] = defaultdict(set)
         self._stop = service.watch(self._changed)
         self._later: set[asyncio.Task[None]] = set()
+        #: The latest change each player with open pages made through this table, as its handler answered it.
+        self._answers: dict[PlayerKey, Reply] = {}
 
     def _changed(self, change: GameChange) -> None:
         for page in self._pages.get(change.owner, ()):
-            page.put_nowait(change.game_id)
+            page.put_nowait(change)
+
+    def answered(self, owner: PlayerKey, reply: Reply) -> None:
+        """A handler's ``reply`` to ``owner``, kept for their open pages when it committed a change to an active game.
+
+        The service tells its watchers of the change before the handler gets the reply back, and
+        the pages' streams run only after the handler returns, so they find it here.
+        """
+        if (owner in self._pages and reply.saved and reply.kind is ReplyKind.BOARD
+                and reply.status is GameStatus.ACTIVE and reply.game_id is not None):
+            self._answers[owner] = reply
+
+    def stored(self, change: GameChange) -> Reply | None:
+        """The game as stored after ``change``, from the reply that made it (:meth:`answered`); None if not kept.
+
+        The reply is the one ``GameService.show`` would give now, but for what only the asker
+        is told (its sentence, that it saved): those are left out, as the stream tells pages the board.
+        """
+        reply = self._answers.get(change.owner)
+        if reply is None or reply.game_id != change.game_id or reply.version != change.version:
+            return None
+        return replace(reply, message=None, saved=False, suggestion=None, played=())
 
     def tell(self, owner: PlayerKey, reply: Reply) -> None:
         """Send ``reply`` itself (an offer worked out after a move was answered) to ``owner``'s open pages."""
@@ -55,12 +83,13 @@ class Live:
         if not task.cancelled() and task.exception() is not None:
             log.error("work after an answer failed", exc_info=task.exception())
 
-    async def changes(self, owner: PlayerKey) -> AsyncGenerator[int | Reply | None, None]:
+    async def changes(self, owner: PlayerKey) -> AsyncGenerator[GameChange | Reply | None, None]:
         """Each change to ``owner``'s games as it comes, and None every :data:`KEEPALIVE` s of quiet.
 
-        A change is a game id (the stream reads the game as stored) or a reply to send as it is.
+        A change is a :class:`~gatebot.service.GameChange` (the stream sends the game as stored)
+        or a reply to send as it is (an offer).
         """
-        page: asyncio.Queue[int | Reply | None] = asyncio.Queue()
+        page: asyncio.Queue[GameChange | Reply | int | None] = asyncio.Queue()
         self._pages[owner].add(page)
         try:
             while True:
@@ -69,13 +98,14 @@ class Live:
                 except TimeoutError:
                     yield None
                     continue
-                if change == _CLOSED:
+                if isinstance(change, int):  # _CLOSED
                     return
                 yield change
         finally:
             self._pages[owner].discard(page)
             if not self._pages[owner]:
                 del self._pages[owner]
+                self._answers.pop(owner, None)
 
     def pages(self, owner: PlayerKey) -> int:
         """How many pages of ``owner`` are listening (for tests and counters)."""

@@ -8,70 +8,27 @@ one :class:`~gatebot.service.GameService`, prints the address and serves until s
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import logging
-import os
-import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from aiohttp import web
 
 from gatebot.messages import _
 from gatebot.service import GameService
-from gatebot.settings import WebSettings
+from gatebot.settings import KeyFileError, WebSettings
+from gatebot.settings import web_key as cookie_key
 from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 from gatebot.web.app import build_app
 
 log = logging.getLogger(__name__)
 
+__all__ = ["KeyFileError", "ServeError", "cookie_key", "serve_alone", "serving", "start"]
+
 #: How the table's sentences name starting a game and ending a lost one: its buttons.
 NEW_COMMAND = _("New deal")
 END_PROMPT = _("Press End game to finish")
-
-
-class KeyFileError(Exception):
-    """The cookie key file can't be read or made; the message says which file and what to do."""
-
-
-def cookie_key(settings: WebSettings) -> bytes:
-    """The 32 bytes that seal the session cookies: WEB_SECRET_KEY's, else the key file's (made now, mode 0600)."""
-    if settings.secret_key is not None:
-        return settings.secret_key
-    path = settings.key_file
-    try:
-        return _read_key(path)
-    except FileNotFoundError:
-        pass
-    key = secrets.token_bytes(32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return _read_key(path)  # another process made it first
-    except OSError as error:
-        raise KeyFileError(f"Can't make the web table's key file {path} ({error.strerror}): "
-                           "set WEB_SECRET_KEY, or make that directory writable") from None
-    with os.fdopen(descriptor, "w", encoding="ascii") as file:
-        file.write(base64.urlsafe_b64encode(key).decode() + "\n")
-    return key
-
-
-def _read_key(path: Path) -> bytes:
-    try:
-        text = path.read_text(encoding="ascii").strip()
-        key = base64.urlsafe_b64decode(text)
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError, binascii.Error):
-        raise KeyFileError(f"The web table's key file {path} can't be read: remove it to make a new one "
-                           "(everyone's guest session ends), or set WEB_SECRET_KEY") from None
-    if len(key) != 32:
-        raise KeyFileError(f"The web table's key file {path} is not a key: remove it to make a new one")
-    return key
 
 
 async def start(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, str]:

@@ -112,9 +112,15 @@ def service_options() -> dict[str, Any]:
 
 
 @pytest.fixture
+def settings_options() -> dict[str, Any]:
+    """Extra settings of ``gatebot`` (modules may override this: the web table's link, say)."""
+    return {}
+
+
+@pytest.fixture
 async def gatebot(
     fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
-    service_options: dict[str, Any],
+    service_options: dict[str, Any], settings_options: dict[str, Any],
 ) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
     """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it.
 
@@ -123,19 +129,21 @@ async def gatebot(
     url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
     databases: list[Database] = []
     services: list[GameService] = []
+    bots: list[GateBot] = []
     solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
 
     async def start(**bot_options: Any) -> Running:
         db = Database(url)
         databases.append(db)
         await ensure_schema(db)
-        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id)
+        settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id, **settings_options)
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
         service = GameService(db, new_command="/gate new", end_prompt="Press End game to finish",
                               deal_command=slash_deal_command, **timing, **{"solver": solver, **service_options})
         services.append(service)
         bot = GateBot(settings, service, tick_every=3600, guild_ready_timeout=0.05, **bot_options)
+        bots.append(bot)
         await start_bot(bot)
         await fake.wait_for_commands(fake.guild)
         running = Running(bot, db, fake)
@@ -143,6 +151,8 @@ async def gatebot(
         return running
 
     yield start
+    for bot in bots:  # the database closes before the bot does (start_bot's teardown): no board redraw may be left
+        await bot.table.follower.close()
     for service in services:
         service.close()
     solver.shutdown(wait=True, cancel_futures=True)

@@ -81,3 +81,17 @@ def test_web_settings_read_the_environment_and_flags_win() -> None:
         WebSettings.from_env({"WEB_SECURE_COOKIES": "maybe"})
     beside = WebSettings.from_env({"DATABASE_URL": "sqlite+aiosqlite:////srv/games/gatebot.db"})
     assert beside.key_file == Path("/srv/games/gatebot-web.key")
+
+
+def test_the_public_address_is_what_gate_table_links_to_and_a_bad_one_is_one_sentence() -> None:
+    from gatebot.settings import Settings
+
+    run = Settings.from_env({"DISCORD_TOKEN": "abc.def", "WEB_PUBLIC_URL": "https://table.example.org/gate"},
+                            dotenv=None)
+    assert run.web is None  # not served by the bot: another process may serve it
+    assert run.web_link is not None and run.web_link.public_url == "https://table.example.org/gate/"
+    assert Settings.from_env({"DISCORD_TOKEN": "abc.def"}, dotenv=None).web_link is None
+    for bad in ("table.example.org", "ftp://table.example.org/", "https://table.example.org/?a=1"):
+        with pytest.raises(SettingsError, match="WEB_PUBLIC_URL") as refused:
+            WebSettings.from_env({"WEB_PUBLIC_URL": bad})
+        assert "\n" not in str(refused.value)

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gatebot.render.view import board_view
+from gatebot.render.replay import frame_steps
+from gatebot.render.view import board_view, replay_view
 from gatebot.rules import Game
 from gatebot.rules.variants import VARIANTS
 from tests.rules.builders import EVERY_VARIANT, games_in_play, hidden_places, midgame, with_hidden_cards
@@ -81,3 +82,21 @@ def test_a_finished_game_offers_no_move() -> None:
     view = board_view(Game.new("gate", deal=1), version=3, status="won")
     assert view["legal"] == []
     assert view["status"] == "won"
+
+
+def test_a_replays_frames_are_the_positions_the_animation_draws_each_as_its_player_saw_it() -> None:
+    game = Game.new("canfield", deal=7)
+    seen = [game.copy()]
+    while len(seen) < 30 and game.legal_moves():
+        game.play(game.legal_moves()[-1])
+        seen.append(game.copy())
+    steps = frame_steps(len(seen), 5)
+    assert steps[0] == 0 and steps[-1] == len(seen) - 1 and len(steps) == 5
+    replay = replay_view(seen, steps, status="resigned")
+    assert [frame["step"] for frame in replay["frames"]] == steps and replay["steps"] == len(seen) - 1
+    assert "layout" in replay["frames"][0] and all("layout" not in frame for frame in replay["frames"][1:])
+    for frame, step in zip(replay["frames"], steps, strict=True):
+        assert frame["moves_played"] == len(seen[step].moves) and frame["score"] == seen[step].score
+        reserve = next(pile for pile in frame["piles"] if pile["kind"] == "reserve")
+        assert len(reserve["cards"]) <= 1  # only the reserve's top card is face up; the rest is a count
+    assert all(pile["cards"] == [] for frame in replay["frames"] for pile in frame["piles"] if pile["kind"] == "stock")

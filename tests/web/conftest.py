@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -67,10 +68,12 @@ class Table:
         return Actor(platform, user, "Guest")
 
 
-async def make_table(tmp_path: Path, rate: RateLimit | None = None) -> tuple[Database, Table]:
+async def make_table(
+    tmp_path: Path, rate: RateLimit | None = None, clock: Callable[[], datetime] | None = None
+) -> tuple[Database, Table]:
     db = Database(f"sqlite+aiosqlite:///{tmp_path}/web.db")
     await ensure_schema(db)
-    service = GameService(db)
+    service = GameService(db) if clock is None else GameService(db, clock=clock)
     app = build_app(service, WebSettings(), KEY, rate=rate or RateLimit(rate=1000, burst=1000))
     server = TestServer(app)
     await server.start_server()

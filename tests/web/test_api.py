@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from aiohttp import ClientConnectionError
+from aiohttp import ClientConnectionError, ClientResponse
 
-from gatebot.service import ReplyKind
+from gatebot.service import Actor, Reply, ReplyKind
+from gatebot.service.challenges import ChallengeService
 from gatebot.web.guard import CONTENT_SECURITY_POLICY, RateLimit
 from tests.lines import NO_WIN_DEAL_1
 from tests.web.conftest import Table, make_table
@@ -290,6 +291,54 @@ async def test_the_live_stream_sends_the_board_then_a_change_made_through_the_se
     response.close()
 
 
+async def test_the_live_stream_after_the_pages_own_changes_is_the_board_as_stored_without_reading_it_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    browser = await table.browser()
+    dealt = await browser.deal(5)
+    streams = [await browser.client.get("/api/events") for _ in range(2)]  # two tabs of one guest
+
+    async def next_data(response: ClientResponse) -> dict:
+        lines: list[bytes] = []
+        while True:
+            line = await response.content.readline()
+            if line == b"\n" and lines:
+                break
+            if not line.startswith(b":"):
+                lines.append(line)
+        data = next(line for line in lines if line.startswith(b"data: "))
+        return json.loads(data[len(b"data: "):])  # type: ignore[no-any-return]
+
+    for stream in streams:
+        assert (await asyncio.wait_for(next_data(stream), 10))["view"]["version"] == dealt["version"]
+    reads = 0
+    show = table.service.show
+
+    async def counted(actor: Actor) -> Reply:
+        nonlocal reads
+        reads += 1
+        return await show(actor)
+
+    monkeypatch.setattr(table.service, "show", counted)
+    version = dealt["version"]
+    for path, body in [("/api/play", {"move": "d"}), ("/api/play", {"move": "d"}), ("/api/undo", {}),
+                       ("/api/new", {"deal": 7, "confirm": True})]:
+        answered = await browser.post(path, {**body, "version": version})
+        assert answered.status == 200
+        events = [await asyncio.wait_for(next_data(stream), 10) for stream in streams]
+        monkeypatch.setattr(table.service, "show", show)
+        as_stored = await (await browser.client.get("/api/game")).json()
+        monkeypatch.setattr(table.service, "show", counted)
+        assert events[0] == events[1] == as_stored  # the view, and nothing only the asker is told
+        version = as_stored["view"]["version"]
+    assert reads == 0  # each board was sent from the change's own answer
+    played = await table.service.play(table.owner(), "d")  # a change from elsewhere (chat) is read as stored
+    events = [await asyncio.wait_for(next_data(stream), 10) for stream in streams]
+    assert events[0]["view"]["version"] == events[1]["view"]["version"] == played.version and reads == 2
+    for stream in streams:
+        stream.close()
+
+
 async def test_a_move_that_leaves_no_win_is_answered_at_once_and_the_end_offer_follows_on_the_stream(
     table: Table,
 ) -> None:
@@ -333,3 +382,20 @@ async def test_the_live_stream_needs_a_session(table: Table) -> None:
     browser.client.session.cookie_jar.clear()
     response = await browser.client.get("/api/events")
     assert response.status == 403
+
+
+async def test_an_attempt_at_an_open_challenge_is_named_by_the_challenge_and_its_deal_is_nowhere(table: Table) -> None:
+    browser = await table.browser()
+    await browser.deal(5)
+    player = table.owner()
+    challenges = ChallengeService(table.service)
+    info = await challenges.create(player, 42, channel_id=None, name="Friday <b>cup</b>", deal=3_141_592_653)
+    started = await challenges.play(player, 42, info.id, confirm=True)
+    assert started.ok and started.game.deal == info.deal
+    text = await (await browser.client.get("/api/game")).text()
+    view = json.loads(text)["view"]
+    assert view["label"] == "Friday <b>cup</b>" and view["deal"] is None
+    assert view["game"] == started.game_id
+    assert str(info.deal) not in text
+    dealt = await (await browser.post("/api/play", {"move": "d", "version": view["version"]})).text()
+    assert json.loads(dealt)["view"]["deal"] is None and str(info.deal) not in dealt

@@ -114,11 +114,14 @@ def final_text(board: Leaderboard, language: Translator = ENGLISH) -> str:
 
 
 def leaderboard_text(board: Leaderboard, now: datetime, language: Translator = ENGLISH) -> str:
-    """A page of a challenge's standings; the deal is shown only once the challenge has closed."""
+    """A page of a challenge's standings; the deal is shown only once it has closed (never before it opens)."""
     say = language.say
     info = board.challenge
     if info.is_open(now):
         state = say(_("open, closes {when}", when=_stamp(info.closes_at, "R")))
+        game = info.title
+    elif info.is_upcoming(now):  # made to open later: its deal is as secret as an open one's
+        state = say(_("not open yet: it opens {when}", when=_stamp(info.opens_at, "R")))
         game = info.title
     else:
         state = say(_("closed {when}", when=_stamp(info.closed_at or info.closes_at, "R")))

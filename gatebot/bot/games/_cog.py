@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable
 from dataclasses import replace
 
@@ -29,7 +30,18 @@ from gatebot.locale import Translator
 from gatebot.messages import N_, Text, _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
+from gatebot.service.links import LINK_SECONDS, Link, Links
 from gatebot.service.stats import stats_text
+from gatebot.settings import KeyFileError, web_key
+
+log = logging.getLogger(__name__)
+
+NO_TABLE = N_("The web table isn't set up on this bot, so there is no link to it.")
+NO_TABLE_KEY = N_("The web table can't be reached from here just now: please tell the bot's operator.")
+OPEN_TABLE = N_("Open the table")
+#: What the link's answer says: it carries the asker's own sign-in, so it is private and short-lived.
+TABLE_LINK = N_("Your game on the web table, the same one as here: moves on either show on both. "
+                "The link is yours alone and works for {minutes} minutes.")
 
 #: The largest game number ``/gate replay`` takes: Discord's integer options stop at 2**53 - 1.
 MAX_GAME_ID = 2**53 - 1
@@ -68,6 +80,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         self.service: GameService = services.games
         self.table = services.table
         self.statistics = services.statistics
+        self._links: Links | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -163,6 +176,28 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
             reply = await self.service.show(interaction_actor(interaction))
             await answer.send(rules_for(reply.game, speaker(interaction)))
+
+    @app_commands.command(name="table", description="Open your game on the web table (a private link)")
+    async def table_(self, interaction: discord.Interaction) -> None:
+        say = speaker(interaction)
+        web = self.services.settings.web_link
+        if web is None or web.public_url is None:
+            await interaction.response.send_message(say.say(NO_TABLE), ephemeral=True)
+            return
+        async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
+            try:
+                if self._links is None:
+                    self._links = Links(web_key(web))
+            except KeyFileError as error:
+                log.error("can't make web table links: %s", error)
+                await answer.send(say.say(NO_TABLE_KEY))
+                return
+            actor = interaction_actor(interaction)
+            player = await self.service.sign_in(actor)
+            token = self._links.seal(Link(actor.user_id, player, actor.display_name))
+            view = discord.ui.View()
+            view.add_item(discord.ui.Button(label=say.say(OPEN_TABLE), url=f"{web.public_url}link/{token}"))
+            await answer.send(say.say(_(TABLE_LINK, minutes=LINK_SECONDS // 60)), view=view)
 
     @app_commands.command(name="help", description="How to play with gatebot: an overview, and a menu of sections")
     async def help_(self, interaction: discord.Interaction) -> None:

@@ -52,6 +52,10 @@ class ChallengeInfo:
     def is_open(self, now: datetime) -> bool:
         return self.closed_at is None and self.opens_at <= now < self.closes_at
 
+    def is_closed(self, now: datetime) -> bool:
+        """Over: ended, or its time is up (a tick may not have closed it yet). Its deal is no longer a secret."""
+        return self.closed_at is not None or self.closes_at <= now
+
     def is_upcoming(self, now: datetime) -> bool:
         """Made to open later, and not open yet."""
         return self.closed_at is None and now < self.opens_at
@@ -76,6 +80,8 @@ class Standing:
     seconds: float
     hints: int
     undos: int
+    #: The attempt's stored game (its replay, once the challenge has closed).
+    game_id: int | None = None
 
     @property
     def won(self) -> bool:

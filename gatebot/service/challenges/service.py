@@ -305,6 +305,20 @@ class ChallengeService:
             standings = await ranked_standings(session, info, self.now())
         return leaderboard_page(info, standings, page)
 
+    async def standings(self, challenge_id: int, *, page: int = 0, size: int = PAGE_SIZE) -> Leaderboard:
+        """A page of any server's challenge's standings, found by its number alone (a public page's).
+
+        The same ranking as :meth:`leaderboard`; :class:`ChallengeError` when there is no such challenge.
+        Whoever shows it keeps an open challenge's deal and attempts to itself, as chat does.
+        """
+        async with self._db.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            if row is None:
+                raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
+            info = ChallengeInfo.of(row, await _attempt_count(session, row.id))
+            ranked = await ranked_standings(session, info, self.now())
+        return leaderboard_page(info, ranked, page, size=size)
+
     async def server_board(self, guild_id: int, *, page: int = 0) -> ServerBoard:
         """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""
         async with self._db.sessions() as session:

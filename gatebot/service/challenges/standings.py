@@ -38,7 +38,7 @@ async def ranked_standings(session: AsyncSession, info: ChallengeInfo, now: date
         ranked_moves = moves + penalty(info.hints, info.undo, hints, undos)
         # What the ranking compares: won, cards up, fewer counted moves, less time (to the second).
         tie = (0 if status == GameStatus.WON else 1, -score, ranked_moves, round(seconds))
-        fields = (name, user_id, GameStatus(status), score, moves, ranked_moves, seconds, hints, undos)
+        fields = (name, user_id, GameStatus(status), score, moves, ranked_moves, seconds, hints, undos, game_id)
         scored.append((tie, seconds, name.casefold(), fields))
     scored.sort(key=lambda entry: entry[:3])
     standings: list[Standing] = []

@@ -1,33 +1,45 @@
 // The board: draws a player's view (what the server says they may see) and hands moves back in notation.
 // Like chessground: it keeps no game state of its own beyond what it was last given (set(view)),
 // places every card with a CSS transform (so a move animates by changing one value), and reports
-// moves through a callback; the caller talks to the server.
+// moves through a callback; the caller talks to the server. With `readOnly` (the replay viewer) it only
+// draws: cards and places are named pictures, not buttons, and nothing can be picked up.
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-const RANK_WORDS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-const PILE_WORDS = { l: "left gatepost", r: "right gatepost", w: "the waste", s: "the stock" };
 // Below this board width the narrow arrangement is used, when the view has one (a phone held upright).
 const NARROW_BELOW = 640;
 // The widest a card's cell grows (px): a board of few piles (Canfield's six) stays card-sized and centred.
 const MAX_CELL = 118;
 
-export function cardName(card) {
-  const rank = card[0], suit = card[1];
-  return `${RANK_WORDS[rank] ?? rank} of ${SUIT_WORDS[suit]}`;
+// A sentence of the page's words (in the reader's language, from the server) with its {places} filled;
+// one that counts ({one, other}) is chosen by `n`.
+export function fill(sentence, values = {}) {
+  const text = typeof sentence === "string" ? sentence : (values.n === 1 ? sentence.one : sentence.other);
+  return text.replace(/\{(\w+)\}/g, (place, name) => (name in values ? String(values[name]) : place));
 }
 
-export function pileName(pile) {
-  if (pile.kind === "column") return `column ${pile.key}`;
-  if (pile.kind === "foundation") return `${SUIT_WORDS[pile.suit.toUpperCase()]} foundation`;
-  if (pile.kind === "packet") return `arch, ${RANK_WORDS[pile.key[1].toUpperCase()] ?? pile.key[1]} packet`;
-  if (pile.kind === "reserve") return "the reserve";
-  return PILE_WORDS[pile.key] ?? pile.kind;
+// The spoken names of cards and piles, in the words given: "7 of hearts", "column 3".
+export function namer(words) {
+  const rank = (letter) => words.ranks[letter] ?? RANKS[letter] ?? letter;
+  return {
+    card(card) {
+      return fill(words.card, { rank: rank(card[0]), suit: words.suits[card[1]] });
+    },
+    pile(pile) {
+      if (pile.kind === "column") return fill(words.column, { column: pile.key });
+      if (pile.kind === "foundation") return fill(words.foundation, { suit: words.suits[pile.suit.toUpperCase()] });
+      if (pile.kind === "packet") return fill(words.packet, { rank: rank(pile.key[1].toUpperCase()) });
+      if (pile.kind === "reserve") return words.reserve;
+      return words[pile.key] ?? pile.kind;
+    },
+  };
 }
 
 // `spare()` says how many pixels the page needs below the board (its buttons), so long fans squeeze to fit.
-export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
+// `words` are the page's words in the reader's language (the server's `data-words`).
+export function createBoard(element, { onMove = () => {}, onSay = () => {}, words, spare = () => 230, readOnly = false }) {
+  const names = namer(words);
+  const cardName = names.card, pileName = names.pile;
   let view = null;
   let chosen = null; // {pile, card}
   const cards = new Map(); // card id -> element
@@ -45,14 +57,14 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
   function choose(pile, card) {
     const moves = movesFrom(pile.key, card);
     if (!moves.length) {
-      onSay(`${cardName(card)} has no move.`);
+      onSay(fill(words.noMove, { card: cardName(card) }));
       clear();
       return;
     }
     chosen = { pile: pile.key, card };
     draw();
     const targets = moves.map((m) => m.to).filter(Boolean);
-    onSay(`${cardName(card)} picked up: ${targets.length} place${targets.length === 1 ? "" : "s"} to put it.`);
+    onSay(fill(words.pickedUp, { card: cardName(card), n: targets.length }));
   }
 
   function clear() {
@@ -96,7 +108,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
     if (pile.kind === "stock") {
       const draw = view.legal.find((m) => m.from === "s");
       if (draw) onMove(draw.move);
-      else onSay("The stock can't be drawn from now.");
+      else onSay(words.noDraw);
       return;
     }
     if (!place(pile)) clear();
@@ -151,12 +163,23 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
     target.addEventListener("pointercancel", up);
   }
 
+  // A card or a place: a button on the table, a named picture on a read-only board.
+  function control() {
+    if (!readOnly) {
+      const b = document.createElement("button");
+      b.type = "button";
+      return b;
+    }
+    const picture = document.createElement("div");
+    picture.setAttribute("role", "img");
+    return picture;
+  }
+
   function button(className, label, onClick) {
-    const b = document.createElement("button");
-    b.type = "button";
+    const b = control();
     b.className = className;
     b.setAttribute("aria-label", label);
-    b.addEventListener("click", onClick);
+    if (!readOnly) b.addEventListener("click", onClick);
     return b;
   }
 
@@ -187,7 +210,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
       if (fan === "down" && n > 1) step = Math.max(least, Math.min(h * 0.27, (room - y0 - h) / (n - 1)));
       if (fan === "right" && n > 1) step = Math.min(w * 0.55, (left + arr.width * cell - x0 - w) / (n - 1));
       const slot = button(`slot${pile.kind === "gatepost" ? " post" : ""}${targets.has(pile.key) ? " lit" : ""}`,
-        `${pileName(pile)}${pile.cards.length ? "" : ", empty"}`, () => tapPile(pile));
+        pile.cards.length ? pileName(pile) : fill(words.empty, { pile: pileName(pile) }), () => tapPile(pile));
       slot.dataset.pile = pile.key;
       slot.dataset.place = "";
       slot.style.width = `${w}px`;
@@ -199,13 +222,13 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
       }
       if (pile.kind === "stock") {
         slot.className = "card back";
-        slot.setAttribute("aria-label", `the stock, ${pile.hidden || 0} cards: draw`);
+        slot.setAttribute("aria-label", fill(readOnly ? words.stockCount : words.stock, { n: pile.hidden || 0 }));
         if (!pile.hidden) slot.className = "slot";
       }
       element.append(slot);
       if (pile.hidden && pile.kind !== "stock") {
         slot.className = "card back";
-        slot.setAttribute("aria-label", `${pileName(pile)}, ${pile.hidden} face-down cards`);
+        slot.setAttribute("aria-label", fill(words.faceDown, { pile: pileName(pile), n: pile.hidden }));
       }
       const counted = (pile.hidden || 0) + (pile.under || 0);
       if (counted) {
@@ -219,19 +242,20 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
         const key = cardKey(card, pile, i);
         let el = cards.get(key);
         if (!el) {
-          el = document.createElement("button");
-          el.type = "button";
+          el = control();
           el.className = "card";
           const ix = document.createElement("span");
           ix.className = "ix";
           const pip = document.createElement("span");
           pip.className = "pip";
           el.append(ix, pip);
-          el.addEventListener("click", () => {
-            if (dragged) dragged = false;
-            else el._tap();
-          });
-          el.addEventListener("pointerdown", (event) => el._press(event));
+          if (!readOnly) {
+            el.addEventListener("click", () => {
+              if (dragged) dragged = false;
+              else el._tap();
+            });
+            el.addEventListener("pointerdown", (event) => el._press(event));
+          }
           cards.set(key, el);
           element.append(el);
         }
@@ -249,7 +273,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
         el.lastChild.textContent = SUITS[card[1]];
         el.firstChild.style.fontSize = `${index}px`;
         el.lastChild.style.fontSize = `${Math.max(12, w * 0.42)}px`;
-        el.setAttribute("aria-label", `${cardName(card)}, ${pileName(pile)}${top ? ", top card" : ""}`);
+        el.setAttribute("aria-label", fill(top ? words.onTop : words.onPile, { card: cardName(card), pile: pileName(pile) }));
         el.style.width = `${w}px`;
         el.style.height = `${h}px`;
         const x = fan === "right" ? x0 + i * step : x0, y = fan === "down" ? y0 + i * step : y0;
@@ -280,6 +304,7 @@ export function createBoard(element, { onMove, onSay, spare = () => 230 }) {
   // Arrow keys walk the table: left and right from pile to pile (its top card), up and down within a pile;
   // Enter or Space on a card picks it up, and on another pile puts it there.
   element.addEventListener("keydown", (event) => {
+    if (readOnly) return;
     const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
     if (!(event.key in arrows) || !view) return;
     const here = document.activeElement && document.activeElement.closest("[data-pile]");

@@ -1,8 +1,10 @@
 // The table page: asks the server for the player's view, draws it with the board module, sends moves,
 // and follows the game live (server-sent events), so chat, other tabs and this page stay in step.
-import { createBoard } from "./board.js";
+import { createBoard, fill } from "./board.js";
 
 const token = document.querySelector('meta[name="csrf-token"]').content;
+// The page's words in the reader's language, put in the page by the server (data, not script).
+const words = JSON.parse(document.body.dataset.words);
 const $ = (id) => document.getElementById(id);
 const message = $("message");
 let fourColour = false;
@@ -11,7 +13,7 @@ let shown = null;
 // What the page shows under the board (the answer, the win, the buttons), in pixels, kept free of cards.
 const below = () => ["message", "won"].map((id) => $(id).offsetHeight).reduce((a, b) => a + b, 0) +
   document.querySelector(".controls").offsetHeight + document.querySelector(".foot").offsetHeight + 24;
-const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say, spare: below });
+const board = createBoard($("board"), { onMove: (move) => play(move), onSay: say, words, spare: below });
 
 // Chat's sentences mark a move as code (`3f`): here it is shown as code, and never read as markup.
 function say(text) {
@@ -34,7 +36,7 @@ async function call(path, body = {}) {
   try {
     data = await response.json();
   } catch {
-    data = { error: "The table didn't answer properly: reload the page." };
+    data = { error: words.badAnswer };
   }
   return data;
 }
@@ -50,6 +52,12 @@ function newer(view) {
   return view.status !== shown.status || (view.actions.includes("end") && !shown.actions.includes("end"));
 }
 
+// What the game is called: its deal, or the challenge it is an attempt at while that is open (the deal
+// stays a secret until the challenge closes, and the view doesn't carry it).
+function named(view) {
+  return view.label ? fill(words.challengeNamed, { name: view.label }) : fill(words.dealNamed, { deal: view.deal ?? "?" });
+}
+
 function show(data) {
   if (data.four_colour !== undefined) {
     fourColour = data.four_colour;
@@ -60,12 +68,15 @@ function show(data) {
     board.set(data.view, fourColour);
     const v = data.view;
     $("title").textContent = `${v.title}${v.options.length ? ` (${v.options.join(", ")})` : ""}`;
-    $("facts").textContent = `deal ${v.deal ?? "?"} · ${v.moves_played} moves · ${v.score}/${v.card_count}`;
+    $("facts").textContent = fill(words.facts, { game: named(v), n: v.moves_played, score: v.score, total: v.card_count });
     const active = v.status === "active";
     for (const id of ["undo", "hint", "auto"]) $(id).disabled = !active;
     $("end").hidden = !v.actions.includes("end");
     $("won").hidden = v.status !== "won";
-    if (v.status === "won") $("won-facts").textContent = `${v.title}, deal ${v.deal}, in ${v.moves_played} moves.`;
+    if (v.status === "won") {
+      $("won-facts").textContent = fill(words.wonFacts, { title: v.title, game: named(v), n: v.moves_played });
+      $("replay").href = `/replay/${encodeURIComponent(v.game)}`; // the game just won, step by step
+    }
   }
 }
 
@@ -73,7 +84,7 @@ async function play(move) {
   if (!shown) return;
   const data = await call("/api/play", { move, version: shown.version });
   if (newer(data.view)) show(data);
-  say(data.error || data.message || `Played ${move}.`);
+  say(data.error || data.message || fill(words.played, { move }));
 }
 
 async function act(name) {
@@ -81,7 +92,7 @@ async function act(name) {
   const data = await call(`/api/${name}`, { version: shown.version });
   if (newer(data.view)) show(data);
   if (data.suggestion) board.suggest(data.suggestion);
-  say(data.error || data.message || (name === "undo" ? "Move taken back." : ""));
+  say(data.error || data.message || (name === "undo" ? words.undone : ""));
 }
 
 async function deal(choice) {
@@ -99,6 +110,7 @@ async function start() {
   const data = await response.json();
   if (data.view) show(data);
   else await deal({});
+  if (data.notice) say(data.notice); // after a sign-in by a link from chat: whose game the table shows now
   follow();
 }
 
@@ -125,12 +137,12 @@ $("new").addEventListener("click", () => $("deal-dialog").showModal());
 $("again").addEventListener("click", () => deal({ variant: shown ? shown.variant : "gate", options: shown ? shown.options : [] }));
 $("share").addEventListener("click", async () => {
   if (!shown) return;
-  const text = `I won ${shown.title} deal ${shown.deal} in ${shown.moves_played} moves on gatebot.`;
+  const text = fill(words.shared, { title: shown.title, game: named(shown), n: shown.moves_played });
   try {
     if (navigator.share) await navigator.share({ text });
     else {
       await navigator.clipboard.writeText(text);
-      say("Copied to the clipboard.");
+      say(words.copied);
     }
   } catch {
     say(text);
@@ -159,7 +171,7 @@ $("four-colour").addEventListener("change", async (event) => {
   if (data.four_colour !== undefined) show({ four_colour: data.four_colour, view: shown });
 });
 $("forget").addEventListener("click", async () => {
-  if (!window.confirm("Delete everything stored about you: your games, results and settings?")) return;
+  if (!window.confirm(words.forget)) return;
   const data = await call("/api/forget");
   say(data.error || data.message);
   shown = null;

@@ -191,3 +191,13 @@ async def test_a_new_game_that_ends_an_open_attempt_names_the_challenge_not_its_
     board = await yes.followup(0)
     assert "Your attempt at Friday Gate ended with a score of 0." in board.content, board.content
     assert str(DEAL) not in said_anywhere(fake, since)
+
+
+async def test_a_challenge_made_to_open_later_keeps_its_deal_out_of_its_leaderboard(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await open_challenge(run, starts_in=5)
+    since = len(fake.requests)
+    shown = await (await fake.send_command("challenge leaderboard", {"challenge": 1})).response()
+    assert "not open yet: it opens <t:" in (shown.content or ""), shown.content
+    assert str(DEAL) not in said_anywhere(fake, since), "an upcoming challenge's leaderboard named its deal"

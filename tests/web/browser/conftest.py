@@ -108,16 +108,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         loop.close()
 
 
-def launch(width: int = 1280, height: int = 800) -> WebDriver:
-    """A headless Chromium with a fresh profile, offline but for loopback, motion reduced (nothing glides)."""
+def launch(width: int = 1280, height: int = 800, language: str = "en-US") -> WebDriver:
+    """A headless Chromium with a fresh profile, offline but for loopback, motion reduced (nothing glides).
+
+    ``language`` is the browser's (its ``Accept-Language``), as a person sets it.
+    """
     profile = tempfile.mkdtemp(prefix="gatebot-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--disable-quic", "--hide-scrollbars", "--force-color-profile=srgb", "--lang=en-US",
+                     "--disable-quic", "--hide-scrollbars", "--force-color-profile=srgb", f"--lang={language}",
                      "--font-render-hinting=none", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     driver._gatebot_profile = profile  # type: ignore[attr-defined]
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [

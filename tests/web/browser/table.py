@@ -31,6 +31,27 @@ def shown_version(driver: WebDriver) -> int | None:
     return int(value) if value else None
 
 
+def shown_after(driver: WebDriver, version: int, seconds: float = 10) -> int:
+    """Wait until the page shows a board newer than ``version`` (told by the page itself, at once); its version."""
+    shown: int | None = driver.execute_async_script(SHOWN_AFTER, version, seconds * 1000)
+    assert shown is not None, f"the page still shows version {version} after {seconds} s"
+    return shown
+
+
+#: Answers with the board's version as soon as it is above arguments[0], or null after arguments[1] ms.
+SHOWN_AFTER = """
+const [after, within, done] = arguments;
+const board = document.getElementById("board");
+const now = () => Number(board.dataset.version || 0);
+if (now() > after) return done(now());
+const watch = new MutationObserver(() => {
+  if (now() > after) { watch.disconnect(); clearTimeout(timer); done(now()); }
+});
+const timer = setTimeout(() => { watch.disconnect(); done(null); }, within);
+watch.observe(board, { attributes: true, attributeFilter: ["data-version"] });
+"""
+
+
 def open_table(driver: WebDriver, server: Server) -> int:
     """Open the page and wait for its board; the version it shows."""
     driver.get(server.address)
@@ -97,13 +118,35 @@ def legal(view: dict[str, Any], move: str) -> dict[str, Any]:
 
 
 def tap_move(driver: WebDriver, view: dict[str, Any], move: str) -> None:
-    """Play ``move`` by taps: the stock for a draw, else the card and then where it goes."""
+    """Play ``move`` by taps: the stock for a draw, else the card and then where it goes (one look, one gesture)."""
     entry = legal(view, move)
     if entry["to"] is None:
         tap(driver, driver.find_element(By.CSS_SELECTOR, f'[data-pile="{entry["from"]}"]:not([data-card])'))
         return
-    tap(driver, card(driver, entry["from"], entry["card"]))
-    tap(driver, place(driver, entry["to"]))
+    found = driver.execute_script(TAP_MOVE, entry["from"], entry["card"], entry["to"])
+    assert found is not None, f"{move}: its card or its place is not on the page"
+    picked, picked_height, target, target_height, on_card = found
+    chain = ActionChains(driver, duration=0).move_to_element_with_offset(picked, 0, -picked_height / 2 + 6).click()
+    if not on_card:  # an empty place is drawn anew when a card is picked up
+        chain.perform()
+        tap(driver, place(driver, entry["to"]))
+        return
+    chain.move_to_element_with_offset(target, 0, -target_height / 2 + 6).click().perform()
+
+
+#: The card a move takes and the place it goes (its pile's top card, or the empty place), their heights, and
+#: whether that place is a card.
+TAP_MOVE = """
+const [from, name, to] = arguments;
+const picked = document.querySelector(`.card[data-pile="${from}"][data-card="${name}"]`);
+const cards = [...document.querySelectorAll(`.card[data-pile="${to}"][data-card]`)];
+const target = cards.length
+  ? cards.reduce((a, b) => (+(b.dataset.index || 0) > +(a.dataset.index || 0) ? b : a))
+  : document.querySelector(`[data-pile="${to}"]:not([data-card])`);
+if (!picked || !target) return null;
+return [picked, picked.getBoundingClientRect().height, target, target.getBoundingClientRect().height,
+        cards.length > 0];
+"""
 
 
 #: Installed before the page's own scripts (through the DevTools protocol, outside the page's CSP): keeps

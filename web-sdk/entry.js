@@ -1,0 +1,1 @@
+export { DiscordSDK, DiscordSDKMock, Events, patchUrlMappings } from "@discord/embedded-app-sdk";
