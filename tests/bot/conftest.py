@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -36,7 +37,6 @@ from gatebot.bot.games.wording import slash_deal_command
 from gatebot.service import GameService
 from gatebot.settings import Settings
 from gatebot.store import Database
-from gatebot.store.migrate import ensure_schema
 from tests.bot.gatebots import Clock, Running
 from tests.bot.running import BotT, StartBot, run_until_ready
 from tests.fake_discord import FakeDiscord, use_base_url
@@ -120,22 +120,26 @@ def settings_options() -> dict[str, Any]:
 @pytest.fixture
 async def gatebot(
     fake: FakeDiscord, start_bot: StartBot[discord.Client], tmp_path: Path, clock: Clock | None,
-    service_options: dict[str, Any], settings_options: dict[str, Any],
+    service_options: dict[str, Any], settings_options: dict[str, Any], migrated_sqlite: Path,
 ) -> AsyncIterator[Callable[[], Awaitable[Running]]]:
     """``await gatebot()`` starts a gatebot on the shared database; call again to 'restart' it.
 
-    Keywords are the bot's own options (``await gatebot(safety_defer=0.1)``).
+    Keywords are the bot's own options (``await gatebot(safety_defer=0.1)``). The database
+    starts as a copy of one gatebot's migrations made (``migrated_sqlite``); a restart finds it
+    up to date, as ``gatebot run`` would.
     """
-    url = f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
+    file = tmp_path / "gatebot.db"
+    url = f"sqlite+aiosqlite:///{file}"
     databases: list[Database] = []
     services: list[GameService] = []
     bots: list[GateBot] = []
     solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
 
     async def start(**bot_options: Any) -> Running:
+        if not file.exists():
+            shutil.copyfile(migrated_sqlite, file)
         db = Database(url)
         databases.append(db)
-        await ensure_schema(db)
         settings = Settings(token=fake.token, database_url=url, dev_guild_id=fake.guild.id, **settings_options)
         timing = {} if clock is None else {"clock": clock}
         # The wording as in run.py.
