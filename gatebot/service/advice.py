@@ -4,7 +4,9 @@ The solver and the hint engine run in worker processes (:mod:`gatebot.service.th
 while no lock or transaction is held: a request reads the game, thinks, then writes in a
 second short statement guarded by the version it read. A hint never changes the version,
 so the board it was asked from stays usable. What the solver said is kept per position, in
-caches of a stated size; the sentences a player reads about it are here too.
+caches of a stated size; the sentences a player reads about it are here too. One player's
+hints that cost work (a search, or a count's write) come at a person's pace at most, so one
+pressing Hint without pause can't keep the workers and the database's writer from the others.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Protocol
 
+from aiolimiter import AsyncLimiter
 from cachetools import LRUCache
 
 from gatebot.messages import Text, _, joined, n_
@@ -50,6 +53,12 @@ HINTS = 1024
 COUNTED_HINTS = 8192
 #: Full positions whose solver verdict is kept.
 VERDICTS = 4096
+#: A player's hints that cost work (a search, or a count's write) are paced: this many at once,
+#: then this many a second; a press beyond that waits its turn (:meth:`Advice._paced`).
+HINT_BURST = 4
+HINTS_PER_SECOND = 2.0
+#: Players whose pace is kept (one forgotten starts afresh, with a whole burst).
+PACED_PLAYERS = 4096
 
 
 class Looks(Protocol):
@@ -83,6 +92,7 @@ class Advice:
         winnable_tries: int = WINNABLE_TRIES,
         hint_seconds: float = HINT_SECONDS,
         hint_workers: int = 1,
+        hint_pace: tuple[int, float] | None = (HINT_BURST, HINTS_PER_SECOND),
     ) -> None:
         """See :class:`~gatebot.service.games.GameService` for what each setting does."""
         self._db = db
@@ -95,6 +105,9 @@ class Advice:
         self._winnable_tries = winnable_tries
         self._hint_seconds = hint_seconds
         self.thinker = Thinker(solver, workers=hint_workers)
+        self._hint_pace = hint_pace
+        #: Each player's pace of hints that cost work, by (platform, user id).
+        self._paces: LRUCache[tuple[str, str], AsyncLimiter] = LRUCache(maxsize=PACED_PLAYERS)
         #: Hints by the position their player sees (and the way there since the last draw).
         self._hints: LRUCache[str, Hint] = LRUCache(maxsize=HINTS)
         #: (game id, visible position) of the hints already counted on their game.
@@ -131,7 +144,10 @@ class Advice:
 
     async def _hint(self, actor: Actor, game_id: int | None, expected_version: int | None) -> Reply:
         """One hint request, worked out."""
-        for tried in range(_HINT_TRIES):
+        asker = (actor.platform, actor.user_id)
+        paced = False
+        tried = 0
+        while tried < _HINT_TRIES:
             # First from the game this process last saved or read, as a move starts (no wait for the
             # database's writer behind other players' moves, no read): the count below checks the
             # stored version, once, before the hint is given; a second look reads the database.
@@ -148,17 +164,22 @@ class Advice:
             behind = registry.positions_behind(game)
             # A hint depends on the way the game came since the last draw (it leads forward).
             known = visible + "\n#" + hashlib.blake2b("\n".join(behind).encode(), digest_size=16).hexdigest()
+            found = self._hints.get(known)
+            if not paced and (found is None or not self._hinted.get((seen.game_id, visible))):
+                paced = True  # it costs a search or a count's write: once per request, at the player's pace
+                if await self._paced(asker):
+                    continue  # it waited its turn, and the game may have moved on meanwhile: look again
             try:
-                found = self._hints.get(known) or await self._think_of_hint(
-                    game, visible, behind, asker=(actor.platform, actor.user_id)
-                )
+                found = found or await self._think_of_hint(game, visible, behind, asker=asker)
             except Superseded:
+                tried += 1
                 continue  # the player asked about a newer position meanwhile: look again
             if found is None:
                 return Reply(ReplyKind.ERROR, _("I couldn't work out a hint just now: please try again."))
             self._hints[known] = found
             if not await self._count_hint(seen.game_id, seen.version, visible, player_key(actor)):
                 self._memory.drop(player_key(actor))
+                tried += 1
                 continue  # the game changed while the hint was worked out (here or elsewhere): look again
             message = hint_message(game, found, self._end_prompt)
             if attempt is not None and attempt.hints is Rule.COUNTED:
@@ -171,6 +192,25 @@ class Advice:
                     reply = replace(reply, actions=(*reply.actions, "end"))
             return reply
         return Reply(ReplyKind.ERROR, _("Your game changed while I was thinking: ask again for a hint."))
+
+    async def _paced(self, asker: tuple[str, str]) -> bool:
+        """Take one of ``asker``'s hints that cost work, waiting first if they asked too many lately; True if it waited.
+
+        By default a player may ask :data:`HINT_BURST` such hints at once, and then one each
+        1 / :data:`HINTS_PER_SECOND` seconds (a leaky bucket per player): more than a person
+        reading each hint asks, so only someone pressing without pause waits, and not much (a
+        press waits its turn; it is never refused). The workers and the database's writer are
+        then left to everyone else.
+        """
+        if self._hint_pace is None:
+            return False
+        limiter = self._paces.get(asker)
+        if limiter is None:
+            burst, per_second = self._hint_pace
+            limiter = self._paces[asker] = AsyncLimiter(burst, burst / per_second)
+        waits = not limiter.has_capacity()
+        await limiter.acquire()
+        return waits
 
     async def charge_hint(self, game_id: int) -> None:
         """Count one hint on a game whatever its state (the solver finished it for the player)."""

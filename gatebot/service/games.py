@@ -37,6 +37,8 @@ from gatebot.errors import UserError
 from gatebot.messages import _, joined, message_of
 from gatebot.rules import DEFAULT_VARIANT, MAX_DEAL, Game, Move, find_variant
 from gatebot.service.advice import (
+    HINT_BURST,
+    HINTS_PER_SECOND,
     WINNABLE_TRIES,
     Advice,
     DealCommand,
@@ -135,6 +137,7 @@ class GameService:
         hint_seconds: float = HINT_SECONDS,
         clock: Callable[[], datetime] = utcnow,
         hint_workers: int = 1,
+        hint_pace: tuple[int, float] | None = (HINT_BURST, HINTS_PER_SECOND),
     ) -> None:
         """Front ends word two messages: ``new_command`` starts a game, ``end_prompt`` ends a lost one.
 
@@ -147,6 +150,8 @@ class GameService:
         thinks for ``hint_seconds`` at most; ``clock`` tells the time challenges close by.
         ``hint_workers`` questions are worked out at once (processes of the default pool),
         shared fairly between players (:class:`~gatebot.service.thinking.Thinker`).
+        ``hint_pace`` is (how many at once, how many a second) of one player's hints that cost
+        work — a search or a count's write — before a press waits its turn; None: no pace.
         """
         self._db = db
         self._new_command = new_command
@@ -163,7 +168,7 @@ class GameService:
         self.advice = Advice(
             db, self, self.memory, self.attempts, end_prompt=end_prompt, pick_deal=self._pick_deal,
             solver=solver, rng=rng, winnable_tries=winnable_tries, hint_seconds=hint_seconds,
-            hint_workers=hint_workers,
+            hint_workers=hint_workers, hint_pace=hint_pace,
         )
         self._reader = Reader(db, self.players, self.memory, self.attempts, new_command=new_command,
                               end_prompt=end_prompt, clock=clock)
@@ -457,7 +462,10 @@ class GameService:
 
         A player has one hint worked out at a time: presses while it is being worked out
         share it (and its reply: the same press again doesn't even read the game again), and
-        one about a newer position takes the place of one still waiting.
+        one about a newer position takes the place of one still waiting. A player's hints that
+        cost work come at a person's pace at most (``hint_pace``): a few at once, then a couple
+        a second; one pressing faster waits a moment for each, so the hint workers and the
+        database are left to everyone else.
         """
         return await self.advice.hint(actor, game_id, expected_version)
 

@@ -164,7 +164,7 @@ class Database:
         return DiskFull()
 
     def writer(self, who: Hashable | None = None) -> contextlib.AbstractAsyncContextManager[object]:
-        """Hold this while writing: on SQLite, one writer at a time in this process, who wrote least lately first.
+        """Hold this while writing: on SQLite, one writer at a time in this process, who has written least lately first.
 
         SQLite lets one connection write at a time; without this, writers of one process
         would wait for each other in SQLite's busy-timeout sleeps, which makes latency jumpy.
@@ -172,6 +172,11 @@ class Database:
         queue in front of the others (:mod:`gatebot.store.writers`). PostgreSQL needs no such thing.
         """
         return self._writer.turn(who) if self._writer is not None else contextlib.nullcontext()
+
+    @property
+    def writers_waiting(self) -> int:
+        """How many of this process's writers are waiting for their turn (for monitoring; always 0 on PostgreSQL)."""
+        return 0 if self._writer is None else self._writer.waiting
 
     @property
     def safe_url(self) -> str:

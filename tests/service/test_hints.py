@@ -4,9 +4,10 @@ The solver runs in a thread pool here (a worker process is slower to start); one
 uses the service's own worker process, as the bot and the terminal do.
 """
 
+import asyncio
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
@@ -361,3 +362,93 @@ async def test_a_hint_from_memory_costs_one_statement_that_checks_the_stored_ver
     finally:
         event.remove(db.engine.sync_engine, "before_cursor_execute", note)
     assert (await stored(db, start.game_id)).hint_count == 1
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the other tasks run (database threads included) until ``condition`` holds."""
+    for _ in range(5000):
+        if condition():
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the condition never held")
+
+
+def visible_after(deal: int, line: str = "") -> str:
+    game = Game.new("gate", deal=deal)
+    if line:
+        game.play_line(line)
+    return game.to_text(hide_stock=True)
+
+
+async def test_a_player_pressing_hint_without_pause_waits_their_turn_and_nobody_else_does(
+    db: Database, solver: Recording
+) -> None:
+    """Hints that cost work come two at once here, then one each two seconds: Alice's third waits, Bob's doesn't.
+
+    Every press is answered once, and Alice's presses about one position share one search and one count.
+    """
+    service = GameService(db, solver=solver, hint_pace=(2, 0.5))
+    alice = await service.new_game(ALICE, deal=1)
+    bob = await service.new_game(BOB, deal=2)
+    assert (await service.hint(ALICE)).kind is ReplyKind.HINT
+    await service.play(ALICE, "d")
+    assert (await service.hint(ALICE)).kind is ReplyKind.HINT  # two at once: neither waited
+    await service.play(ALICE, "d")
+    presses = [asyncio.ensure_future(service.hint(ALICE)) for _ in range(8)]
+    await asyncio.sleep(0.2)  # Alice's presses are waiting their turn by now
+    assert (await service.hint(BOB)).kind is ReplyKind.HINT
+    answers = await asyncio.wait_for(asyncio.gather(*presses), timeout=30)
+    assert all(answer.kind is ReplyKind.HINT and answer.message == answers[0].message for answer in answers)
+    asked = [args[0] for fn, args in solver.calls if fn is hint_for]
+    # Bob asked last but didn't wait for Alice's turn.
+    assert asked == [visible_after(1), visible_after(1, "d"), visible_after(2), visible_after(1, "d d")]
+    assert (await stored(db, alice.game_id)).hint_count == 3
+    assert (await stored(db, bob.game_id)).hint_count == 1
+
+
+async def test_a_hint_asked_again_about_a_counted_position_never_waits(db: Database, solver: Recording) -> None:
+    """It costs no search and no write; and one player's pace is nobody else's."""
+    service = GameService(db, solver=solver, hint_pace=(1, 1 / 60))  # one at once, then one a minute
+    await service.new_game(ALICE, deal=1)
+    await service.new_game(BOB, deal=2)
+    first = await service.hint(ALICE)
+    for _ in range(3):  # a press that waited its turn would take a minute
+        again = await asyncio.wait_for(service.hint(ALICE), timeout=30)
+        assert again.kind is ReplyKind.HINT and again.message == first.message
+    assert (await asyncio.wait_for(service.hint(BOB), timeout=30)).kind is ReplyKind.HINT
+
+
+async def test_a_hints_count_right_after_a_move_goes_before_the_writes_of_someone_moving_all_the_time(
+    db: Database, solver: Recording
+) -> None:
+    """SQLite's one writer: Bob's move and his hint's count are his only writes, so the count waits behind nobody.
+
+    Alice has moved ten times just now; when the writer comes free with her next move and
+    Bob's count waiting, Bob's goes first though his move was the latest write of all.
+    """
+    if not db.is_sqlite:
+        pytest.skip("PostgreSQL takes writes at once: nobody waits for a turn")
+    service = GameService(db, solver=solver)
+    await service.new_game(ALICE, deal=1)
+    await service.new_game(BOB, deal=2)
+    for _ in range(10):
+        await service.play(ALICE, "d")
+    await service.play(BOB, "d")
+    writes: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.lstrip().upper().startswith("UPDATE GAMES"):
+            writes.append("count" if "hint_count" in statement and " log=" not in statement else "move")
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        async with db.writer("someone else"):
+            alice = asyncio.ensure_future(service.play(ALICE, "d"))
+            await until(lambda: db.writers_waiting == 1)
+            bob = asyncio.ensure_future(service.hint(BOB))
+            await until(lambda: db.writers_waiting == 2)
+        moved, hinted = await asyncio.wait_for(asyncio.gather(alice, bob), timeout=30)
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", note)
+    assert moved.played == ("d",) and hinted.kind is ReplyKind.HINT
+    assert writes == ["count", "move"]
