@@ -58,6 +58,8 @@ class ActivitySettings:
     client_secret: str = field(repr=False)
     #: Discord's API base: ``{api_base}/oauth2/token`` and ``{api_base}/oauth2/@me``.
     api_base: str = DISCORD_API
+    #: How long one call to Discord may take in all (seconds) before it is tried again.
+    timeout: float = 10.0
 
 
 @dataclass(frozen=True, slots=True)

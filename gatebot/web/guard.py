@@ -16,13 +16,17 @@ from aiohttp.typedefs import Handler, Middleware
 from yarl import URL
 
 from gatebot.messages import N_
-from gatebot.web.guests import expected_csrf, rate_key
+from gatebot.web.guests import CLIENT_ID, expected_csrf, rate_key
 from gatebot.web.refusal import Refusal
 
 #: The policy of every response: nothing but gatebot's own files, no inline script or style.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+)
+#: The Activity's page (the table inside Discord: ``/?frame_id=…``) may be framed by Discord's client, and only it.
+ACTIVITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "frame-ancestors 'self'", "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 )
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -39,10 +43,17 @@ TOO_FAST = N_("That's a lot of requests at once: wait a moment and try again.")
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
     """``on_response_prepare``: the security headers on every response, pages, files, errors and events alike."""
     response.headers.update(SECURITY_HEADERS)
+    if activity_page(request):
+        response.headers["Content-Security-Policy"] = ACTIVITY_POLICY
     if request.path.startswith("/static/"):
         response.headers.setdefault("Cache-Control", "public, max-age=3600")
     elif "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = "no-store"
+
+
+def activity_page(request: web.Request) -> bool:
+    """Whether the request is for the table as an Activity: its page with Discord's ``frame_id``, Activities enabled."""
+    return request.path == "/" and "frame_id" in request.query and CLIENT_ID in request.app
 
 
 def same_origin(request: web.Request) -> bool:
