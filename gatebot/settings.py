@@ -60,6 +60,8 @@ class ActivitySettings:
     api_base: str = DISCORD_API
     #: How long one call to Discord may take in all (seconds) before it is tried again.
     timeout: float = 10.0
+    #: Who may frame the Activity's page: Discord's client (tests add their own stand-in for it).
+    frame_ancestors: tuple[str, ...] = ("https://discord.com", "https://*.discord.com", "https://*.discordsays.com")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from gatebot.service.links import Links
 from gatebot.settings import WebSettings
 from gatebot.web import activity, api, public
 from gatebot.web.errors import error_boundary
-from gatebot.web.guard import RateLimit, add_security_headers, guard
+from gatebot.web.guard import ACTIVITY_POLICY, RateLimit, activity_policy, add_security_headers, guard
 from gatebot.web.live import Live
 
 #: The largest request body read: a move, a new deal's choices (a 10 MB body is refused, 413).
@@ -74,6 +74,7 @@ def build_app(
     app.cleanup_ctx.append(_live)
     if settings.activity is not None:
         app[activity.CLIENT_ID] = settings.activity.client_id
+        app[ACTIVITY_POLICY] = activity_policy(settings.activity.frame_ancestors)
         app.cleanup_ctx.append(activity.oauth_context(settings.activity))
     app.on_shutdown.append(_end_streams)
     return app

@@ -16,7 +16,7 @@ from aiohttp.typedefs import Handler, Middleware
 from yarl import URL
 
 from gatebot.messages import N_
-from gatebot.web.guests import CLIENT_ID, expected_csrf, rate_key
+from gatebot.web.guests import expected_csrf, rate_key
 from gatebot.web.refusal import Refusal
 
 #: The policy of every response: nothing but gatebot's own files, no inline script or style.
@@ -24,10 +24,8 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 )
-#: The Activity's page (the table inside Discord: ``/?frame_id=…``) may be framed by Discord's client, and only it.
-ACTIVITY_POLICY = CONTENT_SECURITY_POLICY.replace(
-    "frame-ancestors 'self'", "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
-)
+#: The policy of the Activity's page (the table inside Discord: ``/?frame_id=…``), when Activities are enabled.
+ACTIVITY_POLICY = web.AppKey("activity_policy", str)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -44,7 +42,7 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
     """``on_response_prepare``: the security headers on every response, pages, files, errors and events alike."""
     response.headers.update(SECURITY_HEADERS)
     if activity_page(request):
-        response.headers["Content-Security-Policy"] = ACTIVITY_POLICY
+        response.headers["Content-Security-Policy"] = request.app[ACTIVITY_POLICY]
     if request.path.startswith("/static/"):
         response.headers.setdefault("Cache-Control", "public, max-age=3600")
     elif "Cache-Control" not in response.headers:
@@ -53,7 +51,13 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
 
 def activity_page(request: web.Request) -> bool:
     """Whether the request is for the table as an Activity: its page with Discord's ``frame_id``, Activities enabled."""
-    return request.path == "/" and "frame_id" in request.query and CLIENT_ID in request.app
+    return request.path == "/" and "frame_id" in request.query and ACTIVITY_POLICY in request.app
+
+
+def activity_policy(frame_ancestors: tuple[str, ...]) -> str:
+    """The Activity page's policy: every response's, but that Discord's client (``frame_ancestors``) may frame it."""
+    return CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", " ".join(("frame-ancestors 'self'",
+                                                                               *frame_ancestors)))
 
 
 def same_origin(request: web.Request) -> bool:
