@@ -4,7 +4,8 @@ A parent page served by the test on another origin (``http://localhost:3333``, o
 the Embedded App SDK accepts messages from besides Discord's own) frames the table with the query
 Discord adds (``frame_id``, ``instance_id``, ``platform``) and answers the SDK's postMessage
 traffic as Discord's client does: the HANDSHAKE with a READY dispatch, then the AUTHORIZE command
-with a code the fake Discord made for Alice, and AUTHENTICATE, each frame matched by its nonce.
+with a code the fake Discord made for Alice, and AUTHENTICATE, each frame matched by its nonce
+(a first load refuses AUTHORIZE, as when the player closes Discord's modal: one sentence, no game).
 The table exchanges the code with the fake Discord, so the framed page shows Alice's chat game,
 and a tap on it edits her board message in chat. The bot runs in the same process (boards with
 Open the table, which answers with LAUNCH_ACTIVITY), every request it and the table send to the
@@ -65,6 +66,9 @@ window.addEventListener("message", (event) => {
   if (opcode === 0) {
     send({ cmd: "DISPATCH", evt: "READY", nonce: null,
            data: { v: 1, config: { api_endpoint: "//discord.com/api", environment: "production" } } });
+  } else if (opcode === 1 && payload.cmd === "AUTHORIZE" && location.search === "?refuse") {
+    // The player closed Discord's authorisation modal: Discord's client answers the command with an error.
+    send({ cmd: payload.cmd, evt: "ERROR", nonce: payload.nonce, data: { code: 5000, message: "Cancelled" } });
   } else if (opcode === 1) {
     send({ cmd: payload.cmd, evt: null, nonce: payload.nonce, data: answers[payload.cmd] || null });
   }
@@ -196,6 +200,14 @@ def test_discord_frames_the_table_the_sdk_signs_alice_in_and_a_tap_edits_her_cha
 
     chromium.delete_all_cookies()
     chromium.set_window_size(1280, 800)
+    chromium.get(PARENT + "/?refuse")  # first the player refuses: one sentence, no game shown
+    chromium.switch_to.frame(chromium.find_element(By.ID, "activity"))
+    try:
+        wait(chromium, 20).until(lambda d: "didn't sign you in" in d.find_element(By.ID, "message").text,
+                                 "the refusal said")
+        assert shown_version(chromium) is None
+    finally:
+        chromium.switch_to.default_content()
     chromium.get(PARENT + "/")
     chromium.switch_to.frame(chromium.find_element(By.ID, "activity"))
     try:
@@ -211,7 +223,7 @@ def test_discord_frames_the_table_the_sdk_signs_alice_in_and_a_tap_edits_her_cha
         wait(chromium, 10).until(lambda d: shown_version(d) == view["version"] + 1, "the tap answered")
     finally:
         chromium.switch_to.default_content()
-    heard = chromium.execute_script("return window.heard")
+    heard = chromium.execute_script("return window.heard")  # since the second load
     commands = [entry["cmd"] for entry in heard if entry["opcode"] == 1]
     assert heard[0]["opcode"] == 0 and commands[:2] == ["AUTHORIZE", "AUTHENTICATE"], heard
     assert heard[1]["args"]["scope"] == ["identify"] and heard[1]["args"]["client_id"] == str(fake.application_id)
