@@ -41,6 +41,9 @@ class OAuth:
     """The fake's codes and tokens."""
 
     client_secret: str = CLIENT_SECRET
+    #: False: the token endpoint forgets to check that a code was granted to the client asking (a Discord
+    #: gone wrong), so a test can see that the table checks ``/oauth2/@me``'s application itself.
+    checks_application: bool = True
     codes: dict[str, Grant] = field(default_factory=dict)
     tokens: dict[str, Grant] = field(default_factory=dict)
 

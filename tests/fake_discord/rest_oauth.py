@@ -36,7 +36,7 @@ async def token(request: web.Request) -> web.Response:
         return _oauth_error(400, "unsupported_grant_type", "Unsupported grant type")
     grant = oauth.codes.get(str(form.get("code", "")))
     if (grant is None or grant.used or grant.expires_at < time.time()
-            or grant.application_id != state.world.application.id):
+            or (oauth.checks_application and grant.application_id != state.world.application.id)):
         return _oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
     grant.used = True
     access = secrets.token_urlsafe(24)

@@ -134,8 +134,17 @@ async def test_forged_used_expired_and_other_apps_codes_are_one_sentence_and_sig
         status, answer = await activity.sign_in(browser, code)
         assert status == 400, what
         assert "wrong, expired or used already" in answer["error"] and answer["error"].count(".") == 1, what
+    # Were Discord to hand out a token for another app's code, /oauth2/@me names that app: refused all the same.
+    activity.fake.state.oauth.checks_application = False
+    other_app = activity.fake.authorize(activity.alice, application_id=activity.fake.application_id + 1)
+    status, answer = await activity.sign_in(browser, other_app)
+    assert status == 400 and "wrong, expired or used already" in answer["error"]
+    assert activity.fake.requests_to(ME_ROUTE)[-1].response["application"]["id"] != str(activity.fake.application_id)
     status, shown = await game_of(browser)
     assert status == 200 and shown["view"] is None  # still a new guest
+    browser.token, token = "", browser.token
+    assert (await activity.sign_in(browser, activity.fake.authorize(activity.alice)))[0] == 403  # no CSRF token
+    browser.token = token
     for body in ({}, {"code": ""}, {"code": 5}, {"code": "x" * 500}):
         response = await browser.post("/api/activity/token", body)
         assert response.status == 400 and "code" in (await response.json())["error"]
