@@ -32,13 +32,11 @@ from gatebot.service import Actor
 from gatebot.service.links import Link
 from gatebot.settings import ActivitySettings
 from gatebot.web.guests import CLIENT_ID, DISCORD, SERVICE, csrf_token, sign_in
-
-__all__ = ["CLIENT_ID", "OAUTH", "DiscordOAuth", "oauth_context", "token"]
 from gatebot.web.refusal import Refusal
 
+__all__ = ["CLIENT_ID", "OAUTH", "DiscordOAuth", "oauth_context", "token"]
+
 log = logging.getLogger(__name__)
-
-
 
 NOT_SET_UP = N_("This table isn't set up to be played inside Discord.")
 BAD_CODE = N_("Discord didn't accept that sign-in (it was wrong, expired or used already): close the table and "
