@@ -42,6 +42,26 @@ WEB_HOST = "127.0.0.1"
 WEB_PORT = 8080
 #: The shortest ``WEB_SECRET_KEY`` taken: 32 characters.
 MIN_SECRET_LENGTH = 32
+#: Discord's HTTP API, where the Activity's sign-in codes are exchanged (``GATEBOT_DISCORD_API_BASE`` in tests).
+DISCORD_API = "https://discord.com/api/v10"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivitySettings:
+    """The table inside Discord (an Activity): the application's OAuth2 client, to sign players in.
+
+    ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` (the Developer Portal's OAuth2 page); the
+    secret is kept out of ``repr()`` and never logged, quoted back or put in a page.
+    """
+
+    client_id: str
+    client_secret: str = field(repr=False)
+    #: Discord's API base: ``{api_base}/oauth2/token`` and ``{api_base}/oauth2/@me``.
+    api_base: str = DISCORD_API
+    #: How long one call to Discord may take in all (seconds) before it is tried again.
+    timeout: float = 10.0
+    #: Who may frame the Activity's page: Discord's client (tests add their own stand-in for it).
+    frame_ancestors: tuple[str, ...] = ("https://discord.com", "https://*.discord.com", "https://*.discordsays.com")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +79,17 @@ class WebSettings:
     #: ``WEB_PUBLIC_URL``: the table's address as players reach it (``https://table.example.org/``), which
     #: ``/gate table`` links to; None: the bot offers no link.
     public_url: str | None = None
+    #: The Activity's sign-in (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET); None: no Activity is served.
+    activity: ActivitySettings | None = None
 
     @classmethod
     def from_env(
-        cls, values: Mapping[str, str], *, host: str | None = None, port: int | None = None
+        cls, values: Mapping[str, str], *, host: str | None = None, port: int | None = None, activity: bool = True
     ) -> WebSettings:
-        """Read WEB_HOST, WEB_PORT, WEB_SECRET_KEY, WEB_SECURE_COOKIES and WEB_PUBLIC_URL; ``host`` and ``port`` win."""
+        """Read WEB_HOST, WEB_PORT, WEB_SECRET_KEY, WEB_SECURE_COOKIES and WEB_PUBLIC_URL; ``host`` and ``port`` win.
+
+        With ``activity`` (a process that serves the table), DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET too.
+        """
         raw_port = values.get("WEB_PORT", "").strip()
         env_port = _whole(raw_port, "WEB_PORT", low=0, high=65535, what="a TCP port") if raw_port else WEB_PORT
         secret = values.get("WEB_SECRET_KEY", "").strip()
@@ -79,7 +104,31 @@ class WebSettings:
             key_file=web_key_file(values),
             secure_cookies=_yes_or_no(values, "WEB_SECURE_COOKIES"),
             public_url=_public_url(values),
+            activity=activity_settings(values) if activity else None,
         )
+
+
+def _client_id(values: Mapping[str, str]) -> str | None:
+    """``DISCORD_CLIENT_ID``: the application's id (digits), or None when unset."""
+    client_id = values.get("DISCORD_CLIENT_ID", "").strip()
+    if not client_id:
+        return None
+    if not client_id.isascii() or not client_id.isdigit() or not 0 < int(client_id) <= MAX_SNOWFLAKE:
+        raise SettingsError(f"DISCORD_CLIENT_ID must be the application's id (digits), not {shown(client_id)}")
+    return client_id
+
+
+def activity_settings(values: Mapping[str, str]) -> ActivitySettings | None:
+    """The Activity's OAuth2 client when DISCORD_CLIENT_ID is set (its secret then required); None when unset."""
+    client_id = _client_id(values)
+    if client_id is None:
+        return None
+    secret = values.get("DISCORD_CLIENT_SECRET", "").strip()
+    if not secret:
+        # The secret is never quoted back.
+        raise SettingsError("DISCORD_CLIENT_SECRET must be set with DISCORD_CLIENT_ID: copy it from the "
+                            "application's OAuth2 page in Discord's Developer Portal")
+    return ActivitySettings(client_id, secret, _api_base(values) or DISCORD_API)
 
 
 def _public_url(values: Mapping[str, str]) -> str | None:
@@ -187,6 +236,9 @@ class Settings:
     #: The web table ``/gate table`` links to, when WEB_PUBLIC_URL is set (served here or by another
     #: process on the same key); None: the command says the table isn't set up.
     web_link: WebSettings | None = None
+    #: ``DISCORD_CLIENT_ID`` is set: the app's Activity is enabled, so boards get an Open the table button that
+    #: launches it, and the entry-point command is registered with the others.
+    activities: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")) -> Settings:
@@ -214,7 +266,8 @@ class Settings:
             log_format=_log_format(values),
             health_file=health_file_from_env(values),
             web=WebSettings.from_env(values) if values.get("WEB_PORT", "").strip() else None,
-            web_link=WebSettings.from_env(values) if values.get("WEB_PUBLIC_URL", "").strip() else None,
+            web_link=WebSettings.from_env(values, activity=False) if values.get("WEB_PUBLIC_URL", "").strip() else None,
+            activities=_client_id(values) is not None,
         )
 
 

@@ -176,3 +176,22 @@ def test_the_heartbeat_file_is_in_the_data_directory_unless_health_file_names_on
     assert Settings.from_env(data, dotenv=None).health_file == tmp_path / "gatebot" / "gatebot.health"
     named = Settings.from_env({**data, "HEALTH_FILE": " /data/gatebot.health "}, dotenv=None)
     assert named.health_file == Path("/data/gatebot.health")
+
+
+def test_activities_are_enabled_by_the_client_id_and_the_secret_never_shows(tmp_path: Path) -> None:
+    from gatebot.settings import WebSettings
+
+    base = {"DISCORD_TOKEN": "t", "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/x.db"}
+    assert not Settings.from_env(base, dotenv=None).activities
+    enabled = {**base, "DISCORD_CLIENT_ID": "1234", "DISCORD_CLIENT_SECRET": "s3cret-of-the-app", "WEB_PORT": "0"}
+    settings = Settings.from_env(enabled, dotenv=None)
+    assert settings.activities and settings.web is not None and settings.web.activity is not None
+    assert settings.web.activity.client_id == "1234" and settings.web.activity.api_base == "https://discord.com/api/v10"
+    assert "s3cret" not in repr(settings)
+    # The bot alone (no table served here) needs no secret to launch the Activity.
+    assert Settings.from_env({**base, "DISCORD_CLIENT_ID": "1234"}, dotenv=None).activities
+    with pytest.raises(SettingsError, match="DISCORD_CLIENT_SECRET must be set") as refused:
+        WebSettings.from_env({"DISCORD_CLIENT_ID": "1234"})
+    assert str(refused.value).count(":") == 1
+    with pytest.raises(SettingsError, match="DISCORD_CLIENT_ID must be the application's id"):
+        WebSettings.from_env({"DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "x"})

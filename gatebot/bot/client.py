@@ -7,7 +7,7 @@ components and background tasks; the client knows only their names.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from discord.ext import commands
 from gatebot.bot import metrics
 from gatebot.bot.errors import on_app_command_error, watch_unclaimed
 from gatebot.bot.language import CatalogueTranslator
+from gatebot.bot.launch import LaunchingTree
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.table import Table
 from gatebot.bot.timely import SAFETY_DEFER
@@ -52,11 +53,14 @@ class GateBot(ServedBot):
             help_command=None,
             shard_count=settings.shard_count,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=LaunchingTree,
             **sharding,
             **options,
         )
+        # The Activity's entry-point command is registered with the others when the Activity is enabled.
+        cast(LaunchingTree, self.tree).entry_point = settings.activities
         statistics = Statistics(service.database, clock=service.now)
-        table = Table(self, service, statistics, safety_defer=safety_defer)
+        table = Table(self, service, statistics, safety_defer=safety_defer, launch=settings.activities)
         self.services = Services(
             settings, service, ChallengeService(service), statistics, table, tick_every=tick_every,
         )

@@ -116,12 +116,17 @@ class Table:
         statistics: Statistics,
         *,
         safety_defer: float = SAFETY_DEFER,
+        launch: bool = False,
     ) -> None:
-        """``safety_defer``: seconds before a request still being worked on is acknowledged."""
+        """``safety_defer``: seconds before a request still being worked on is acknowledged.
+
+        ``launch``: boards have Open the table (the app's Activity is enabled).
+        """
         self.client = client
         self.service = service
         self._safety_defer = safety_defer
-        self.components: BoardComponents = board_components(self, statistics, safety_defer=safety_defer)
+        self.components: BoardComponents = board_components(self, statistics, safety_defer=safety_defer,
+                                                            launch=launch)
         self.replays = ReplayScreen(service, safety_defer=safety_defer)
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._answering: dict[int, FirstAnswer] = {}

@@ -53,6 +53,8 @@ SHARE_BUTTON = (N_("Share result"), "📤", discord.ButtonStyle.success)
 AGAIN_BUTTON = (N_("Play again"), "🔁", discord.ButtonStyle.primary)
 #: And the game watched again, step by step.
 REPLAY_BUTTON = (N_("Replay"), "🎞️", discord.ButtonStyle.secondary)
+#: With the app's Activity enabled: the table inside Discord, launched for whoever presses it.
+LAUNCH_BUTTON = (N_("Open the table"), "🃏", discord.ButtonStyle.secondary)
 
 
 class Presses(Protocol):
@@ -71,13 +73,14 @@ BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version
 #: The game id in any custom id of a board's components.
 BOARD_GAME = re.compile(
     r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}"
-    r"|(?:share|again|newdeal|replay):(?P<shared>\d{1,19}))"
+    r"|(?:share|again|newdeal|replay|launch):(?P<shared>\d{1,19}))"
 )
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 SHARE_ID = r"gate:share:(?P<game>\d+)"
 AGAIN_ID = r"gate:again:(?P<game>\d+)"
 NEW_DEAL_ID = r"gate:newdeal:(?P<game>\d+)"
 REPLAY_ID = r"gate:replay:(?P<game>\d+)"
+LAUNCH_ID = r"gate:launch:(?P<game>\d+)"
 
 
 def _label(label: str, say: Translator | None) -> str:
@@ -261,6 +264,34 @@ class ReplayButton(DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
             await on_view_error(interaction, error, self)
 
 
+class LaunchButton(DynamicItem[discord.ui.Button[Any]], template=LAUNCH_ID):
+    """Open the table, under a board when the app's Activity is enabled: Discord opens the table in its frame.
+
+    The answer is Discord's LAUNCH_ACTIVITY callback (nothing else is said). The Activity signs in
+    whoever launched it, so it shows the presser's own game, even from someone else's board.
+    """
+
+    def __init__(self, game_id: int, *, row: int = 2, say: Translator | None = None) -> None:
+        label, emoji, style = LAUNCH_BUTTON
+        super().__init__(
+            discord.ui.Button(label=_label(label, say), emoji=emoji, style=style, custom_id=f"gate:launch:{game_id}"),
+            row=row,
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> LaunchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.launch_activity()
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
 def variant_options() -> list[discord.SelectOption]:
     """One option per variant of :data:`gatebot.rules.VARIANTS`: its title shown, its name the value."""
     return [discord.SelectOption(label=cls.title, value=cls.name) for cls in VARIANTS[:MAX_OPTIONS]]
@@ -312,11 +343,14 @@ class BoardComponents:
     again: type[AgainButton]
     new_deal: type[NewDealSelect]
     replay: type[ReplayButton]
+    #: Open the table (the Activity), when the app's Activity is enabled; None: boards have no such button.
+    launch: type[LaunchButton] | None = None
 
     @property
     def items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
-        return (self.button, self.select, self.share, self.again, self.new_deal, self.replay)
+        launch = (self.launch,) if self.launch is not None else ()
+        return (self.button, self.select, self.share, self.again, self.new_deal, self.replay, *launch)
 
     def view(self, reply: Reply, say: Translator | None = None) -> discord.ui.View | None:
         """The components for a board reply: live while the game is active, disabled once it ended.
@@ -325,7 +359,8 @@ class BoardComponents:
 
         A variant without a stock (Archway) has no Draw button at all. A finished game's board
         also gets Play again, Share result and Replay in a row, room left there, and the New deal
-        menu (not one set aside as unreadable: it has no result).
+        menu (not one set aside as unreadable: it has no result). With the Activity enabled, Open the
+        table is in a row of its own under them.
         """
         if reply.game_id is None or reply.version is None or reply.game is None:
             return None
@@ -347,13 +382,19 @@ class BoardComponents:
             view.add_item(self.share(reply.game_id, say=say))
             view.add_item(self.replay(reply.game_id, say=say))
             view.add_item(self.new_deal(reply.game_id, say=say))
+        if self.launch is not None:
+            view.add_item(self.launch(reply.game_id, row=3 if reply.status is not None and reply.status.finished
+                                      else 2, say=say))
         return view
 
 
-def board_components(table: Presses, statistics: Statistics, *, safety_defer: float = SAFETY_DEFER) -> BoardComponents:
+def board_components(
+    table: Presses, statistics: Statistics, *, safety_defer: float = SAFETY_DEFER, launch: bool = False
+) -> BoardComponents:
     """The board components answered by ``table`` (a press, Play again, New deal, Replay) and ``statistics`` (Share).
 
-    ``safety_defer``: seconds before a Share result still being drawn is acknowledged.
+    ``safety_defer``: seconds before a Share result still being drawn is acknowledged. ``launch``: the
+    app's Activity is enabled (DISCORD_CLIENT_ID), so boards have Open the table.
 
     Each bot's table makes its own, so a press reaches that bot's services through the class
     itself, not through ``interaction.client``.
@@ -380,7 +421,11 @@ def board_components(table: Presses, statistics: Statistics, *, safety_defer: fl
     TableShare.statistics = statistics
     TableShare.shares = Shares()
     TableShare.safety_defer = safety_defer
-    return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay)
+    class TableLaunch(LaunchButton, template=LAUNCH_ID):
+        pass
+
+    return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay,
+                           TableLaunch if launch else None)
 
 
 def move_options(game: Game, moves: tuple[str, ...], say: Translator | None = None) -> list[discord.SelectOption]:

@@ -23,6 +23,7 @@ from gatebot.service.players import PlayerKey, player_key
 from gatebot.web import words
 from gatebot.web.answers import answer, payload
 from gatebot.web.guests import (
+    CLIENT_ID,
     DISCORD,
     SERVICE,
     csrf_token,
@@ -60,10 +61,15 @@ MAX_OPTIONS = 8
 
 
 async def page(request: web.Request) -> web.Response:
-    """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script)."""
+    """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script).
+
+    Opened by Discord as the Activity (``?frame_id=…``, Activities enabled), it names the application's
+    client id too, which tells the page to sign in through Discord's SDK.
+    """
     token = await csrf_token(request)
     template = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
-    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token)
+    client_id = request.app.get(CLIENT_ID, "") if "frame_id" in request.query else ""
+    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token).replace("__CLIENT_ID__", client_id)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 

@@ -24,6 +24,8 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 )
+#: The policy of the Activity's page (the table inside Discord: ``/?frame_id=…``), when Activities are enabled.
+ACTIVITY_POLICY = web.AppKey("activity_policy", str)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -39,10 +41,23 @@ TOO_FAST = N_("That's a lot of requests at once: wait a moment and try again.")
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
     """``on_response_prepare``: the security headers on every response, pages, files, errors and events alike."""
     response.headers.update(SECURITY_HEADERS)
+    if activity_page(request):
+        response.headers["Content-Security-Policy"] = request.app[ACTIVITY_POLICY]
     if request.path.startswith("/static/"):
         response.headers.setdefault("Cache-Control", "public, max-age=3600")
     elif "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = "no-store"
+
+
+def activity_page(request: web.Request) -> bool:
+    """Whether the request is for the table as an Activity: its page with Discord's ``frame_id``, Activities enabled."""
+    return request.path == "/" and "frame_id" in request.query and ACTIVITY_POLICY in request.app
+
+
+def activity_policy(frame_ancestors: tuple[str, ...]) -> str:
+    """The Activity page's policy: every response's, but that Discord's client (``frame_ancestors``) may frame it."""
+    return CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", " ".join(("frame-ancestors 'self'",
+                                                                               *frame_ancestors)))
 
 
 def same_origin(request: web.Request) -> bool:

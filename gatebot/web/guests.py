@@ -32,6 +32,8 @@ PLATFORM = "web"
 DISCORD = "discord"
 GUEST_NAME = "Guest"
 SERVICE = web.AppKey("service", GameService)
+#: The Activity's client id (public: the application's id), for the page's SDK; absent without Activities.
+CLIENT_ID = web.AppKey("discord_client_id", str)
 _GUEST = "guest"
 _CSRF = "csrf"
 #: The signed-in Discord player: their user id, their row's id when the link was made, their name.

@@ -59,10 +59,10 @@ PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="color-scheme" content="light dark">
-<title>{title}</title><link rel="stylesheet" href="/static/table.css">{script}</head>
+<title>{title}</title><link rel="stylesheet" href="../static/table.css">{script}</head>
 <body class="public" data-words="{words}">
 {body}
-<footer class="foot"><a href="/">{back}</a></footer>
+<footer class="foot"><a href="../">{back}</a></footer>
 </body></html>
 """
 
@@ -77,7 +77,7 @@ def _id(request: web.Request, name: str, refusal: str) -> int:
 
 def _page(language: Translator, title: str, body: str, *, script: str | None = None) -> web.Response:
     """A whole page: ``title`` (plain text, escaped here) and ``body`` (HTML, already escaped)."""
-    tag = f'\n<script type="module" src="/static/{script}"></script>' if script else ""
+    tag = f'\n<script type="module" src="../static/{script}"></script>' if script else ""
     # The board's words (a card's spoken name...) for the replay's board.js, as the table page has them.
     words = html.escape(json.dumps(script_words(language), ensure_ascii=False, separators=(",", ":")))
     text = PAGE.format(lang=html.escape(language.language), title=html.escape(title), script=tag, body=body,
@@ -172,7 +172,7 @@ def _row(standing: Standing, closed: bool, language: Translator) -> str:
         link = ""
         if standing.game_id is not None and standing.status.finished:
             label, watch = say(_("Replay of {name}'s attempt", name=standing.name)), say(_("Watch"))
-            link = f'<a href="/replay/{standing.game_id}" aria-label="{html.escape(label)}">{html.escape(watch)}</a>'
+            link = f'<a href="../replay/{standing.game_id}" aria-label="{html.escape(label)}">{html.escape(watch)}</a>'
         cells.append(link)
     first, *rest = cells
     rest_cells = "".join(f"<td{MINOR if index in (3, 4) else ''}>{cell}</td>" for index, cell in enumerate(rest))

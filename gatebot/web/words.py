@@ -69,6 +69,9 @@ SCRIPT: dict[str, str | tuple[str, str]] = {
                   "I won {title}, {game}, in {n} moves on gatebot."),
     "copied": N_("Copied to the clipboard."),
     "forget": N_("Delete everything stored about you: your games, results and settings?"),
+    "discordSilent": N_("Discord didn't answer the table, so it can't show your game: close it and open it again."),
+    "discordRefused": N_("Discord didn't sign you in, so the table can't show your game: close it and open it "
+                         "again to allow it."),
 }
 #: A card's name on the page: its rank in digits but for ace and the faces ("7 of hearts"), unlike a spoken board's.
 # TRANSLATORS: a card's name on the web page: {rank} is 7, 10, ace, jack..., {suit} hearts...

@@ -20,18 +20,25 @@ MAX_COMMANDS = 100
 MAX_OPTIONS = 25
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
 CHAT_INPUT = 1
+#: An Activity's entry-point command, and its handlers: the app's own, or Discord launching the Activity.
+PRIMARY_ENTRY_POINT = 4
+APP_HANDLER, DISCORD_LAUNCH_ACTIVITY = 1, 2
 
 
 def validate(command: JSON) -> JSON | None:
     """The ``errors`` object for one command (Discord's nested ``_errors`` form), or None if valid."""
     kind = command.get("type", CHAT_INPUT)
     name = command.get("name") or ""
-    if not NAME.match(name) or (kind == CHAT_INPUT and name != name.lower()):
+    if not NAME.match(name) or (kind in (CHAT_INPUT, PRIMARY_ENTRY_POINT) and name != name.lower()):
         return _field("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     description = command.get("description") or ""
-    if kind == CHAT_INPUT and not 1 <= len(description) <= 100:
+    if kind in (CHAT_INPUT, PRIMARY_ENTRY_POINT) and not 1 <= len(description) <= 100:
         return _field("description", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-    if kind != CHAT_INPUT and description:
+    if kind == PRIMARY_ENTRY_POINT and command.get("handler") not in (APP_HANDLER, DISCORD_LAUNCH_ACTIVITY):
+        return _field("handler", "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+    if kind == PRIMARY_ENTRY_POINT and command.get("options"):
+        return _field("options", "BASE_TYPE_MAX_LENGTH", "Must be 0 or fewer in length.")
+    if kind not in (CHAT_INPUT, PRIMARY_ENTRY_POINT) and description:
         return _field("description", "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Description must be empty")
     return _validate_options(command.get("options") or [])
 
@@ -97,6 +104,8 @@ def stored(state: FakeState, command: JSON, *, guild_id: int | None, existing: l
         "description_localizations": command.get("description_localizations"),
         "options": command.get("options") or [],
     }
+    if kind == PRIMARY_ENTRY_POINT:
+        result["handler"] = command["handler"]
     if guild_id is None:
         result["dm_permission"] = command.get("dm_permission", True)
         result["contexts"] = command.get("contexts")
@@ -116,9 +125,32 @@ def overwrite(state: FakeState, commands: list[JSON], *, guild_id: int | None) -
     if errors:
         return None, errors
     existing = state.commands.get(guild_id, [])
+    entry_points = [command for command in commands if command.get("type") == PRIMARY_ENTRY_POINT]
+    if entry_points and guild_id is not None:
+        return None, {"_errors": [{"code": "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_GLOBAL_ONLY",
+                                   "message": "Entry point commands can only be global"}]}
+    if len(entry_points) > 1:
+        return None, {"_errors": [{"code": "APPLICATION_COMMAND_TOO_MANY_PRIMARY_ENTRY_POINTS",
+                                   "message": "An application can have only one entry point command"}]}
+    if not entry_points and any(command["type"] == PRIMARY_ENTRY_POINT for command in existing):
+        return None, ENTRY_POINT_REMOVED
     result = [stored(state, command, guild_id=guild_id, existing=existing) for command in commands]
     state.commands[guild_id] = result
     return result, None
+
+
+#: Discord's refusal of a bulk overwrite that would remove the app's entry point (a code of its own, not 50035).
+ENTRY_POINT_REMOVED: JSON = {"code": 50240, "message": "You cannot remove this app's Entry Point command in a bulk "
+                             "update operation. Please include the Entry Point command in your update request "
+                             "or delete it separately."}
+
+
+def add_default_entry_point(state: FakeState) -> None:
+    """The entry point Discord makes when Activities are enabled: ``launch``, Discord launching the Activity."""
+    default = {"name": "launch", "description": "Launch the Activity", "type": PRIMARY_ENTRY_POINT,
+               "handler": DISCORD_LAUNCH_ACTIVITY, "integration_types": [0, 1], "contexts": [0, 1, 2]}
+    existing = state.commands.get(None, [])
+    state.commands[None] = [*existing, stored(state, default, guild_id=None, existing=existing)]
 
 
 def find(state: FakeState, name: str, *, guild_id: int | None, kind: int = CHAT_INPUT) -> JSON | None:

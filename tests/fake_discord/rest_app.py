@@ -95,6 +95,8 @@ async def put_commands(request: web.Request) -> web.Response:
             400, 50035, "Invalid Form Body", {"_errors": [{"code": "BASE_TYPE_ARRAY", "message": "Must be an array."}]}
         )
     result, errors = commands.overwrite(state_of(request), body, guild_id=scope)
+    if errors is commands.ENTRY_POINT_REMOVED:
+        return error(400, 50240, str(errors["message"]))
     if errors is not None:
         return error(400, 50035, "Invalid Form Body", errors)
     state_of(request).changes.notify()

@@ -9,6 +9,7 @@ from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
+from tests.fake_discord import commands as stored_commands
 from tests.fake_discord import interactions
 from tests.fake_discord.base_url import API_BASE_VARIABLE
 from tests.fake_discord.faults import Fault
@@ -178,6 +179,17 @@ class FakeDiscord:
     def install_for_user(self, user: FakeUser) -> None:
         """``user`` adds the app to their account (a user install): its commands follow them to any chat."""
         self.world.install_for_user(user)
+
+    def authorize(self, user: FakeUser, *, application_id: int | None = None, seconds: float = 600) -> str:
+        """The code the Embedded App SDK's ``authorize`` gives an Activity when ``user`` allows it (scope identify).
+
+        ``application_id``: granted to another application than the bot's; ``seconds``: how long it works.
+        """
+        return self.state.oauth.authorize(user, application_id or self.application_id, seconds=seconds)
+
+    def enable_activities(self) -> None:
+        """Activities are enabled for the application: Discord made its default entry-point command (``/launch``)."""
+        stored_commands.add_default_entry_point(self.state)
 
     # -- what the bot did ------------------------------------------------------------------
 

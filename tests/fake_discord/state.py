@@ -19,6 +19,7 @@ from typing import Any
 
 from tests.fake_discord.faults import Faults
 from tests.fake_discord.model import FakeChannel, FakeUser, World, iso_now
+from tests.fake_discord.oauth import OAuth
 from tests.fake_discord.payloads import member_payload, user_payload
 from tests.fake_discord.records import (
     EPHEMERAL,
@@ -63,6 +64,8 @@ class FakeState:
         self.faults = Faults()
         #: Checks every REST call (and the fake's answer) against Discord's API description.
         self.referee = Referee()
+        #: OAuth2 codes and tokens (an Activity's sign-in; see :mod:`tests.fake_discord.oauth`).
+        self.oauth = OAuth()
 
     def _describe_recent(self) -> str:
         recent = self.requests[-5:]

@@ -54,10 +54,14 @@ class Table:
     changes: list[GameChange] = field(default_factory=list)
     browsers: list[Browser] = field(default_factory=list)
 
-    async def browser(self) -> Browser:
+    async def browser_client(self) -> TestClient:
+        """A client of the table with a cookie jar of its own (closed with the table's browsers)."""
         client = TestClient(self.server)
         await client.start_server()
-        browser = Browser(client)
+        return client
+
+    async def browser(self) -> Browser:
+        browser = Browser(await self.browser_client())
         self.browsers.append(browser)
         await browser.open()
         return browser
@@ -69,12 +73,13 @@ class Table:
 
 
 async def make_table(
-    tmp_path: Path, rate: RateLimit | None = None, clock: Callable[[], datetime] | None = None
+    tmp_path: Path, rate: RateLimit | None = None, clock: Callable[[], datetime] | None = None,
+    settings: WebSettings | None = None,
 ) -> tuple[Database, Table]:
     db = Database(f"sqlite+aiosqlite:///{tmp_path}/web.db")
     await ensure_schema(db)
     service = GameService(db) if clock is None else GameService(db, clock=clock)
-    app = build_app(service, WebSettings(), KEY, rate=rate or RateLimit(rate=1000, burst=1000))
+    app = build_app(service, settings or WebSettings(), KEY, rate=rate or RateLimit(rate=1000, burst=1000))
     server = TestServer(app)
     await server.start_server()
     table = Table(service, server)

@@ -117,14 +117,14 @@ async def test_a_closed_challenge_names_its_deal_and_links_each_finished_attempt
     visitor = await site.table.browser()
     text = await page(visitor, f"/challenges/{number}")
     assert f"deal {DEAL}" in text and "closed 1 Dec 2026" in text
-    assert f'href="/replay/{mallory_game}"' in text
-    assert f'href="/replay/{alice_game}"' not in text  # still running when time ran out: not over yet
+    assert f'href="../replay/{mallory_game}"' in text
+    assert f'href="../replay/{alice_game}"' not in text  # still running when time ran out: not over yet
     await site.challenges.end(GUILD, number)  # the tick closes it: Alice's attempt ends
     text = await page(visitor, f"/challenges/{number}")
-    assert f'href="/replay/{alice_game}"' in text and "(time ran out)" in text
+    assert f'href="../replay/{alice_game}"' in text and "(time ran out)" in text
     viewer = await page(visitor, f"/replay/{mallory_game}")
     assert html.escape(MALLORY.display_name) in viewer and MALLORY.display_name not in viewer
-    assert f"deal {DEAL}" in viewer and 'src="/static/replay.js"' in viewer
+    assert f"deal {DEAL}" in viewer and 'src="../static/replay.js"' in viewer
     frames = await (await visitor.client.get(f"/api/replay/{mallory_game}")).json()
     assert [frame["step"] for frame in frames["frames"]] == [0, 1, 2]
     assert frames["frames"][-1]["line"].startswith("Step 2 of 2 · d")

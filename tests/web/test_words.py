@@ -26,7 +26,7 @@ def test_every_label_of_the_page_is_a_message_of_the_catalogue() -> None:
 
 
 def test_every_word_the_scripts_say_is_given_to_them() -> None:
-    used = {name for script in ("board.js", "table.js")
+    used = {name for script in ("board.js", "table.js", "activity.js")
             for name in re.findall(r"\bwords\.(\w+)", (STATIC / script).read_text(encoding="utf-8"))}
     assert used and used <= set(script_words(translator("en")))
 

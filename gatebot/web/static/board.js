@@ -10,6 +10,10 @@ const RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
 const NARROW_BELOW = 640;
 // The widest a card's cell grows (px): a board of few piles (Canfield's six) stays card-sized and centred.
 const MAX_CELL = 118;
+// Below this window height (Discord's picture-in-picture, a phone on its side) the cell is bounded by the
+// height too, so the whole board shows; the narrowest it gets (px).
+const SHORT_BELOW = 480;
+const MIN_CELL = 16;
 
 // A sentence of the page's words (in the reader's language, from the server) with its {places} filled;
 // one that counts ({one, other}) is chosen by `n`.
@@ -187,7 +191,14 @@ export function createBoard(element, { onMove = () => {}, onSay = () => {}, word
     if (!view) return;
     const arr = arrangement();
     const pad = 3;
-    const cell = Math.min(MAX_CELL, (element.clientWidth - 2 * pad) / arr.width);
+    let cell = Math.min(MAX_CELL, (element.clientWidth - 2 * pad) / arr.width);
+    if (window.innerHeight < SHORT_BELOW) {
+      // Rows of cards (a card is about 1.37 cells tall with its gap) and the longest fan's index rows, within the height.
+      const rows = Math.max(...Object.values(arr.spots).map((spot) => spot[1])) + 1;
+      const fanned = view.piles.filter((pile) => arr.spots[pile.key]?.[2] === "down").map((pile) => pile.cards.length - 1);
+      const height = window.innerHeight - element.getBoundingClientRect().top - spare() - 2 * pad;
+      cell = Math.max(MIN_CELL, Math.min(cell, (height - 13 * Math.max(0, ...fanned)) / (rows * 1.37)));
+    }
     const left = Math.max(pad, (element.clientWidth - arr.width * cell) / 2);
     const gap = Math.max(2, cell * 0.08);
     const w = cell - gap, h = w * 1.4;

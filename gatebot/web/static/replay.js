@@ -54,7 +54,7 @@ const step = (by) => {
 };
 
 async function start() {
-  const response = await fetch(`/api/replay/${root.dataset.game}`, { credentials: "same-origin" });
+  const response = await fetch(`../api/replay/${root.dataset.game}`, { credentials: "same-origin" });
   const data = await response.json();
   if (!response.ok) {
     $("step").textContent = data.error;

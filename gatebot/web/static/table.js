@@ -1,8 +1,12 @@
 // The table page: asks the server for the player's view, draws it with the board module, sends moves,
 // and follows the game live (server-sent events), so chat, other tabs and this page stay in step.
+// Every address is relative: inside Discord the page is served through Discord's proxy, under its path.
 import { createBoard, fill } from "./board.js";
 
-const token = document.querySelector('meta[name="csrf-token"]').content;
+// The session's CSRF token: a sign-in inside Discord makes a new one.
+let token = document.querySelector('meta[name="csrf-token"]').content;
+// Set only when Discord opened the page as its Activity: the page then signs in through Discord's SDK.
+const clientId = document.querySelector('meta[name="discord-client-id"]').content;
 // The page's words in the reader's language, put in the page by the server (data, not script).
 const words = JSON.parse(document.body.dataset.words);
 const $ = (id) => document.getElementById(id);
@@ -75,38 +79,48 @@ function show(data) {
     $("won").hidden = v.status !== "won";
     if (v.status === "won") {
       $("won-facts").textContent = fill(words.wonFacts, { title: v.title, game: named(v), n: v.moves_played });
-      $("replay").href = `/replay/${encodeURIComponent(v.game)}`; // the game just won, step by step
+      $("replay").href = `replay/${encodeURIComponent(v.game)}`; // the game just won, step by step
     }
   }
 }
 
 async function play(move) {
   if (!shown) return;
-  const data = await call("/api/play", { move, version: shown.version });
+  const data = await call("api/play", { move, version: shown.version });
   if (newer(data.view)) show(data);
   say(data.error || data.message || fill(words.played, { move }));
 }
 
 async function act(name) {
   if (!shown) return;
-  const data = await call(`/api/${name}`, { version: shown.version });
+  const data = await call(`api/${name}`, { version: shown.version });
   if (newer(data.view)) show(data);
   if (data.suggestion) board.suggest(data.suggestion);
   say(data.error || data.message || (name === "undo" ? words.undone : ""));
 }
 
 async function deal(choice) {
-  let data = await call("/api/new", choice);
+  let data = await call("api/new", choice);
   if (data.kind === "confirm") {
     if (!window.confirm(data.message)) return;
-    data = await call("/api/new", { ...choice, confirm: true });
+    data = await call("api/new", { ...choice, confirm: true });
   }
   show(data);
   say(data.error || data.message);
 }
 
 async function start() {
-  const response = await fetch("/api/game", { credentials: "same-origin" });
+  if (clientId) {
+    // Inside Discord: the player is whoever Discord says, signed in before anything is shown.
+    const { signIn } = await import("./activity.js");
+    const signed = await signIn(clientId, token, words);
+    if (signed.error) {
+      say(signed.error);
+      return;
+    }
+    token = signed.csrf;
+  }
+  const response = await fetch("api/game", { credentials: "same-origin" });
   const data = await response.json();
   if (data.view) show(data);
   else await deal({});
@@ -115,7 +129,7 @@ async function start() {
 }
 
 function follow() {
-  const events = new EventSource("/api/events");
+  const events = new EventSource("api/events");
   events.addEventListener("view", (event) => {
     const data = JSON.parse(event.data);
     if (newer(data.view)) show(data);
@@ -167,12 +181,12 @@ $("typed").addEventListener("submit", (event) => {
   $("move").value = "";
 });
 $("four-colour").addEventListener("change", async (event) => {
-  const data = await call("/api/preferences", { four_colour: event.target.checked });
+  const data = await call("api/preferences", { four_colour: event.target.checked });
   if (data.four_colour !== undefined) show({ four_colour: data.four_colour, view: shown });
 });
 $("forget").addEventListener("click", async () => {
   if (!window.confirm(words.forget)) return;
-  const data = await call("/api/forget");
+  const data = await call("api/forget");
   say(data.error || data.message);
   shown = null;
 });
