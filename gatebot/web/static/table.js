@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 const message = $("message");
 let fourColour = false;
 let shown = null;
+let offered = null; // the board whose End offer was said: {game, version}
 
 // What the page shows under the board (the answer, the win, the buttons), in pixels, kept free of cards.
 const below = () => ["message", "won"].map((id) => $(id).offsetHeight).reduce((a, b) => a + b, 0) +
@@ -88,7 +89,16 @@ async function play(move) {
   if (!shown) return;
   const data = await call("api/play", { move, version: shown.version });
   if (newer(data.view)) show(data);
-  say(data.error || data.message || fill(words.played, { move }));
+  answer(data, fill(words.played, { move }));
+}
+
+// Say what an answer says; its plain "Played 3f." is left unsaid when the End offer for the very board
+// it brings was said already (the offer may come by the live stream before the answer does).
+function answer(data, otherwise) {
+  const view = data.view;
+  const plain = !data.error && !data.message;
+  if (plain && view && offered && view.game === offered.game && view.version === offered.version) return;
+  say(data.error || data.message || otherwise);
 }
 
 async function act(name) {
@@ -96,7 +106,7 @@ async function act(name) {
   const data = await call(`api/${name}`, { version: shown.version });
   if (newer(data.view)) show(data);
   if (data.suggestion) board.suggest(data.suggestion);
-  say(data.error || data.message || (name === "undo" ? words.undone : ""));
+  answer(data, name === "undo" ? words.undone : "");
 }
 
 async function deal(choice) {
@@ -139,6 +149,7 @@ function follow() {
     const data = JSON.parse(event.data);
     if (!newer(data.view)) return;
     show(data);
+    offered = { game: data.view.game, version: data.view.version };
     if (data.message) say(data.message);
   });
 }

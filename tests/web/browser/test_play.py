@@ -108,10 +108,32 @@ def test_the_move_that_leaves_no_win_is_shown_at_once_and_then_the_end_is_offere
     end = page.find_element(By.ID, "end")
     assert not end.is_displayed()
     assert last == "d"
+    # The move's answer is held back until the offer has come by the live stream: "Played d." arriving
+    # after the offer must not hide it (the two come by different connections, in either order).
+    page.execute_script(HOLD_ANSWERS)
     tap_move(page, answer["body"]["view"], last)
     # The proof comes from a hint worker at the lowest OS priority: on a busy machine it waits its turn.
     wait(page, 30).until(lambda d: end.is_displayed(), "the End button")
     assert shown_version(page) == version + 1
+    page.execute_script("window.__release();")
+    wait(page).until(lambda d: d.execute_script("return window.__answered === true"), "the held answer")
     assert page.find_element(By.ID, "message").text.startswith("No win is left from here")
     end.click()
     wait(page).until(lambda d: stored(d)["status"] == "resigned", "the game ended")
+
+
+#: Holds the page's next answer to a move until ``window.__release()``; ``window.__answered`` once it is handled.
+HOLD_ANSWERS = """
+const fetched = window.fetch;
+let release;
+const released = new Promise((resolve) => { release = resolve; });
+window.__release = release;
+window.fetch = async (...args) => {
+  const response = await fetched(...args);
+  if (String(args[0]).includes("api/play")) {
+    await released;
+    setTimeout(() => { window.__answered = true; }, 0);
+  }
+  return response;
+};
+"""
