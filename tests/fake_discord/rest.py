@@ -31,7 +31,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 #: API paths that take no bot token (interaction callbacks and webhooks use their own token).
 UNAUTHENTICATED = (API_PREFIX + "/interactions/", API_PREFIX + "/webhooks/")
-SHOWN_HEADERS = ("Authorization", "Content-Type", "User-Agent", "X-Audit-Log-Reason")
+SHOWN_HEADERS = ("Authorization", "Content-Type", "Host", "User-Agent", "X-Audit-Log-Reason")
 
 
 async def unknown_route(request: web.Request) -> web.Response:
