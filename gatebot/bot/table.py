@@ -78,6 +78,8 @@ NO_HINT = N_("I have no hint for you right now.")
 ACK_MOVES = 8
 #: Games whose last board drawn here is remembered (its version), so a change the bot drew itself isn't redrawn.
 DRAWN_BOARDS = 16_384
+#: Channels this process has no copy of whose shard is remembered (looked up once each: a channel never moves).
+CHANNEL_SHARDS = 4_096
 
 
 @dataclass(slots=True)
@@ -132,6 +134,8 @@ class Table:
         self._answering: dict[int, FirstAnswer] = {}
         #: The version of each game's board as this table last drew it.
         self._drawn: LRUCache[int, int] = LRUCache(maxsize=DRAWN_BOARDS)
+        #: The shard of each board channel not in discord.py's cache, as Discord told it (None: not to be seen).
+        self._channel_shards: LRUCache[int, int | None] = LRUCache(maxsize=CHANNEL_SHARDS)
         #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
         self.follower = Follower(service, self.follow, platform=PLATFORM)
 
@@ -481,7 +485,7 @@ class Table:
             channel_id, message_id = reply.board_channel_id, reply.board_message_id
             if channel_id is None or message_id is None or self._drawn.get(game_id) == reply.version:
                 return
-            if getattr(self.client, "shard_ids", None) is not None and self.client.get_channel(channel_id) is None:
+            if not await self._runs_shard_of(channel_id):
                 return  # another process runs the shard of that channel's server
             board = await self._draw(player, reply)
             try:
@@ -496,6 +500,31 @@ class Table:
             except BaseException:
                 self._drawn.pop(game_id, None)  # not shown: the next try draws it again
                 raise
+
+    async def _runs_shard_of(self, channel_id: int) -> bool:
+        """Whether this process runs the shard that a channel's events come through, so its boards are ours to edit.
+
+        Always, when it runs every shard. Else a channel in discord.py's cache is ours; one that is
+        not may still be: a direct message (shard 0's) that only interactions came from is never
+        cached, nor is a thread the bot was not shown. Such a channel is looked up once (GET
+        /channels/{id}) and its shard remembered: its server's by Discord's ``(id >> 22) % shards``,
+        shard 0 for a direct message. A channel the bot can't see is nobody's.
+        """
+        shard_ids = getattr(self.client, "shard_ids", None)
+        if shard_ids is None or self.client.get_channel(channel_id) is not None:
+            return True
+        if channel_id in self._channel_shards:
+            shard = self._channel_shards[channel_id]
+        else:
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                shard = None
+            else:
+                guild = getattr(channel, "guild", None)
+                shard = 0 if guild is None else (guild.id >> 22) % (getattr(self.client, "shard_count", None) or 1)
+            self._channel_shards[channel_id] = shard
+        return shard is not None and shard in shard_ids
 
     # -- typed moves ----------------------------------------------------------------------
 

@@ -96,7 +96,7 @@ class Listener:
     """One connection that LISTENs on ``channel`` and hands each notice's payload to ``on_notice``.
 
     ``on_lost`` is called when a connection that was listening drops or stops answering its
-    ``heartbeat`` (notices may have been missed); ``on_listening`` each time listening
+    ``heartbeat`` (notices may have been missed), never for :meth:`close`; ``on_listening`` each time listening
     (re)starts. All run in the event loop.
     """
 
@@ -203,6 +203,8 @@ class Listener:
             raise
 
     def _lost(self) -> None:
+        """The connection stopped listening: tell ``on_lost``, unless :meth:`close` stopped it (nothing is missed)."""
         if self.listening:
             self.listening = False
-            self._on_lost()
+            if not self._closed:
+                self._on_lost()

@@ -152,3 +152,26 @@ async def stored_board(run: Running, wanted: Callable[[int | None], bool], timeo
         if wanted(board_id) or time.monotonic() > deadline:
             return board_id
         await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("settings_options", [{"web_link": WebSettings(secret_key=KEY, public_url=PUBLIC),
+                                               "shard_count": 1, "shard_ids": (0,)}])
+async def test_with_shards_named_a_board_in_a_direct_message_follows_too(gatebot: Callable) -> None:
+    """Direct messages are shard 0's, yet discord.py caches no channel of a DM that only interactions came from."""
+    run: Running = await gatebot()
+    fake, service = run.fake, run.bot.services.games
+    await run.bot.tree.sync()  # global commands, usable in DMs
+    handle = await fake.send_command("gate new", {"deal": 1}, dm=True)
+    await handle.response()
+    assert handle.original is not None
+    board = handle.original
+    row = await run.game_row()
+    played = await service.play(alice(fake), "3f", expected_version=row.version)
+    await fake.wait_for(lambda: any(c.endswith(f":{played.version}") for c in fake.message(board.id).custom_ids())
+                        or None, timeout=10, what="the direct message's board redrawn")
+    again = await service.play(alice(fake), "d", expected_version=played.version)
+    await fake.wait_for(lambda: any(c.endswith(f":{again.version}") for c in fake.message(board.id).custom_ids())
+                        or None, timeout=10, what="the board redrawn again")
+    assert [r.status for r in edits_of(fake, board)] == [200, 200]
+    looked_up = fake.requests_to("GET /channels/{channel_id}")
+    assert [r.path for r in looked_up] == [f"/channels/{board.channel_id}"], "looked up once, then remembered"

@@ -14,7 +14,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -79,15 +79,20 @@ class Process:
 
 
 @asynccontextmanager
-async def two_processes(fake: FakeDiscord, database_url: str, tmp_path: Path) -> AsyncIterator[list[Process]]:
-    """``gatebot run`` with SHARD_IDS=0 and SHARD_IDS=1 at the same moment; SIGTERM and a clean exit after."""
+async def two_processes(
+    fake: FakeDiscord, database_url: str, tmp_path: Path, *, env_of: Mapping[int, Mapping[str, str]] | None = None,
+) -> AsyncIterator[list[Process]]:
+    """``gatebot run`` with SHARD_IDS=0 and SHARD_IDS=1 at the same moment; SIGTERM and a clean exit after.
+
+    ``env_of``: more environment for a shard's process (its WEB_PUBLIC_URL, its way to the fake).
+    """
     running = []
     for shard in range(SHARDS):
         port = free_port()
         log = tmp_path / f"shard{shard}.log"
         env = {**os.environ, **fake.env(), "DATABASE_URL": database_url, "GATEBOT_DEV_GUILD_ID": str(fake.guild.id),
                "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard), "GATEBOT_HINT_WORKERS": "1",
-               "METRICS_PORT": str(port), "PYTHONPATH": str(REPO)}
+               "METRICS_PORT": str(port), "PYTHONPATH": str(REPO), **(env_of or {}).get(shard, {})}
         with log.open("wb") as out:
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "gatebot", "run", env=env, cwd=tmp_path, stdout=out, stderr=out,

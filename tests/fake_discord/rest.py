@@ -36,7 +36,7 @@ UNAUTHENTICATED = (API_PREFIX + "/interactions/", API_PREFIX + "/webhooks/", API
                    API_PREFIX + "/oauth2/@me")
 #: Discord's API description has no token endpoint: the fake checks that request itself (tests.fake_discord.oauth).
 UNDESCRIBED = ("/oauth2/token",)
-SHOWN_HEADERS = ("Authorization", "Content-Type", "User-Agent", "X-Audit-Log-Reason")
+SHOWN_HEADERS = ("Authorization", "Content-Type", "Host", "User-Agent", "X-Audit-Log-Reason")
 
 
 async def unknown_route(request: web.Request) -> web.Response:
