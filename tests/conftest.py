@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import threading
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -77,16 +77,21 @@ def _asyncpg_dsn(url: str) -> str:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    """The URL of a new, empty database: a SQLite file, or a database created on the server."""
+    """The URL of a new database: a SQLite file, or a database created on the server.
+
+    Empty, but for a test that also takes ``db``: its PostgreSQL database is made from
+    :func:`migrated_postgres`, the tables already in place.
+    """
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path}/gatebot.db"
         return
     # Asked for only here, so SQLite tests never start (or skip for want of) a server.
     server_url: str = request.getfixturevalue("postgres_url")
+    template = request.getfixturevalue("migrated_postgres") if "db" in request.fixturenames else None
     name = f"test_{uuid.uuid4().hex[:16]}"
     admin = await asyncpg.connect(_asyncpg_dsn(server_url))
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
     finally:
         # FORCE: a test that failed half-way may have left a connection open.
@@ -116,15 +121,56 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
         finally:
             await database.dispose()
 
+    _in_a_thread(migrate)
+    with closing(sqlite3.connect(path)) as connection:  # everything in the main file, nothing in a -wal beside it
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(postgres_url: str) -> Iterator[str]:
+    """The name of a PostgreSQL database that gatebot's migrations brought up to date, once per test process.
+
+    A test's database is created from it as a template (a copy made by the server), which is
+    quicker than running the migrations again; it is dropped when the session ends.
+    """
+    name = f"migrated_{uuid.uuid4().hex[:16]}"
+    url = make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+
+    async def create() -> None:
+        admin = await asyncpg.connect(_asyncpg_dsn(postgres_url))
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+        database = Database(url)
+        try:
+            await ensure_schema(database)
+        finally:
+            await database.dispose()  # a template has no connection open while it is copied
+
+    async def drop() -> None:
+        admin = await asyncpg.connect(_asyncpg_dsn(postgres_url))
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+    _in_a_thread(create)
+    try:
+        yield name
+    finally:
+        _in_a_thread(drop)
+
+
+def _in_a_thread(work: Callable[[], Coroutine[object, object, None]]) -> None:
+    """Run ``work()`` to its end on an event loop of its own, in a thread (the tests' loops are left alone)."""
     failed: list[BaseException] = []
-    worker = threading.Thread(target=lambda: _capture(failed, lambda: asyncio.run(migrate())))
+    worker = threading.Thread(target=lambda: _capture(failed, lambda: asyncio.run(work())))
     worker.start()
     worker.join()
     if failed:
         raise failed[0]
-    with closing(sqlite3.connect(path)) as connection:  # everything in the main file, nothing in a -wal beside it
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
 
 
 def _capture(failed: list[BaseException], work: Callable[[], object]) -> None:
@@ -138,16 +184,14 @@ def _capture(failed: list[BaseException], work: Callable[[], object]) -> None:
 async def db(database_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
     """A :class:`Database` on a fresh database with the schema in place, disposed afterwards.
 
-    A SQLite one is a copy of :func:`migrated_sqlite`; a PostgreSQL one runs the migrations
-    (creating a database from a template takes longer there than migrating a new one).
+    A SQLite one is a copy of :func:`migrated_sqlite`; a PostgreSQL one was made from
+    :func:`migrated_postgres` (see :func:`database_url`).
     """
     url = make_url(database_url)
     if url.get_backend_name() == "sqlite" and url.database:
         shutil.copyfile(request.getfixturevalue("migrated_sqlite"), url.database)
     database = Database(database_url)
     try:
-        if url.get_backend_name() != "sqlite":
-            await create_schema(database)
         yield database
     finally:
         await database.dispose()

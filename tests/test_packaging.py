@@ -73,7 +73,7 @@ def test_the_wheel_ships_its_licence_its_type_hints_marker_and_its_metadata(whee
     names = set(archive.namelist())
     assert "gatebot/py.typed" in names, "PEP 561: type checkers read gatebot's hints only with py.typed"
     static = {f"gatebot/web/{path.relative_to(ROOT / 'gatebot' / 'web').as_posix()}"
-              for path in (ROOT / "gatebot" / "web" / "static").iterdir()}
+              for path in (ROOT / "gatebot" / "web" / "static").rglob("*") if path.is_file()}
     assert static and static <= set(names), "the web table's page is served from the installed package"
     [licence] = [name for name in names if name.endswith(".dist-info/licenses/LICENSE")]
     assert archive.read(licence) == (ROOT / "LICENSE").read_bytes()
