@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -133,23 +134,25 @@ async def test_the_whole_flow_signs_the_browser_in_to_the_discord_game(signin: S
 
 async def test_a_missing_or_wrong_state_signs_nobody_in(signin: SignIn) -> None:
     browser = await signin.table.browser()
-    callback = await signin.at_discord(await signin.to_discord(browser))
-    for wrong in (callback.without_query_params("state"), callback.update_query(state="x" * 43)):
-        answer = await signin.back(browser, wrong)
+    for wrong in ({}, {"state": "x" * 43}):
+        callback = await signin.at_discord(await signin.to_discord(browser))
+        answer = await signin.back(browser, callback.without_query_params("state").update_query(wrong))
         assert answer.status == 400
         assert "didn't start on this page" in error_sentence(await answer.text())
-    # The state is good once: after a wrong one, the right one doesn't work either (the sign-in starts again).
-    answer = await signin.back(browser, callback)
-    assert answer.status == 400 and "Sign in with Discord again" in error_sentence(await answer.text())
+        # The state is good once: after a wrong one, the right one doesn't work either (the sign-in starts again).
+        answer = await signin.back(browser, callback)
+        assert answer.status == 400 and "Sign in with Discord again" in error_sentence(await answer.text())
     status, shown = await game_of(browser)
-    assert status == 200 and "notice" not in shown
-    assert not signin.fake.requests_to(TOKEN_ROUTE)  # no code was spent
+    assert status == 200 and "notice" not in shown and shown["view"] is None
+    assert not signin.fake.state.oauth.exchanges  # no code was spent
 
-    # A callback in another browser (a link someone was sent) signs that browser in to nobody.
+    # A callback opened in another browser, itself signing in (a link someone was sent), signs nobody in.
     other = await signin.table.browser()
+    await signin.to_discord(other)
     callback = await signin.at_discord(await signin.to_discord(browser))
     answer = await signin.back(other, callback)
-    assert answer.status == 400
+    assert answer.status == 400 and "didn't start on this page" in error_sentence(await answer.text())
+    assert not signin.fake.state.oauth.exchanges
 
 
 async def test_a_reused_code_and_a_refused_authorisation_are_one_sentence(signin: SignIn) -> None:
@@ -193,9 +196,11 @@ async def test_a_429_is_waited_then_tried_again_and_500s_are_one_sentence(signin
 
 async def test_discord_unreachable_is_one_sentence(tmp_path: Path) -> None:
     async with FakeDiscord() as fake, aiohttp.ClientSession() as web:
-        # Nothing listens on port 9 (discard) here: every call to Discord's API is refused.
+        with socket.socket() as probe:  # a port nothing listens on: every call to Discord's API is refused
+            probe.bind(("127.0.0.1", 0))
+            closed = probe.getsockname()[1]
         settings = WebSettings(activity=ActivitySettings(
-            str(fake.application_id), CLIENT_SECRET, "http://127.0.0.1:9/api/v10", timeout=0.3,
+            str(fake.application_id), CLIENT_SECRET, f"http://127.0.0.1:{closed}/api/v10", timeout=0.3,
             authorize_url=fake.authorize_url))
         db, table = await make_table(tmp_path, settings=settings)
         try:
