@@ -44,6 +44,9 @@ WEB_PORT = 8080
 MIN_SECRET_LENGTH = 32
 #: Discord's HTTP API, where the Activity's sign-in codes are exchanged (``GATEBOT_DISCORD_API_BASE`` in tests).
 DISCORD_API = "https://discord.com/api/v10"
+#: Discord's authorisation page, where "Sign in with Discord" sends the browser (``GATEBOT_DISCORD_AUTHORIZE_URL`` in
+#: tests).
+DISCORD_AUTHORIZE = "https://discord.com/oauth2/authorize"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,8 @@ class ActivitySettings:
     timeout: float = 10.0
     #: Who may frame the Activity's page: Discord's client (tests add their own stand-in for it).
     frame_ancestors: tuple[str, ...] = ("https://discord.com", "https://*.discord.com", "https://*.discordsays.com")
+    #: Discord's authorisation page, where "Sign in with Discord" on the open web sends the browser.
+    authorize_url: str = DISCORD_AUTHORIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +133,8 @@ def activity_settings(values: Mapping[str, str]) -> ActivitySettings | None:
         # The secret is never quoted back.
         raise SettingsError("DISCORD_CLIENT_SECRET must be set with DISCORD_CLIENT_ID: copy it from the "
                             "application's OAuth2 page in Discord's Developer Portal")
-    return ActivitySettings(client_id, secret, _api_base(values) or DISCORD_API)
+    return ActivitySettings(client_id, secret, _api_base(values) or DISCORD_API,
+                            authorize_url=_api_base(values, "GATEBOT_DISCORD_AUTHORIZE_URL") or DISCORD_AUTHORIZE)
 
 
 def _public_url(values: Mapping[str, str]) -> str | None:
@@ -381,9 +387,9 @@ def _log_level(values: Mapping[str, str]) -> str:
     return level
 
 
-def _api_base(values: Mapping[str, str]) -> str | None:
-    """``GATEBOT_DISCORD_API_BASE`` (tests only): an http(s) URL with a host, or None when unset."""
-    raw = values.get("GATEBOT_DISCORD_API_BASE", "").strip()
+def _api_base(values: Mapping[str, str], name: str = "GATEBOT_DISCORD_API_BASE") -> str | None:
+    """``GATEBOT_DISCORD_API_BASE`` (or ``name``; tests only): an http(s) URL with a host, or None when unset."""
+    raw = values.get(name, "").strip()
     if not raw:
         return None
     try:
@@ -392,7 +398,7 @@ def _api_base(values: Mapping[str, str]) -> str | None:
     except ValueError:
         usable = False
     if not usable:
-        raise SettingsError(f"GATEBOT_DISCORD_API_BASE must be an http(s) URL like "
+        raise SettingsError(f"{name} must be an http(s) URL like "
                             f"http://127.0.0.1:8080/api/v10, not {shown(raw)}")
     return raw
 

@@ -187,6 +187,11 @@ def test_activities_are_enabled_by_the_client_id_and_the_secret_never_shows(tmp_
     settings = Settings.from_env(enabled, dotenv=None)
     assert settings.activities and settings.web is not None and settings.web.activity is not None
     assert settings.web.activity.client_id == "1234" and settings.web.activity.api_base == "https://discord.com/api/v10"
+    assert settings.web.activity.authorize_url == "https://discord.com/oauth2/authorize"
+    pointed = WebSettings.from_env({**enabled, "GATEBOT_DISCORD_AUTHORIZE_URL": "http://127.0.0.1:5/oauth2/authorize"})
+    assert pointed.activity is not None and pointed.activity.authorize_url == "http://127.0.0.1:5/oauth2/authorize"
+    with pytest.raises(SettingsError, match="GATEBOT_DISCORD_AUTHORIZE_URL must be an http"):
+        WebSettings.from_env({**enabled, "GATEBOT_DISCORD_AUTHORIZE_URL": "discord.com/oauth2/authorize"})
     assert "s3cret" not in repr(settings)
     # The bot alone (no table served here) needs no secret to launch the Activity.
     assert Settings.from_env({**base, "DISCORD_CLIENT_ID": "1234"}, dotenv=None).activities

@@ -560,6 +560,42 @@ class GameService:
                     session.begin()):
             return (await self.players.row(session, actor)).id
 
+    async def bring_over(self, source: Actor, target: Actor) -> bool:
+        """Make ``source``'s game in progress ``target``'s: a web guest's game taken along when they sign in.
+
+        ``target``'s own game in progress, if any, is abandoned first, exactly as a new deal
+        abandons it (it stays in their history with its score). The game moved keeps its deal,
+        moves and replay; its version moves on, so a page or process still holding it as the
+        guest's refreshes before it plays. False (nothing changed) when ``source`` has no game in
+        progress, or theirs is a challenge's attempt (which belongs to whoever made it).
+        """
+        first, second = sorted((source, target), key=player_key)
+        async with self._lock(first), self._lock(second), self._db.writer(player_key(target)), \
+                self._db.sessions() as session, session.begin():
+            source_id = await self.players.id_of(session, source)
+            moved = None if source_id is None else await stored.active_game(session, source_id)
+            if moved is None or moved.challenge_id is not None:
+                return False
+            player = await self.players.row(session, target)
+            current = await stored.active_game(session, player.id)
+            if current is not None:
+                finish(current, GameStatus.ABANDONED, self._clock())
+                await session.flush()  # frees the one-active-game slot before the move
+            moved.player_id = player.id
+            moved.updated_at = self._clock()
+            await session.flush()
+            await self._announce(session, target, moved.id, moved.version)
+            await self._announce(session, source, moved.id, moved.version)
+            game_id, version = moved.id, moved.version
+            abandoned = None if current is None else (current.id, current.version)
+        self.memory.drop(player_key(source))
+        self.memory.drop(player_key(target))
+        if abandoned is not None:
+            self.memory.drop_game(abandoned[0])
+        self._tell(GameChange(game_id, player_key(source), version))
+        self._tell(GameChange(game_id, player_key(target), version))
+        return True
+
     async def player_id(self, actor: Actor) -> int | None:
         """The id of the player's row as stored now (never from memory); None when they have none (forgotten)."""
         return await self.players.stored_id(actor)

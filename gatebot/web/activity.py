@@ -90,12 +90,23 @@ class DiscordOAuth:
         self._sleep = sleep
         self._timeout = aiohttp.ClientTimeout(total=timeout)
 
-    async def sign_in(self, code: str) -> tuple[str, DiscordUser]:
-        """The access token ``code`` is exchanged for and the Discord user it is for; :class:`SignInError` if none."""
+    async def sign_in(
+        self, code: str, *, redirect_uri: str | None = None, code_verifier: str | None = None,
+    ) -> tuple[str, DiscordUser]:
+        """The access token ``code`` is exchanged for and the Discord user it is for; :class:`SignInError` if none.
+
+        A code from Discord's authorisation page (:mod:`gatebot.web.signin`) is sent back with the
+        ``redirect_uri`` it was asked for with and the PKCE ``code_verifier`` whose challenge that
+        request carried; the Activity's codes (from the SDK) have neither.
+        """
         form = {
             "client_id": self.settings.client_id, "client_secret": self.settings.client_secret,
             "grant_type": "authorization_code", "code": code,
         }
+        if redirect_uri is not None:
+            form["redirect_uri"] = redirect_uri
+        if code_verifier is not None:
+            form["code_verifier"] = code_verifier
         status, data = await self._call("POST", "/oauth2/token", data=form)
         if status == 400 and data.get("error") in ("invalid_grant", "invalid_request"):
             raise SignInError(400, BAD_CODE)

@@ -20,7 +20,7 @@ from gatebot.rules import DEFAULT_VARIANT
 from gatebot.service import Actor, GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.links import LinkError, LinkExpired, Links
 from gatebot.service.players import PlayerKey, player_key
-from gatebot.web import words
+from gatebot.web import signin, words
 from gatebot.web.answers import answer, payload
 from gatebot.web.guests import (
     CLIENT_ID,
@@ -64,12 +64,16 @@ async def page(request: web.Request) -> web.Response:
     """The table's page in the reader's language, its CSRF token in a ``<meta>`` tag (no inline script).
 
     Opened by Discord as the Activity (``?frame_id=…``, Activities enabled), it names the application's
-    client id too, which tells the page to sign in through Discord's SDK.
+    client id too, which tells the page to sign in through Discord's SDK. Outside Discord, its footer
+    offers Sign in with Discord (when the table has an OAuth2 client) or Sign out (:mod:`gatebot.web.signin`).
     """
     token = await csrf_token(request)
     template = (files("gatebot.web") / "static" / "index.html").read_text(encoding="utf-8")
-    client_id = request.app.get(CLIENT_ID, "") if "frame_id" in request.query else ""
-    text = words.page(template, reader(request)).replace("__CSRF_TOKEN__", token).replace("__CLIENT_ID__", client_id)
+    in_frame = "frame_id" in request.query
+    client_id = request.app.get(CLIENT_ID, "") if in_frame else ""
+    account = "" if in_frame else await signin.account(request, token)
+    text = (words.page(template, reader(request)).replace("__CSRF_TOKEN__", token).replace("__CLIENT_ID__", client_id)
+            .replace("__ACCOUNT__", account))
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 

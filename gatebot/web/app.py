@@ -8,7 +8,8 @@ response. ``gatebot web`` serves it alone; ``gatebot run`` with WEB_PORT serves 
 the bot's process, over the bot's own :class:`~gatebot.service.GameService`. Beside the table, its
 public pages (:mod:`gatebot.web.public`): a challenge's standings and a finished game's replay.
 With DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, the table is also an Activity inside Discord,
-its player signed in by Discord's OAuth2 (:mod:`gatebot.web.activity`).
+its player signed in by Discord's OAuth2 (:mod:`gatebot.web.activity`), and the page outside Discord
+offers "Sign in with Discord" (:mod:`gatebot.web.signin`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.service.links import Links
 from gatebot.settings import WebSettings
-from gatebot.web import activity, api, public
+from gatebot.web import activity, api, public, signin
 from gatebot.web.errors import error_boundary
 from gatebot.web.guard import ACTIVITY_POLICY, RateLimit, activity_policy, add_security_headers, guard
 from gatebot.web.live import Live
@@ -46,6 +47,10 @@ ROUTES = [
     web.post("/api/preferences", api.preferences),
     web.post("/api/forget", api.forget),
     web.post("/api/activity/token", activity.token),
+    web.get("/signin", signin.begin),
+    web.get("/signin/callback", signin.callback),
+    web.post("/signin/choice", signin.choose),
+    web.post("/signout", signin.sign_out),
     web.get(r"/challenges/{challenge:\d{1,19}}", public.challenge_page, name="challenge"),
     web.get(r"/replay/{game:\d{1,19}}", public.replay_page, name="replay"),
     web.get(r"/api/replay/{game:\d{1,19}}", public.replay_frames),
@@ -67,6 +72,8 @@ def build_app(
     app[api.SERVICE] = service
     app[public.CHALLENGES] = ChallengeService(service)
     app[api.LINKS] = Links(key)
+    if settings.public_url is not None:
+        app[signin.PUBLIC_URL] = settings.public_url
     app.add_routes(ROUTES)
     with as_file(files("gatebot.web") / "static") as static:
         app.router.add_static("/static/", static, name="static", append_version=False)

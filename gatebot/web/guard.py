@@ -32,6 +32,8 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: A plain HTML form's body, whose ``csrf`` field may carry the token outside ``/api/``.
+FORM = "application/x-www-form-urlencoded"
 CROSS_SITE = N_("That request came from another site, so nothing was done: play from the table's own page.")
 NO_TOKEN = N_("Your page is out of date, so nothing was done: reload it and try again.")
 NOT_JSON = N_("Send the request as JSON (Content-Type: application/json).")
@@ -103,7 +105,10 @@ class RateLimit:
 
 
 def guard(limit: RateLimit) -> Middleware:
-    """The middleware: the API's rate per player, and for every change the origin, the CSRF token and JSON."""
+    """The middleware: the API's rate per player, and for every change the origin, the CSRF token and JSON.
+
+    The token comes in the ``X-CSRF-Token`` header, or (a plain form outside ``/api/``) as the form's ``csrf``.
+    """
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -118,6 +123,10 @@ def guard(limit: RateLimit) -> Middleware:
                 raise Refusal(403, CROSS_SITE)
             expected = await expected_csrf(request)
             sent = request.headers.get("X-CSRF-Token", "")
+            if not sent and not request.path.startswith("/api/") and request.content_type == FORM:
+                # A page's plain form (the sign-in's choice, Sign out) sends the token as its ``csrf`` field.
+                field = (await request.post()).get("csrf")
+                sent = field if isinstance(field, str) else ""
             if expected is None or not hmac.compare_digest(sent.encode(), expected.encode()):
                 raise Refusal(403, NO_TOKEN)
             if request.path.startswith("/api/") and request.content_type != "application/json":

@@ -126,6 +126,19 @@ async def sign_in(request: web.Request, link: Link, *, notice: str) -> None:
     session[_CSRF] = secrets.token_urlsafe(32)
 
 
+async def signed_in_link(request: web.Request) -> Link | None:
+    """The Discord player the session names, unchecked (what the page offers: Sign out); None for a guest."""
+    return _signed_in(await get_session(request))
+
+
+async def back_to_guest(request: web.Request, *, notice: str) -> None:
+    """Sign the session out of its Discord player (Sign out): it is its guest again, with a new CSRF token."""
+    session = await session_of(request)
+    sign_out(session)
+    session[_NOTICE] = notice
+    session[_CSRF] = secrets.token_urlsafe(32)
+
+
 def sign_out(session: Session) -> None:
     """Drop the session's Discord player: it is its guest again."""
     for key in (_DISCORD, _PLAYER, _NAME, _NOTICE):

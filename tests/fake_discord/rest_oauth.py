@@ -10,8 +10,9 @@ import time
 from datetime import UTC, datetime
 
 from aiohttp import web
+from yarl import URL
 
-from tests.fake_discord.oauth import TOKEN_SECONDS, Grant
+from tests.fake_discord.oauth import TOKEN_SECONDS, Grant, s256
 from tests.fake_discord.payloads import user_payload
 from tests.fake_discord.rest_common import API_PREFIX, json_response, state_of
 
@@ -30,6 +31,7 @@ async def token(request: web.Request) -> web.Response:
         return _oauth_error(400, "invalid_request", "Request must be form-encoded.")
     form = await request.post()
     oauth = state.oauth
+    oauth.exchanges.append({name: str(value) for name, value in form.items()})
     if form.get("client_id") != str(state.world.application.id) or form.get("client_secret") != oauth.client_secret:
         return _oauth_error(401, "invalid_client", "Invalid client")
     if form.get("grant_type") != "authorization_code":
@@ -38,6 +40,11 @@ async def token(request: web.Request) -> web.Response:
     if (grant is None or grant.used or grant.expires_at < time.time()
             or (oauth.checks_application and grant.application_id != state.world.application.id)):
         return _oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
+    if grant.redirect_uri is not None and form.get("redirect_uri") != grant.redirect_uri:
+        return _oauth_error(400, "invalid_grant", 'Invalid "redirect_uri" in request.')
+    verifier = form.get("code_verifier")
+    if grant.code_challenge is not None and (not isinstance(verifier, str) or s256(verifier) != grant.code_challenge):
+        return _oauth_error(400, "invalid_grant", "Invalid code verifier")
     grant.used = True
     access = secrets.token_urlsafe(24)
     oauth.tokens[access] = Grant(grant.user, grant.application_id, grant.scopes, time.time() + TOKEN_SECONDS)
@@ -65,3 +72,31 @@ async def me(request: web.Request) -> web.Response:
     if "identify" in grant.scopes:
         answer["user"] = user_payload(grant.user)
     return json_response(answer)
+
+
+@routes.get("/oauth2/authorize")
+async def authorize(request: web.Request) -> web.Response:
+    """Discord's authorisation page, as a browser whose user is logged in meets it: allowed (or denied) at once.
+
+    It checks what a site must send (``response_type=code``, this application's ``client_id``, a
+    ``redirect_uri``, scope ``identify``, a ``state``, an S256 challenge) and sends the browser back
+    to ``redirect_uri`` with a code and the state, or with ``error=access_denied`` and the state.
+    """
+    state = state_of(request)
+    query = request.query
+    oauth = state.oauth
+    oauth.asked = dict(query)
+    redirect_uri = query.get("redirect_uri", "")
+    if (query.get("response_type") != "code" or query.get("client_id") != str(state.world.application.id)
+            or not redirect_uri.startswith(("http://", "https://")) or "identify" not in query.get("scope", "").split()
+            or query.get("code_challenge_method") != "S256" or not query.get("code_challenge")):
+        return web.Response(status=400, text="Invalid OAuth2 request")
+    back = URL(redirect_uri)
+    if oauth.denies:
+        raise web.HTTPFound(back.update_query(error="access_denied", error_description="The resource owner or "
+                                              "authorization server denied the request", state=query.get("state", "")))
+    if oauth.browser_user is None:
+        return web.Response(status=401, text="Log in to Discord first")
+    code = oauth.authorize(oauth.browser_user, state.world.application.id, redirect_uri=redirect_uri,
+                           code_challenge=query["code_challenge"])
+    raise web.HTTPFound(back.update_query(code=code, state=query.get("state", "")))

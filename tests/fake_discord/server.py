@@ -104,6 +104,11 @@ class FakeDiscord:
         return self.state.http_base + API_PREFIX
 
     @property
+    def authorize_url(self) -> str:
+        """Discord's authorisation page on the fake (``http://127.0.0.1:PORT/oauth2/authorize``)."""
+        return self.state.http_base + "/oauth2/authorize"
+
+    @property
     def gateway_url(self) -> str:
         """The gateway websocket URL (also what GET /gateway/bot returns)."""
         return self.gateway.url

@@ -105,3 +105,22 @@ async def test_forget_me_on_the_page_of_a_signed_in_player_forgets_them_and_the_
     assert forgot.status == 200 and "deleted" in (await forgot.json())["message"]
     assert await table.service.player_id(ALICE) is None
     assert await table.service.player_id(guest) is None
+
+
+async def test_sign_out_takes_a_linked_browser_back_to_its_guest_game(table: Table) -> None:
+    await table.service.new_game(ALICE, "gate", deal=7)
+    browser = await table.browser()
+    await browser.deal(5)
+    status, _ = await follow(browser, await link_for(table))
+    assert status == 303
+    page = await (await browser.client.get("/")).text()
+    assert 'action="signout"' in page and 'href="signin"' not in page  # no OAuth2 client here: no Sign in
+    await browser.open()
+    out = await browser.client.post("/signout", data={"csrf": browser.token}, allow_redirects=False)
+    assert out.status == 303
+    shown = await game_of(browser)
+    assert shown["view"]["deal"] == 5 and "signed out" in shown["notice"]
+    assert 'action="signout"' not in await (await browser.client.get("/")).text()
+    old = browser.token
+    await browser.open()
+    assert browser.token != old  # a fresh CSRF token after the sign-out
