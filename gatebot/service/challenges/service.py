@@ -241,7 +241,16 @@ class ChallengeService:
                 counts = {challenge_id: count for challenge_id, count in found if challenge_id is not None}
             return [ChallengeInfo.of(row, counts.get(row.id, 0)) for row in shown]
 
+    async def attempt_channel(self, game_id: int) -> int | None:
+        """The channel of the challenge a game is an attempt at (where its announcement is); None for any other game."""
+        async with self._db.sessions() as session:
+            return await session.scalar(
+                select(Challenge.channel_id).join(GameRecord, GameRecord.challenge_id == Challenge.id)
+                .where(GameRecord.id == game_id)
+            )
+
     async def open_challenges(self, guild_id: int) -> list[ChallengeInfo]:
+        """The server's challenges open now (not those made to open later), closing soonest first."""
         now = self.now()
         return [info for info in await self.listing(guild_id, closed=0) if info.is_open(now)]
 
