@@ -67,7 +67,7 @@ from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined, message_of
-from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service import Actor, GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.players import PlayerKey
 from gatebot.service.stats import Statistics
 
@@ -136,6 +136,8 @@ class Table:
         self._drawn: LRUCache[int, int] = LRUCache(maxsize=DRAWN_BOARDS)
         #: The shard of each board channel not in discord.py's cache, as Discord told it (None: not to be seen).
         self._channel_shards: LRUCache[int, int | None] = LRUCache(maxsize=CHANNEL_SHARDS)
+        #: Where the board of a game won with no board in chat is posted (its challenge's channel), if anywhere.
+        self.home: Callable[[int], Awaitable[int | None]] | None = None
         #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
         self.follower = Follower(service, self.follow, platform=PLATFORM)
 
@@ -472,8 +474,9 @@ class Table:
         """Redraw a game's board message after a change made outside this table's answers (:mod:`gatebot.bot.follow`).
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
-        table drew that version already, when the game has no board message, or when its channel
-        belongs to another process's shards. A deleted board (404) is forgotten, so the next
+        table drew that version already, when the game has no board message (unless it is a challenge
+        attempt just won: :meth:`_post_win` posts it), or when its channel belongs to another process's
+        shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
         """
@@ -483,7 +486,10 @@ class Table:
                 return
             player, reply = found
             channel_id, message_id = reply.board_channel_id, reply.board_message_id
-            if channel_id is None or message_id is None or self._drawn.get(game_id) == reply.version:
+            if self._drawn.get(game_id) == reply.version:
+                return
+            if channel_id is None or message_id is None:
+                await self._post_win(game_id, player, reply)
                 return
             if not await self._runs_shard_of(channel_id):
                 return  # another process runs the shard of that channel's server
@@ -500,6 +506,31 @@ class Table:
             except BaseException:
                 self._drawn.pop(game_id, None)  # not shown: the next try draws it again
                 raise
+
+    async def _post_win(self, game_id: int, player: Actor, reply: Reply) -> None:
+        """A game with no board in chat was won elsewhere: post its won board where its challenge is, once.
+
+        As a win in chat shows (the board at its end, with Share result, Play again and Replay):
+        only a challenge attempt has such a place (its announcement's channel, known to the
+        server, never one a page names), and only the process running that channel's shard posts
+        it. Recorded as the game's board, it is not posted again. A channel the bot may not post in
+        is logged and skipped; other failures are raised, for the follower to try again.
+        """
+        if reply.status is not GameStatus.WON or self.home is None:
+            return
+        channel_id = await self.home(game_id)
+        if channel_id is None or not await self._runs_shard_of(channel_id):
+            return
+        board = await self._draw(player, reply)
+        try:
+            sent = await self.client.get_partial_messageable(channel_id).send(**board.send_kwargs())
+        except (discord.NotFound, discord.Forbidden) as error:
+            log.info("the won board of game %s can't be posted in channel %s (%s)", game_id, channel_id, error.code)
+            return
+        except BaseException:
+            self._drawn.pop(game_id, None)  # not shown: the next try draws it again
+            raise
+        await self.service.set_board_message(game_id, channel_id, sent.id)
 
     async def _runs_shard_of(self, channel_id: int) -> bool:
         """Whether this process runs the shard that a channel's events come through, so its boards are ours to edit.
