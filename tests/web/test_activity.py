@@ -89,6 +89,7 @@ async def test_a_code_signs_the_frame_in_as_the_discord_player_whatever_the_page
                                             user_id=str(activity.bob.id), id=str(activity.bob.id))
     assert status == 200, answer
     assert answer["name"] == activity.alice.global_name or answer["name"] == activity.alice.username
+    assert answer["id"] == str(activity.alice.id)  # Discord's word, not the page's
     assert answer["access_token"] in activity.fake.state.oauth.tokens  # the token the SDK authenticates with
     assert answer["csrf"] != old_token
     status, shown = await game_of(browser)
