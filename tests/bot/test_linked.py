@@ -28,6 +28,7 @@ from tests.lines import WIN_DEAL_1
 KEY = bytes(range(32))
 PUBLIC = "https://table.example.org/play/"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+POST = "POST /channels/{channel_id}/messages"
 
 
 @pytest.fixture
@@ -216,6 +217,7 @@ async def test_a_challenge_won_on_the_table_is_posted_in_chat_once_as_a_chat_win
         assert started.status == 200, await started.text()
         version = (await started.json())["view"]["version"]
         assert not [m for m in fake.messages(fake.channel) if "alice" in m.content.casefold()]
+        fake.fail(POST, 503, times=1)  # Discord unavailable once: the post is tried again, and made once
         won = await client.post("/api/play", json={"move": " ".join(WIN_DEAL_1), "version": version},
                                 headers={"X-CSRF-Token": token})
         assert won.status == 200 and (await won.json())["view"]["status"] == "won"
@@ -223,6 +225,7 @@ async def test_a_challenge_won_on_the_table_is_posted_in_chat_once_as_a_chat_win
     await asyncio.sleep(1.5)  # room for a second post or edit, if one were coming
     assert won_boards(fake) == [in_chat[0], posted[0]], "each win shown once"
     board = posted[0]
+    assert [r.status for r in fake.requests_to(POST)][-2:] == [503, 200]
     assert labels(board) == labels(in_chat[0])  # the same won board: Share result, Play again, Replay...
     assert "Friday" in board.content and "deal 1" not in board.content.casefold()
     said, bob_said = board.content.rsplit("```", 1)[1], fake.message(in_chat[0].id).content.rsplit("```", 1)[1]
