@@ -138,6 +138,10 @@ class Table:
         self._channel_shards: LRUCache[int, int | None] = LRUCache(maxsize=CHANNEL_SHARDS)
         #: Where the board of a game won with no board in chat is posted (its challenge's channel), if anywhere.
         self.home: Callable[[int], Awaitable[int | None]] | None = None
+        #: Redraws the count of players on the announcement of the challenge a game is an attempt at (the herald's).
+        self.recount: Callable[[int], Awaitable[None]] | None = None
+        #: Attempts with no board in chat whose challenge's count this process redrew once already.
+        self._counted: LRUCache[int, bool] = LRUCache(maxsize=DRAWN_BOARDS)
         #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
         self.follower = Follower(service, self.follow, platform=PLATFORM)
 
@@ -475,8 +479,8 @@ class Table:
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
         table drew that version already, when the game has no board message (unless it is a challenge
-        attempt just won: :meth:`_post_win` posts it), or when its channel belongs to another process's
-        shards. A deleted board (404) is forgotten, so the next
+        attempt: :meth:`_post_win` counts it, and posts it once won), or when its channel belongs to
+        another process's shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
         """
@@ -508,7 +512,10 @@ class Table:
                 raise
 
     async def _post_win(self, game_id: int, player: Actor, reply: Reply) -> None:
-        """A game with no board in chat was won elsewhere: post its won board where its challenge is, once.
+        """A challenge attempt with no board in chat changed elsewhere: count it, and post its board once won.
+
+        The first change this process sees of such an attempt (its start, on the table) redraws its
+        challenge's announcement with the count of players, as chat's Play does.
 
         As a win in chat shows (the board at its end, with Share result, Play again and Replay):
         only a challenge attempt has such a place (its announcement's channel, known to the
@@ -516,10 +523,16 @@ class Table:
         it. Recorded as the game's board, it is not posted again. A channel the bot may not post in
         is logged and skipped; other failures are raised, for the follower to try again.
         """
-        if reply.status is not GameStatus.WON or self.home is None:
+        if self.home is None:
             return
         channel_id = await self.home(game_id)
         if channel_id is None or not await self._runs_shard_of(channel_id):
+            return
+        if game_id not in self._counted and self.recount is not None:
+            # Begun away from chat (the Activity's Play): its announcement counts it, as chat's Play does.
+            self._counted[game_id] = True
+            await self.recount(game_id)
+        if reply.status is not GameStatus.WON:
             return
         board = await self._draw(player, reply)
         try:

@@ -21,6 +21,7 @@ from gatebot.service.links import Link, LinkExpired, Links
 from gatebot.settings import WebSettings
 from gatebot.web import build_app
 from gatebot.web.guard import RateLimit
+from tests.bot.challenges.test_challenges import create
 from tests.bot.gatebots import Running, told_privately
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import WIN_DEAL_1
@@ -191,17 +192,21 @@ def labels(message: StoredMessage) -> list[str]:
     return [str(c.get("label")) for row in message.components for c in row["components"]]
 
 
-async def test_a_challenge_won_on_the_table_is_posted_in_chat_once_as_a_chat_win_is(gatebot: Callable) -> None:
+async def test_a_challenge_played_on_the_table_is_counted_and_its_win_posted_in_chat_once_as_in_chat(
+    gatebot: Callable,
+) -> None:
     run: Running = await gatebot()
     fake, service = run.fake, run.bot.services.games
     bob = fake.user("bob")
-    challenges = run.bot.services.challenges
-    friday = await challenges.create(alice(fake), fake.guild.id, channel_id=fake.channel.id, name="Friday", deal=1)
+    announcement = await create(run, name="Friday", deal=1)
+    friday = (await run.challenges())[0]
 
     # Bob plays and wins in chat: his board says so, and nothing more is posted for it.
     await (await fake.send_command("challenge play", {"challenge": friday.id}, user=bob)).response()
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
     in_chat = await fake.wait_for(lambda: won_boards(fake) or None, what="Bob's board saying he won")
+    await fake.wait_for(lambda: "1 has played" in fake.message(announcement.id).content or None,
+                        what="the announcement counting Bob")
     await asyncio.sleep(1.5)  # room for the follower to redraw Bob's board, were it to
     bobs_edits = len(edits_of(fake, in_chat[0]))
 
@@ -216,6 +221,9 @@ async def test_a_challenge_won_on_the_table_is_posted_in_chat_once_as_a_chat_win
                                     headers={"X-CSRF-Token": token})
         assert started.status == 200, await started.text()
         version = (await started.json())["view"]["version"]
+        # Her attempt counts on the announcement, as one begun with chat's Play does.
+        await fake.wait_for(lambda: "2 have played" in fake.message(announcement.id).content or None, timeout=10,
+                            what="the announcement's count")
         assert not [m for m in fake.messages(fake.channel) if "alice" in m.content.casefold()]
         fake.fail(POST, 503, times=1)  # Discord unavailable once: the post is tried again, and made once
         won = await client.post("/api/play", json={"move": " ".join(WIN_DEAL_1), "version": version},
@@ -233,3 +241,4 @@ async def test_a_challenge_won_on_the_table_is_posted_in_chat_once_as_a_chat_win
     assert said.split(":")[0] == bob_said.split(":")[0] and "Your first win of Gate." in said
     assert (await run.game_row()).board_message_id == board.id  # her board now: a later change edits it
     assert len(edits_of(fake, in_chat[0])) == bobs_edits, "Bob's chat win is not drawn again"
+    assert len(edits_of(fake, announcement)) == 2, "counted once for Bob, once for Alice"
