@@ -142,6 +142,8 @@ class Table:
         self.recount: Callable[[int], Awaitable[None]] | None = None
         #: Attempts with no board in chat whose challenge's count this process redrew once already.
         self._counted: LRUCache[int, bool] = LRUCache(maxsize=DRAWN_BOARDS)
+        #: Games with no board in chat found to be no challenge attempt (or one without a channel): not asked again.
+        self._not_attempts: LRUCache[int, bool] = LRUCache(maxsize=DRAWN_BOARDS)
         #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
         self.follower = Follower(service, self.follow, platform=PLATFORM)
 
@@ -479,7 +481,7 @@ class Table:
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
         table drew that version already, when the game has no board message (unless it is a challenge
-        attempt: :meth:`_post_win` counts it, and posts it once won), or when its channel belongs to
+        attempt: :meth:`_unboarded_attempt` counts it, and posts it once won), or when its channel belongs to
         another process's shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
@@ -493,7 +495,7 @@ class Table:
             if self._drawn.get(game_id) == reply.version:
                 return
             if channel_id is None or message_id is None:
-                await self._post_win(game_id, player, reply)
+                await self._unboarded_attempt(game_id, player, reply)
                 return
             if not await self._runs_shard_of(channel_id):
                 return  # another process runs the shard of that channel's server
@@ -511,22 +513,27 @@ class Table:
                 self._drawn.pop(game_id, None)  # not shown: the next try draws it again
                 raise
 
-    async def _post_win(self, game_id: int, player: Actor, reply: Reply) -> None:
-        """A challenge attempt with no board in chat changed elsewhere: count it, and post its board once won.
+    async def _unboarded_attempt(self, game_id: int, player: Actor, reply: Reply) -> None:
+        """A game with no board in chat changed elsewhere: if it is a challenge attempt, count it, and post it once won.
 
-        The first change this process sees of such an attempt (its start, on the table) redraws its
-        challenge's announcement with the count of players, as chat's Play does.
-
-        As a win in chat shows (the board at its end, with Share result, Play again and Replay):
-        only a challenge attempt has such a place (its announcement's channel, known to the
-        server, never one a page names), and only the process running that channel's shard posts
-        it. Recorded as the game's board, it is not posted again. A channel the bot may not post in
-        is logged and skipped; other failures are raised, for the follower to try again.
+        Such an attempt was begun away from chat (the Activity's Play). The first change this process
+        sees of it redraws its challenge's announcement with the count of players, as chat's Play does.
+        Once won, its board is posted as a win in chat shows (the board at its end, with the win message,
+        Share result, Play again and Replay) where chat would show it: in the channel of its challenge's
+        announcement (the server's record, never one a page names), by the process running that channel's
+        shard. Recorded as the game's board, it is not posted again. A channel the bot may not post in is
+        logged and skipped; other failures are raised, for the follower to try again. Another game with no
+        board has no channel of its own, and nothing is posted for it.
         """
         if self.home is None:
             return
-        channel_id = await self.home(game_id)
-        if channel_id is None or not await self._runs_shard_of(channel_id):
+        if game_id in self._not_attempts:
+            return
+        channel_id = await self.home(game_id)  # read each time: a server's challenges may be deleted
+        if channel_id is None:
+            self._not_attempts[game_id] = True  # a game never becomes an attempt later
+            return
+        if not await self._runs_shard_of(channel_id):
             return
         if game_id not in self._counted and self.recount is not None:
             # Begun away from chat (the Activity's Play): its announcement counts it, as chat's Play does.
