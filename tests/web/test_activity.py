@@ -269,6 +269,8 @@ async def test_the_servers_open_challenge_is_shown_without_its_deal_and_played_o
         response = await alice.client.get(f"/api/activity/challenges?guild={bad}")
         assert response.status == 400 and (await response.json())["error"].count(".") == 1
 
+    forged = await alice.post("/api/activity/challenge", {"guild": str(server)}, **{"X-CSRF-Token": "not hers"})
+    assert forged.status == 403 and (await game_of(alice))[1]["view"] is None  # a change needs the page's token
     # Alice plays it: her attempt is her game, named by the challenge, its deal nowhere in the answer.
     response = await alice.post("/api/activity/challenge", {"guild": str(server), "challenge": friday.id})
     text = await response.text()
