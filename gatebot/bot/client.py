@@ -61,9 +61,10 @@ class GateBot(ServedBot):
         cast(LaunchingTree, self.tree).entry_point = settings.activities
         statistics = Statistics(service.database, clock=service.now)
         table = Table(self, service, statistics, safety_defer=safety_defer, launch=settings.activities)
-        self.services = Services(
-            settings, service, ChallengeService(service), statistics, table, tick_every=tick_every,
-        )
+        challenges = ChallengeService(service)
+        # A challenge attempt won away from chat (the Activity's own Play) is posted where its challenge is.
+        table.home = challenges.attempt_channel
+        self.services = Services(settings, service, challenges, statistics, table, tick_every=tick_every)
         #: The table itself (the services name only what features may ask of it).
         self.table: Table = table
         # A component nothing claims gets a sentence, not "This interaction failed".

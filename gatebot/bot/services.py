@@ -28,6 +28,9 @@ from gatebot.settings import Settings
 class Table(Protocol):
     """Answers players with boards, edited in place (:class:`gatebot.bot.table.Table` is the one)."""
 
+    #: Redraws the count of players of the challenge a game (begun away from chat) is an attempt at.
+    recount: Callable[[int], Awaitable[None]] | None
+
     def dynamic_items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes of the boards' buttons and menu, bound to this table, for ``add_dynamic_items``."""
         ...

@@ -67,7 +67,7 @@ from gatebot.bot.views import BoardComponents, board_components, board_game_id
 from gatebot.errors import UserError
 from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined, message_of
-from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service import Actor, GameService, GameStatus, Reply, ReplyKind
 from gatebot.service.players import PlayerKey
 from gatebot.service.stats import Statistics
 
@@ -136,6 +136,14 @@ class Table:
         self._drawn: LRUCache[int, int] = LRUCache(maxsize=DRAWN_BOARDS)
         #: The shard of each board channel not in discord.py's cache, as Discord told it (None: not to be seen).
         self._channel_shards: LRUCache[int, int | None] = LRUCache(maxsize=CHANNEL_SHARDS)
+        #: Where the board of a game won with no board in chat is posted (its challenge's channel), if anywhere.
+        self.home: Callable[[int], Awaitable[int | None]] | None = None
+        #: Redraws the count of players on the announcement of the challenge a game is an attempt at (the herald's).
+        self.recount: Callable[[int], Awaitable[None]] | None = None
+        #: Attempts with no board in chat whose challenge's count this process redrew once already.
+        self._counted: LRUCache[int, bool] = LRUCache(maxsize=DRAWN_BOARDS)
+        #: Games with no board in chat found to be no challenge attempt (or one without a channel): not asked again.
+        self._not_attempts: LRUCache[int, bool] = LRUCache(maxsize=DRAWN_BOARDS)
         #: Redraws boards after changes made elsewhere (the web table, another process); started by the bot.
         self.follower = Follower(service, self.follow, platform=PLATFORM)
 
@@ -472,8 +480,9 @@ class Table:
         """Redraw a game's board message after a change made outside this table's answers (:mod:`gatebot.bot.follow`).
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
-        table drew that version already, when the game has no board message, or when its channel
-        belongs to another process's shards. A deleted board (404) is forgotten, so the next
+        table drew that version already, when the game has no board message (unless it is a challenge
+        attempt: :meth:`_unboarded_attempt` counts it, and posts it once won), or when its channel belongs to
+        another process's shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
         """
@@ -483,7 +492,10 @@ class Table:
                 return
             player, reply = found
             channel_id, message_id = reply.board_channel_id, reply.board_message_id
-            if channel_id is None or message_id is None or self._drawn.get(game_id) == reply.version:
+            if self._drawn.get(game_id) == reply.version:
+                return
+            if channel_id is None or message_id is None:
+                await self._unboarded_attempt(game_id, player, reply)
                 return
             if not await self._runs_shard_of(channel_id):
                 return  # another process runs the shard of that channel's server
@@ -500,6 +512,45 @@ class Table:
             except BaseException:
                 self._drawn.pop(game_id, None)  # not shown: the next try draws it again
                 raise
+
+    async def _unboarded_attempt(self, game_id: int, player: Actor, reply: Reply) -> None:
+        """A game with no board in chat changed elsewhere: if it is a challenge attempt, count it, and post it once won.
+
+        Such an attempt was begun away from chat (the Activity's Play). The first change this process
+        sees of it redraws its challenge's announcement with the count of players, as chat's Play does.
+        Once won, its board is posted as a win in chat shows (the board at its end, with the win message,
+        Share result, Play again and Replay) where chat would show it: in the channel of its challenge's
+        announcement (the server's record, never one a page names), by the process running that channel's
+        shard. Recorded as the game's board, it is not posted again. A channel the bot may not post in is
+        logged and skipped; other failures are raised, for the follower to try again. Another game with no
+        board has no channel of its own, and nothing is posted for it.
+        """
+        if self.home is None:
+            return
+        if game_id in self._not_attempts:
+            return
+        channel_id = await self.home(game_id)  # read each time: a server's challenges may be deleted
+        if channel_id is None:
+            self._not_attempts[game_id] = True  # a game never becomes an attempt later
+            return
+        if not await self._runs_shard_of(channel_id):
+            return
+        if game_id not in self._counted and self.recount is not None:
+            # Begun away from chat (the Activity's Play): its announcement counts it, as chat's Play does.
+            self._counted[game_id] = True
+            await self.recount(game_id)
+        if reply.status is not GameStatus.WON:
+            return
+        board = await self._draw(player, reply)
+        try:
+            sent = await self.client.get_partial_messageable(channel_id).send(**board.send_kwargs())
+        except (discord.NotFound, discord.Forbidden) as error:
+            log.info("the won board of game %s can't be posted in channel %s (%s)", game_id, channel_id, error.code)
+            return
+        except BaseException:
+            self._drawn.pop(game_id, None)  # not shown: the next try draws it again
+            raise
+        await self.service.set_board_message(game_id, channel_id, sent.id)
 
     async def _runs_shard_of(self, channel_id: int) -> bool:
         """Whether this process runs the shard that a channel's events come through, so its boards are ours to edit.

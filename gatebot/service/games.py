@@ -521,13 +521,21 @@ class GameService:
         """A game's board as its owner sees it, with the owner: for redrawing a game that ended by itself.
 
         A challenge's closing ends the attempts still running; their boards are redrawn from
-        this, in the owner's board style. None when the game is gone or can't be replayed.
+        this, in the owner's board style, as is a chat board after a change made elsewhere. A won
+        game's board carries its one win message, as the winning move's answer did, so a win made
+        on the web table reads in chat as one made there. None when the game is gone or can't be
+        replayed.
         """
         found = await self._reader.board_of(game_id)
         if found is None:
             return None
         owner, reply = found
-        return owner, await self.players.with_preferences(owner, reply)
+        reply = await self.players.with_preferences(owner, reply)
+        if reply.status is GameStatus.WON and reply.game_id is not None:
+            win = await won_game(self._db, reply.game_id)
+            if win is not None:
+                reply = replace(reply, message=win_message(win))
+        return owner, reply
 
     async def owner_of(self, game_id: int) -> Actor | None:
         """Whose game ``game_id`` is (for telling someone they replied to another player's board); None if none's.

@@ -191,7 +191,8 @@ async def token(request: web.Request) -> web.Response:
     """``POST /api/activity/token`` ``{"code": "..."}``: sign the session in as the Discord user the code is from.
 
     Answers the access token (for the SDK's ``authenticate``), the page's new CSRF token (a
-    sign-in makes one anew) and the player's name. Anything else in the body (a user id) is ignored.
+    sign-in makes one anew), the player's name and Discord id (the page leaves them out of who else is
+    here). Anything else in the body (a user id) is ignored.
     """
     oauth = request.app.get(OAUTH)
     if oauth is None:
@@ -209,7 +210,8 @@ async def token(request: web.Request) -> web.Response:
         raise Refusal(error.status, error.message) from None
     player = await request.app[SERVICE].sign_in(Actor(DISCORD, user.id, user.name))
     await sign_in(request, Link(user.id, player, user.name), notice=SIGNED_IN)
-    return web.json_response({"access_token": access_token, "csrf": await csrf_token(request), "name": user.name})
+    return web.json_response({"access_token": access_token, "csrf": await csrf_token(request), "name": user.name,
+                              "id": user.id})
 
 
 def oauth_context(settings: ActivitySettings) -> Callable[[web.Application], AsyncIterator[None]]:

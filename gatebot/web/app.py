@@ -25,7 +25,7 @@ from gatebot.service import GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.service.links import Links
 from gatebot.settings import WebSettings
-from gatebot.web import activity, api, public, signin
+from gatebot.web import activity, api, public, signin, together
 from gatebot.web.errors import error_boundary
 from gatebot.web.guard import ACTIVITY_POLICY, RateLimit, activity_policy, add_security_headers, guard
 from gatebot.web.live import Live
@@ -51,6 +51,8 @@ ROUTES = [
     web.get("/signin/callback", signin.callback),
     web.post("/signin/choice", signin.choose),
     web.post("/signout", signin.sign_out),
+    web.get("/api/activity/challenges", together.challenges),
+    web.post("/api/activity/challenge", together.play),
     web.get(r"/challenges/{challenge:\d{1,19}}", public.challenge_page, name="challenge"),
     web.get(r"/replay/{game:\d{1,19}}", public.replay_page, name="replay"),
     web.get(r"/api/replay/{game:\d{1,19}}", public.replay_frames),

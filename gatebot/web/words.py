@@ -69,6 +69,10 @@ SCRIPT: dict[str, str | tuple[str, str]] = {
                   "I won {title}, {game}, in {n} moves on gatebot."),
     "copied": N_("Copied to the clipboard."),
     "forget": N_("Delete everything stored about you: your games, results and settings?"),
+    # TRANSLATORS: who else has the table open in the same Discord channel: {names} is "Alice, Bob".
+    "alsoHere": N_("Also here: {names}"),
+    "playChallenge": N_("Play the challenge"),
+    "startAttempt": N_("Start my attempt"),
     "discordSilent": N_("Discord didn't answer the table, so it can't show your game: close it and open it again."),
     "discordRefused": N_("Discord didn't sign you in, so the table can't show your game: close it and open it "
                          "again to allow it."),

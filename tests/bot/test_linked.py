@@ -13,17 +13,23 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from yarl import URL
 
 from gatebot.service import Actor
-from gatebot.service.links import LinkExpired, Links
+from gatebot.service.links import Link, LinkExpired, Links
 from gatebot.settings import WebSettings
+from gatebot.web import build_app
+from gatebot.web.guard import RateLimit
+from tests.bot.challenges.test_challenges import create
 from tests.bot.gatebots import Running, told_privately
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.lines import WIN_DEAL_1
 
 KEY = bytes(range(32))
 PUBLIC = "https://table.example.org/play/"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+POST = "POST /channels/{channel_id}/messages"
 
 
 @pytest.fixture
@@ -175,3 +181,64 @@ async def test_with_shards_named_a_board_in_a_direct_message_follows_too(gatebot
     assert [r.status for r in edits_of(fake, board)] == [200, 200]
     looked_up = fake.requests_to("GET /channels/{channel_id}")
     assert [r.path for r in looked_up] == [f"/channels/{board.channel_id}"], "looked up once, then remembered"
+
+
+def won_boards(fake: FakeDiscord) -> list[StoredMessage]:
+    """The bot's messages in #general that show a won game."""
+    return [m for m in fake.messages(fake.channel) if "You won!" in m.content]
+
+
+def labels(message: StoredMessage) -> list[str]:
+    return [str(c.get("label")) for row in message.components for c in row["components"]]
+
+
+async def test_a_challenge_played_on_the_table_is_counted_and_its_win_posted_in_chat_once_as_in_chat(
+    gatebot: Callable,
+) -> None:
+    run: Running = await gatebot()
+    fake, service = run.fake, run.bot.services.games
+    bob = fake.user("bob")
+    announcement = await create(run, name="Friday", deal=1)
+    friday = (await run.challenges())[0]
+
+    # Bob plays and wins in chat: his board says so, and nothing more is posted for it.
+    await (await fake.send_command("challenge play", {"challenge": friday.id}, user=bob)).response()
+    await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
+    in_chat = await fake.wait_for(lambda: won_boards(fake) or None, what="Bob's board saying he won")
+    await fake.wait_for(lambda: "1 has played" in fake.message(announcement.id).content or None,
+                        what="the announcement counting Bob")
+    await asyncio.sleep(1.5)  # room for the follower to redraw Bob's board, were it to
+    bobs_edits = len(edits_of(fake, in_chat[0]))
+
+    # Alice starts her attempt on the table (the Activity's Play) and wins it there: no board of hers in chat yet.
+    app = build_app(service, WebSettings(), KEY, rate=RateLimit(rate=1000, burst=1000))
+    async with TestClient(TestServer(app)) as client:
+        player_id = await service.sign_in(alice(fake))
+        followed = await client.get(f"/link/{Links(KEY).seal(Link(str(fake.user('alice').id), player_id, 'alice'))}")
+        assert followed.status == 200
+        token = (await followed.text()).split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
+        started = await client.post("/api/activity/challenge", json={"guild": str(fake.guild.id)},
+                                    headers={"X-CSRF-Token": token})
+        assert started.status == 200, await started.text()
+        version = (await started.json())["view"]["version"]
+        # Her attempt counts on the announcement, as one begun with chat's Play does.
+        await fake.wait_for(lambda: "2 have played" in fake.message(announcement.id).content or None, timeout=10,
+                            what="the announcement's count")
+        assert not [m for m in fake.messages(fake.channel) if "alice" in m.content.casefold()]
+        fake.fail(POST, 503, times=1)  # Discord unavailable once: the post is tried again, and made once
+        won = await client.post("/api/play", json={"move": " ".join(WIN_DEAL_1), "version": version},
+                                headers={"X-CSRF-Token": token})
+        assert won.status == 200 and (await won.json())["view"]["status"] == "won"
+    posted = await fake.wait_for(lambda: won_boards(fake)[1:] or None, timeout=10, what="Alice's win posted")
+    await asyncio.sleep(1.5)  # room for a second post or edit, if one were coming
+    assert won_boards(fake) == [in_chat[0], posted[0]], "each win shown once"
+    board = posted[0]
+    assert [r.status for r in fake.requests_to(POST)][-2:] == [503, 200]
+    assert labels(board) == labels(in_chat[0])  # the same won board: Share result, Play again, Replay...
+    assert "Friday" in board.content and "deal 1" not in board.content.casefold()
+    said, bob_said = board.content.rsplit("```", 1)[1], fake.message(in_chat[0].id).content.rsplit("```", 1)[1]
+    assert "You won! Every card is home: 52/52" in said and "Win streak: 1." in said  # the win message, as Bob's
+    assert said.split(":")[0] == bob_said.split(":")[0] and "Your first win of Gate." in said
+    assert (await run.game_row()).board_message_id == board.id  # her board now: a later change edits it
+    assert len(edits_of(fake, in_chat[0])) == bobs_edits, "Bob's chat win is not drawn again"
+    assert len(edits_of(fake, announcement)) == 2, "counted once for Bob, once for Alice"

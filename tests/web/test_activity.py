@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gatebot.service import Actor
+from gatebot.service.challenges import ChallengeService
 from gatebot.settings import ActivitySettings, WebSettings
 from tests.fake_discord import FakeDiscord, FakeUser
 from tests.fake_discord.oauth import CLIENT_SECRET
@@ -88,6 +89,7 @@ async def test_a_code_signs_the_frame_in_as_the_discord_player_whatever_the_page
                                             user_id=str(activity.bob.id), id=str(activity.bob.id))
     assert status == 200, answer
     assert answer["name"] == activity.alice.global_name or answer["name"] == activity.alice.username
+    assert answer["id"] == str(activity.alice.id)  # Discord's word, not the page's
     assert answer["access_token"] in activity.fake.state.oauth.tokens  # the token the SDK authenticates with
     assert answer["csrf"] != old_token
     status, shown = await game_of(browser)
@@ -235,3 +237,70 @@ async def test_over_https_the_activitys_session_cookie_crosses_discords_frame_pa
     attributes = {part.strip().split("=")[0].lower(): part for part in cookie.split(";")}
     assert "samesite=none" in cookie.lower().replace(" ", "")
     assert {"secure", "httponly", "partitioned"} <= set(attributes)
+
+
+async def signed_in(activity: Activity, user: FakeUser) -> Browser:
+    """A frame of the Activity signed in as ``user``, its CSRF token the sign-in's."""
+    browser, _page = await activity.frame()
+    status, answer = await activity.sign_in(browser, activity.fake.authorize(user))
+    assert status == 200, answer
+    browser.token = answer["csrf"]
+    return browser
+
+
+async def test_the_servers_open_challenge_is_shown_without_its_deal_and_played_once(activity: Activity) -> None:
+    server, other = 41771, 52882
+    challenges = ChallengeService(activity.table.service)
+    maker = Actor("discord", "1", "an admin")
+    friday = await challenges.create(maker, server, channel_id=7, name="Friday", deal=424242, hours=5)
+    await challenges.create(maker, other, channel_id=8, name="Elsewhere", deal=313131)
+    guest_page = await activity.table.browser()
+    refused = await guest_page.client.get(f"/api/activity/challenges?guild={server}")
+    assert refused.status == 403 and "open the table from Discord" in (await refused.json())["error"]
+
+    alice = await signed_in(activity, activity.alice)
+    response = await alice.client.get(f"/api/activity/challenges?guild={server}")
+    text = await response.text()
+    assert response.status == 200 and "424242" not in text and "Elsewhere" not in text
+    [shown] = (await response.json())["challenges"]
+    assert (shown["id"], shown["name"], shown["title"]) == (friday.id, "Friday", "Gate")
+    assert "hints allowed" in shown["rules"] and shown["closes"] == "Closes in 5 hours."
+    for bad in ("", "abc", "-4", "1" * 21):
+        response = await alice.client.get(f"/api/activity/challenges?guild={bad}")
+        assert response.status == 400 and (await response.json())["error"].count(".") == 1
+
+    forged = await alice.post("/api/activity/challenge", {"guild": str(server)}, **{"X-CSRF-Token": "not hers"})
+    assert forged.status == 403 and (await game_of(alice))[1]["view"] is None  # a change needs the page's token
+    # Alice plays it: her attempt is her game, named by the challenge, its deal nowhere in the answer.
+    response = await alice.post("/api/activity/challenge", {"guild": str(server), "challenge": friday.id})
+    text = await response.text()
+    assert response.status == 200, text
+    assert "424242" not in text
+    view = (await response.json())["view"]
+    assert view["label"] == "Friday" and view["deal"] is None
+    _status, game = await game_of(alice)
+    assert game["view"]["game"] == view["game"]
+    # A second attempt is refused with chat's sentence, and her attempt goes on as it was.
+    again = await alice.post("/api/activity/challenge", {"guild": str(server), "challenge": friday.id})
+    said = (await again.json())["error"]
+    assert again.status == 422 and "already played Friday" in said and "424242" not in said
+    assert (await game_of(alice))[1]["view"]["version"] == view["version"]
+
+    # Bob has a game running: he is asked first, and nothing changes until he says yes.
+    await activity.table.service.new_game(activity.player(activity.bob), "gate", deal=7)
+    bob = await signed_in(activity, activity.bob)
+    asked = await bob.post("/api/activity/challenge", {"guild": str(server)})
+    assert asked.status == 200 and (await asked.json())["kind"] == "confirm"
+    assert (await game_of(bob))[1]["view"]["deal"] == 7
+    # Closed meanwhile: chat's sentence, and no attempt.
+    await challenges.end(server, friday.id)
+    closed = await bob.post("/api/activity/challenge", {"guild": str(server), "challenge": friday.id, "confirm": True})
+    assert closed.status == 409 and "Friday has closed" in (await closed.json())["error"]
+    assert (await game_of(bob))[1]["view"]["deal"] == 7
+    nothing = await bob.client.get(f"/api/activity/challenges?guild={server}")
+    assert (await nothing.json())["challenges"] == []
+    # A guest can't play; a body that isn't the challenge's fields is one sentence.
+    assert (await guest_page.post("/api/activity/challenge", {"guild": str(other)})).status == 403
+    for body in ({"guild": str(other), "challenge": "1"}, {"guild": str(other), "confirm": "yes"}, [1]):
+        response = await bob.post("/api/activity/challenge", body)
+        assert response.status == 400 and (await response.json())["error"].count(".") == 1

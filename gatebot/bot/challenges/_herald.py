@@ -41,6 +41,7 @@ class Herald:
         self.table = services.table
         self.views = ChallengeViews(services, self)
         self.challenges.server_say = self.server_say  # a daily's name is said in its server's language
+        services.table.recount = self.count_attempt  # an attempt begun on the web table is counted too
         #: One update of an announcement at a time, so the last edit shows the latest count.
         self._editing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -117,6 +118,12 @@ class Herald:
                     continue
                 if fresh.is_open(self.challenges.now()):
                     await self._edit(fresh, content=opened_text(fresh, self._language(fresh)))
+
+    async def count_attempt(self, game_id: int) -> None:
+        """An attempt begun away from chat (the web table's Play): redraw its challenge's count of players."""
+        found = await self.challenges.attempt_challenge(game_id)
+        if found is not None:
+            await self.count_players(*found)
 
     def _lock(self, challenge_id: int) -> asyncio.Lock:
         """The lock one challenge's announcement is edited under, one edit at a time."""

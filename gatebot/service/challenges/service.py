@@ -241,7 +241,26 @@ class ChallengeService:
                 counts = {challenge_id: count for challenge_id, count in found if challenge_id is not None}
             return [ChallengeInfo.of(row, counts.get(row.id, 0)) for row in shown]
 
+    async def attempt_channel(self, game_id: int) -> int | None:
+        """The channel of the challenge a game is an attempt at (where its announcement is); None for any other game."""
+        found = await self._attempt_of(game_id)
+        return None if found is None else found[2]
+
+    async def attempt_challenge(self, game_id: int) -> tuple[int, int] | None:
+        """The (server id, challenge id) of the challenge a game is an attempt at; None for any other game."""
+        found = await self._attempt_of(game_id)
+        return None if found is None else (found[0], found[1])
+
+    async def _attempt_of(self, game_id: int) -> tuple[int, int, int | None] | None:
+        async with self._db.sessions() as session:
+            row = (await session.execute(
+                select(Challenge.guild_id, Challenge.id, Challenge.channel_id)
+                .join(GameRecord, GameRecord.challenge_id == Challenge.id).where(GameRecord.id == game_id)
+            )).first()
+        return None if row is None else (row[0], row[1], row[2])
+
     async def open_challenges(self, guild_id: int) -> list[ChallengeInfo]:
+        """The server's challenges open now (not those made to open later), closing soonest first."""
         now = self.now()
         return [info for info in await self.listing(guild_id, closed=0) if info.is_open(now)]
 

@@ -14,7 +14,8 @@ function within(promise, ms) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-// Signs in; resolves to the server's answer ({csrf, name, access_token}) or {error: "one sentence"}.
+// Signs in; resolves to the server's answer ({csrf, name, id, access_token}) with the SDK as `sdk`, or
+// {error: "one sentence"}.
 export async function signIn(clientId, csrf, words) {
   let sdk;
   try {
@@ -50,5 +51,31 @@ export async function signIn(clientId, csrf, words) {
   } catch {
     // The page is signed in with gatebot already; only the SDK's own commands needed this.
   }
-  return data;
+  return { ...data, sdk };
+}
+
+// The SDK's event of the instance's participants, and its command for the list as it is now.
+const PARTICIPANTS = "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE";
+
+// Who else has this Activity open (the SDK's participants, the player left out), told to `onChange` as
+// their names now and again after every change. Names are the players' own text: the caller shows them
+// as text. An update that arrives before the first list's answer wins over that (older) answer.
+export async function watchParticipants(sdk, me, onChange) {
+  const names = (participants) => (participants || []).filter((p) => p.id !== me)
+    .map((p) => p.nickname || p.global_name || p.username);
+  let updated = false;
+  try {
+    await sdk.subscribe(PARTICIPANTS, (data) => {
+      updated = true;
+      onChange(names(data.participants));
+    });
+  } catch {
+    // Not told of changes: the first list still shows.
+  }
+  try {
+    const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+    if (!updated) onChange(names(participants));
+  } catch {
+    // Discord's client didn't say who is here: nobody is named.
+  }
 }

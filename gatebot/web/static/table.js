@@ -119,16 +119,76 @@ async function deal(choice) {
   say(data.error || data.message);
 }
 
+// The table's line above the board changed: draw the board again in the room left for it.
+function settle() {
+  $("together").hidden = $("here").hidden && !$("challenges").childElementCount;
+  if (shown) board.set(shown, fourColour);
+}
+
+// Who else in the channel has the Activity open ("Also here: Alice, Bob"): their names as text only.
+function showHere(names) {
+  $("here").textContent = names.length ? fill(words.alsoHere, { names: names.join(", ") }) : "";
+  $("here").hidden = !names.length;
+  settle();
+}
+
+// The open challenges of the server the Activity was opened in: name, game, rules and closing time (the
+// server never sends a deal), each with the button that starts the player's one attempt.
+async function showChallenges(guild) {
+  let data = {};
+  try {
+    const response = await fetch(`api/activity/challenges?guild=${encodeURIComponent(guild)}`,
+      { credentials: "same-origin" });
+    data = await response.json();
+  } catch {
+    return;
+  }
+  $("challenges").replaceChildren(...(data.challenges || []).map((challenge) => {
+    const box = document.createElement("section");
+    box.className = "challenge";
+    const name = document.createElement("h2");
+    name.textContent = challenge.name;
+    const facts = document.createElement("p");
+    facts.textContent = `${challenge.title} · ${challenge.rules} · ${challenge.closes}`;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = words.playChallenge;
+    button.addEventListener("click", () => playChallenge(guild, challenge.id, button));
+    box.append(name, facts, button);
+    return box;
+  }));
+  settle();
+}
+
+// Starts the attempt. With a game running the server asks first: its question is said, and the button
+// becomes the yes (no dialog: Discord's frame may not show one).
+async function playChallenge(guild, id, button) {
+  const confirm = button.dataset.asked === "yes";
+  const data = await call("api/activity/challenge", { guild, challenge: id, confirm });
+  if (data.kind === "confirm") {
+    button.dataset.asked = "yes";
+    button.textContent = words.startAttempt;
+    say(data.message);
+    return;
+  }
+  delete button.dataset.asked;
+  button.textContent = words.playChallenge;
+  if (newer(data.view)) show(data);
+  say(data.error || data.message);
+}
+
 async function start() {
+  let signed = null;
   if (clientId) {
     // Inside Discord: the player is whoever Discord says, signed in before anything is shown.
-    const { signIn } = await import("./activity.js");
-    const signed = await signIn(clientId, token, words);
+    const activity = await import("./activity.js");
+    signed = await activity.signIn(clientId, token, words);
     if (signed.error) {
       say(signed.error);
       return;
     }
     token = signed.csrf;
+    activity.watchParticipants(signed.sdk, signed.id, showHere);
   }
   const response = await fetch("api/game", { credentials: "same-origin" });
   const data = await response.json();
@@ -136,6 +196,8 @@ async function start() {
   else await deal({});
   if (data.notice) say(data.notice); // after a sign-in by a link from chat: whose game the table shows now
   follow();
+  // The server is Discord's word, used only to find its open challenge: who plays is the signed-in player.
+  if (signed && signed.sdk.guildId) showChallenges(signed.sdk.guildId);
 }
 
 function follow() {

@@ -5,7 +5,8 @@ the Embedded App SDK accepts messages from besides Discord's own) frames the tab
 Discord adds (``frame_id``, ``instance_id``, ``platform``) and answers the SDK's postMessage
 traffic as Discord's client does: the HANDSHAKE with a READY dispatch, then the AUTHORIZE command
 with a code the fake Discord made for Alice, and AUTHENTICATE, each frame matched by its nonce
-(a first load refuses AUTHORIZE, as when the player closes Discord's modal: one sentence, no game).
+(a first load refuses AUTHORIZE, as when the player closes Discord's modal: one sentence, no game);
+then the instance's participants, asked for and sent again as an update when someone joins.
 The table exchanges the code with the fake Discord, so the framed page shows Alice's chat game,
 and a tap on it edits her board message in chat. The bot runs in the same process (boards with
 Open the table, which answers with LAUNCH_ACTIVITY), every request it and the table send to the
@@ -29,7 +30,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from gatebot.bot.client import GateBot
-from gatebot.service import GameService
+from gatebot.service import Actor, GameService
+from gatebot.service.challenges import ChallengeService
 from gatebot.settings import ActivitySettings, Settings, WebSettings
 from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
@@ -58,11 +60,13 @@ const answers = __ANSWERS__;
 const frame = document.getElementById("activity");
 const origin = new URL(frame.src).origin;
 window.heard = [];
+const send = (body) => frame.contentWindow.postMessage([1, body], origin);
+// An event Discord's client sends when it happens (someone opened or closed the Activity).
+window.dispatch = (evt, data) => send({ cmd: "DISPATCH", evt, nonce: null, data });
 window.addEventListener("message", (event) => {
   if (event.origin !== origin || !Array.isArray(event.data)) return;
   const [opcode, payload] = event.data;
-  window.heard.push({ opcode, cmd: payload.cmd || null, args: payload.args || null });
-  const send = (body) => frame.contentWindow.postMessage([1, body], origin);
+  window.heard.push({ opcode, cmd: payload.cmd || null, args: payload.args || null, evt: payload.evt || null });
   if (opcode === 0) {
     send({ cmd: "DISPATCH", evt: "READY", nonce: null,
            data: { v: 1, config: { api_endpoint: "//discord.com/api", environment: "production" } } });
@@ -167,7 +171,7 @@ async def _serve_parent(both: Both, page: str) -> None:
     both.held["parent"] = runner  # type: ignore[attr-defined]
 
 
-def test_discord_frames_the_table_the_sdk_signs_alice_in_and_a_tap_edits_her_chat_board(
+def test_discord_frames_the_table_alice_is_signed_in_sees_who_is_here_and_plays_the_servers_challenge(
     chromium: WebDriver, both: Both,
 ) -> None:
     fake = both.fake
@@ -194,7 +198,21 @@ def test_discord_frames_the_table_the_sdk_signs_alice_in_and_a_tap_edits_her_cha
                          "application": {"id": str(fake.application_id), "name": "gatebot", "description": "",
                                          "icon": None, "rpc_origins": []}},
     }
-    src = f"{both.address}?frame_id=frame-1&instance_id=instance-1&platform=desktop"
+    def participant(user_id: object, username: str, global_name: str | None) -> dict[str, Any]:
+        return {"id": str(user_id), "username": username, "global_name": global_name, "discriminator": "0",
+                "avatar": None, "flags": 0, "bot": False}
+
+    bob = fake.user("bob")
+    me, him, carol = (participant(alice.id, alice.username, alice.global_name),
+                      participant(bob.id, bob.username, "<b>Bob</b>"), participant(7_000_001, "carol", None))
+    answers["SUBSCRIBE"] = {"evt": "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"}
+    answers["GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS"] = {
+        "participants": [me, him]}
+    challenges = ChallengeService(both.held["service"])  # type: ignore[attr-defined]
+    friday = both.run(challenges.create(Actor("discord", "1", "an admin"), fake.guild.id, channel_id=fake.channel.id,
+                                        name="Friday", deal=424242))
+    src = (f"{both.address}?frame_id=frame-1&instance_id=instance-1&platform=desktop"
+           f"&guild_id={fake.guild.id}&channel_id={fake.channel.id}")
     page = PARENT_PAGE.replace("__SRC__", src).replace("__ANSWERS__", json.dumps(answers))
     both.run(_serve_parent(both, page))
 
@@ -233,4 +251,36 @@ def test_discord_frames_the_table_the_sdk_signs_alice_in_and_a_tap_edits_her_cha
     edited = both.run(fake.wait_for(lambda: fake.message(board.id) if "1 move" in moves_on(fake.message(board.id))
                                     else None, timeout=10, what="the chat board edited"))
     assert any(custom.endswith(f":{view['version'] + 1}") for custom in edited.custom_ids())
+
+    # Who else is here, as Discord's client says (Alice herself left out), and again when Carol joins.
+    chromium.switch_to.frame(chromium.find_element(By.ID, "activity"))
+    try:
+        wait(chromium, 10).until(lambda d: d.find_element(By.ID, "here").text == "Also here: <b>Bob</b>",
+                                 "the participants shown")
+        assert not chromium.find_elements(By.CSS_SELECTOR, "#here b"), "a name is text, never markup"
+        chromium.switch_to.default_content()
+        chromium.execute_script("window.dispatch('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', arguments[0])", {
+"participants": [me, him, carol]})
+        chromium.switch_to.frame(chromium.find_element(By.ID, "activity"))
+        wait(chromium, 10).until(lambda d: d.find_element(By.ID, "here").text
+                                 == "Also here: <b>Bob</b>, carol", "the update shown")
+
+        # The server's open challenge, never its deal; Play asks first (Alice's game is running), then starts it.
+        card = wait(chromium, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".challenge"), "the challenge")[0]
+        assert "Friday" in card.text and "Gate" in card.text and "424242" not in chromium.page_source
+        card.find_element(By.TAG_NAME, "button").click()
+        wait(chromium, 10).until(lambda d: card.find_element(By.TAG_NAME, "button").text == "Start my attempt",
+                                 "the question asked")
+        assert stored(chromium)["deal"] == 1  # nothing changed yet
+        card.find_element(By.TAG_NAME, "button").click()
+        wait(chromium, 10).until(lambda d: "Friday" in d.find_element(By.ID, "facts").text, "the attempt shown")
+        assert stored(chromium)["deal"] is None and "424242" not in chromium.page_source
+        card.find_element(By.TAG_NAME, "button").click()  # a second attempt: chat's sentence
+        wait(chromium, 10).until(lambda d: "already played Friday" in d.find_element(By.ID, "message").text,
+                                 "the second attempt refused")
+    finally:
+        chromium.switch_to.default_content()
+    heard = chromium.execute_script("return window.heard")
+    assert {"SUBSCRIBE", "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS"} <= {entry["cmd"] for entry in heard}
+    assert friday.id == both.run(challenges.open_challenges(fake.guild.id))[0].id
     assert not fake.violations, fake.violations
