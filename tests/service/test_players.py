@@ -17,6 +17,10 @@ from tests.conftest import create_schema
 ALICE = Actor("discord", "1001", "Alice")
 BOB = Actor("discord", "1002", "Bob")
 
+#: A listening connection in pg_stat_activity: its last statement was its LISTEN, or (after the first
+#: few seconds) the heartbeat it sends itself.
+LISTENING = "(query LIKE 'LISTEN%' OR query LIKE 'NOTIFY gatebot_beat_%')"
+
 
 async def test_the_board_message_is_remembered_without_outdating_the_buttons(db: Database) -> None:
     service = GameService(db)
@@ -207,7 +211,7 @@ async def test_while_another_process_cant_be_heard_nothing_is_kept(
         await create_schema(first)
         await _listening(b)
         assert await b.preferences(ALICE) == Preferences()
-        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+        await admin.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {LISTENING}"
                             " AND datname = current_database()")
 
         async def deaf() -> bool:

@@ -16,6 +16,10 @@ from gatebot.store.notices import Listener, listener_dsn, notify
 ON_POSTGRES = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 CHANNEL = "gatebot_test_notices"
 
+#: A listening connection in pg_stat_activity: its last statement was its LISTEN, or (after the first
+#: few seconds) the heartbeat it sends itself.
+LISTENING = "(query LIKE 'LISTEN%' OR query LIKE 'NOTIFY gatebot_beat_%')"
+
 
 async def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
     """Wait for ``check()`` to hold (a notice travels through the server), failing after ``timeout`` s."""
@@ -77,7 +81,7 @@ async def test_a_dropped_listening_connection_is_reported_and_made_again(databas
         listener = heard.listen(reader)
         await until(lambda: listener.listening, "the listener connected")
         killed = await admin.fetchval(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+            f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {LISTENING}"
             " AND datname = current_database()"
         )
         assert killed == 1
