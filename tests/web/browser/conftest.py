@@ -33,6 +33,7 @@ os.environ.setdefault("SE_OFFLINE", "true")
 os.environ.setdefault("SE_AVOID_STATS", "true")
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -157,4 +158,6 @@ def page(chromium: WebDriver, server: Server) -> Iterator[WebDriver]:
 
 
 def wait(driver: WebDriver, seconds: float = 10) -> WebDriverWait:
-    return WebDriverWait(driver, seconds, poll_frequency=0.02)
+    # An element read while the page is being replaced (a form posted, a redirect followed) goes stale:
+    # that is the page still changing, so the wait looks again rather than fail.
+    return WebDriverWait(driver, seconds, poll_frequency=0.02, ignored_exceptions=(StaleElementReferenceException,))
