@@ -1,6 +1,7 @@
 """Players to the service: their preferences and board messages, carried by every reply, in bounded caches."""
 
 import asyncio
+from typing import Any
 
 import asyncpg
 import pytest
@@ -211,6 +212,16 @@ async def test_while_another_process_cant_be_heard_nothing_is_kept(
         await create_schema(first)
         await _listening(b)
         assert await b.preferences(ALICE) == Preferences()
+        # The listener connects again at once after a drop: its next connection is refused, so it stays deaf
+        # (the engines' own connections, made without the listener's keepalive settings, go through).
+        connect = notices.asyncpg.connect
+
+        async def refuse_listeners(*args: Any, **kwargs: Any) -> Any:
+            if "tcp_keepalives_idle" in (kwargs.get("server_settings") or {}):
+                raise OSError("refused by the test")
+            return await connect(*args, **kwargs)
+
+        monkeypatch.setattr(notices.asyncpg, "connect", refuse_listeners)
         await admin.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {LISTENING}"
                             " AND datname = current_database()")
 
@@ -221,6 +232,7 @@ async def test_while_another_process_cant_be_heard_nothing_is_kept(
         for style in ("image", "words"):
             await a.set_preferences(ALICE, board_style=style)  # unheard by b
             assert (await b.preferences(ALICE)).board_style == style, "read from the database, not kept"
+        assert not b.players.hears_changes, "b stayed deaf throughout"
     finally:
         await admin.close()
         a.close()
