@@ -91,6 +91,16 @@ class Terminal:
             assert time.monotonic() < deadline, "the game never waited for a key"
             time.sleep(0.01)
 
+    def worker_started(self) -> int:
+        """Wait for the solver's worker process to exist (it may still be importing); its pid."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            for pid in _children(self.process.pid):
+                if _is_pool_worker(pid):
+                    return pid
+            assert time.monotonic() < deadline, "the solver's worker never started"
+            time.sleep(0.002)
+
     def worker_ignoring_interrupts(self) -> int:
         """Wait for the solver's worker process to be running with SIGINT ignored; its pid."""
         deadline = time.monotonic() + TIMEOUT
@@ -154,6 +164,30 @@ def test_ctrl_c_while_the_worker_thinks_about_a_hint(tmp_path: Path) -> None:
     assert "saved" in _one_line_and_no_traceback(stderr)
     after_hint = terminal.shown.rsplit(b"hint", 1)[1]
     assert after_hint.strip(b"\r\n^C ") == b""  # interrupted: no hint was shown, and no new prompt
+
+
+@pytest.mark.parametrize("when", ["at once", "as the worker starts", "while it imports"])
+def test_ctrl_c_while_the_first_hint_is_worked_out_says_one_line(tmp_path: Path, when: str) -> None:
+    """Whenever Ctrl-C comes, the worker importing the solvers or searching, the player reads one line.
+
+    A worker still importing has not yet run its pool's initializer; it must not print a
+    KeyboardInterrupt traceback of its own under the game's one line. Whatever the machine's
+    load, each of these moments is one a person can hit, and the answer must be the same
+    (the worker already searching is the test above).
+    """
+    terminal = Terminal(tmp_path / "games.db", "--deal", "1")
+    terminal.read_until(b"gate> ")
+    terminal.waiting_for_a_key()
+    terminal.type(b"hint\r")
+    if when != "at once":
+        terminal.worker_started()
+    if when == "while it imports":  # it takes about half a second to reach its initializer, longer when loaded
+        time.sleep(0.1)
+    terminal.type(CTRL_C)
+    code, stderr = terminal.end()
+    assert code == 130
+    assert "saved" in _one_line_and_no_traceback(stderr)
+    assert b"Traceback" not in terminal.shown
 
 
 def test_ctrl_c_at_the_prompt_says_one_line_and_exits_130(tmp_path: Path) -> None:
