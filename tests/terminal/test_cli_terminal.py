@@ -198,3 +198,30 @@ def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_
             "4 von 1.000. Für einen Sieg versuch new archway kit (jedes Spiel gewinnbar) oder new archway winnable.")
     assert note in " ".join(out.split()), out
     assert "Almost no plain" not in out and "in 1,000" not in out and "every deal winnable" not in out
+
+
+def test_a_new_player_is_told_in_words_where_the_games_are_saved_and_only_once(tmp_path: Path) -> None:
+    """The first line on a new machine names the file, as the player would type it; no migration talk."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    for variable in ("DATABASE_URL", "XDG_DATA_HOME", "COLUMNS", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(variable, None)
+
+    def play(extra: dict[str, str]) -> str:
+        result = subprocess.run([sys.executable, "-m", "gatebot", "play", "--deal", "1"], input="quit\n",
+                                capture_output=True, text=True, encoding="utf-8", env={**env, **extra}, timeout=60,
+                                check=False)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return result.stdout
+
+    first = play({})
+    assert first.splitlines()[0] == "Your games are saved in ~/.local/share/gatebot/gatebot.db."
+    assert (home / ".local" / "share" / "gatebot" / "gatebot.db").is_file()
+    assert not re.search(r"[Uu]pgrad|migrat|revision|\b000\d\b", first)
+    assert "saved in" not in play({})  # the second time, the game just resumes
+
+    elsewhere = tmp_path / "data"  # a data folder outside the home folder is named in full
+    assert play({"XDG_DATA_HOME": str(elsewhere)}).splitlines()[0] == (
+        f"Your games are saved in {elsewhere / 'gatebot' / 'gatebot.db'}."
+    )

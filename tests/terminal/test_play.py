@@ -395,9 +395,11 @@ async def test_on_each_database_kind_a_fresh_database_is_migrated_and_games_resu
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", database_url)
     _, out, _ = await run("3f\nd\n")
-    assert "Upgraded the database from empty" in out
+    assert "Upgraded" not in out and "revision" not in out  # how it was migrated is for the log
+    told = "Your games are saved in" in out
+    assert told == database_url.startswith("sqlite")  # a file is named; a server's address is its operator's
     _, out, _ = await run("76\n", deal=None)
-    assert "Upgraded" not in out and "Resuming" in out
+    assert "saved in" not in out and "Resuming" in out
     record = await active()
     assert (record.log, record.position) == ("3f d 76", engine(1, "3f", "d", "76").to_text())
 
