@@ -32,13 +32,14 @@ from gatebot.terminal.text import plain, wrap
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
+_RESTART = frozenset({"restart"})
 #: A yes, in English or German (the prompt asks in the terminal's language).
 _YES = frozenset({"yes", "y", "ja", "j"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
-_COMMANDS = "help, moves, hint, undo, new, resign, stats, card, quit"
+_COMMANDS = "help, moves, hint, undo, restart, new, resign, stats, card, quit"
 #: The words a mistyped command is compared with (the one-letter ones are too short to guess).
 _COMMAND_WORDS = ("quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
-                  "card", "auto", "new")
+                  "card", "auto", "new", "restart")
 _WORD = re.compile(r"[a-z]{3,}")
 _RESULTS = {GameStatus.WON: _("You won"), GameStatus.LOST: _("No move was left"),
             GameStatus.RESIGNED: _("You ended the game")}
@@ -159,7 +160,9 @@ class TerminalGame:
             if command == "board":
                 return await self.answer(await self.service.show(self.actor))
             if command == "resign":
-                return await self.answer(await self.service.resign(self.actor))
+                return await self.resign()
+            if command in _RESTART:
+                return await self.restart()
             if command == "end":
                 return await self.answer(await self.service.act(self.actor, "end"))
             if command == "hint":
@@ -219,16 +222,43 @@ class TerminalGame:
         options = asked.options if asked.options is not None else options
         reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, winnable=winnable)
         if reply.kind is ReplyKind.CONFIRM:
-            self.say(reply.message or _("Start a new game and abandon the one in progress?"))
-            answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
-            if answer is None:
-                return False
-            if answer.strip().lower() not in _YES:
-                self.say(_("You keep your game: nothing has changed."))
-                return True
+            yes = self.ask(reply.message or _("Start a new game and abandon the one in progress?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
             reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True,
                                                 winnable=winnable)
         return await self.answer(reply)
+
+    async def resign(self) -> bool:
+        """End the game now, keeping its score, after a yes (the service words the question)."""
+        reply = await self.service.resign(self.actor, confirm=False)
+        if reply.kind is ReplyKind.CONFIRM:
+            yes = self.ask(reply.message or _("Resign this game?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
+            reply = await self.service.resign(self.actor)
+        return await self.answer(reply)
+
+    async def restart(self) -> bool:
+        """Start the game over from its deal, after a yes: the same cards, every move taken back."""
+        reply = await self.service.restart(self.actor)
+        if reply.kind is ReplyKind.CONFIRM:
+            yes = self.ask(reply.message or _("Restart this deal?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
+            reply = await self.service.restart(self.actor, confirm=True)
+        return await self.answer(reply)
+
+    def ask(self, question: str) -> bool | None:
+        """Put a yes/no question; True for a yes, False for anything else (said to change nothing), None at end of input."""
+        self.say(question)
+        answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
+        if answer is None:
+            return None
+        if answer.strip().lower() not in _YES:
+            self.say(_("You keep your game: nothing has changed."))
+            return False
+        return True
 
     async def answer(self, reply: Reply, *, before: Game | None = None) -> bool:
         """Show a reply: the board, what was played and filled, its message; False if the game ended.

@@ -88,7 +88,7 @@ def test_after_a_win_a_summary_and_yes_deals_the_same_variant_again(tmp_path: Pa
 
 def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "canfield", "--option", "draw-one", "--deal", "5",
-                       stdin="resign\nyes\n").stdout
+                       stdin="resign\nyes\nyes\n").stdout
     assert "You ended the game: " in out and "0 moves" in out
     first, again = stored(tmp_path / "games.db")
     assert first[:4] == ("canfield", "draw-one", 5, "resigned")
@@ -119,7 +119,7 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
 def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_path: Path) -> None:
     database = tmp_path / "games.db"
     long_word = "x" * 30
-    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j",
+    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j", "j",
              "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
     assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help

@@ -204,7 +204,7 @@ async def test_numbers_of_thousands_of_digits_are_refused_in_a_sentence() -> Non
 
 
 async def test_resigning_ends_the_game_and_is_stored() -> None:
-    code, out, rest = await run("3f\nresign\nno\nd\n")
+    code, out, rest = await run("3f\nresign\nyes\nno\nd\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score, record.log) == ("resigned", 1, "3f")
     assert rest.read() == "d\n"  # after the game ends, only the answer to play again is read
