@@ -39,7 +39,8 @@ the game you play.
 Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves: \
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board. In a group DM, or a server I \
 wasn't added to, only the slash commands and the buttons reach me.
-`/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`.
+`/gate undo`, `/gate restart` (the same deal from its start), `/gate auto` (safe cards to the foundations), \
+`/gate board`, `/gate resign`, `/gate rules`.
 **You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
 `/gate forget-me` (deletes everything stored about you).""")),
