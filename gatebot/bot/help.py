@@ -17,7 +17,7 @@ from discord.ui import DynamicItem
 from gatebot.bot.language import speaker
 from gatebot.locale import Translator
 from gatebot.messages import ENGLISH, N_
-from gatebot.render import rules_text
+from gatebot.render import rules_paragraphs
 from gatebot.rules import DEFAULT_VARIANT, Game
 
 #: What ``/gate help`` opens with: where to start, and the menu of sections under it.
@@ -75,10 +75,13 @@ def help_page(key: str | None, say: Translator) -> str:
 
 
 def rules_for(game: Game | None, say: Translator | None = None) -> str:
-    """The rules of the player's game (its variant and options), or of plain Gate, in ``say``'s language."""
+    """The rules of the player's game (its variant and options), or of plain Gate, in ``say``'s language.
+
+    A paragraph a rule, unbroken: Discord wraps them to the reader's screen, a phone's or a desktop's.
+    """
     shown = game if game is not None else Game.new(DEFAULT_VARIANT, deal=1)
     language = say if say is not None else ENGLISH
-    return f"```\n{rules_text(shown, width=60, language=language)}\n```"
+    return "\n\n".join(rules_paragraphs(shown, language=language))
 
 
 #: The help menu's custom id: the section chosen travels in the select's values, so it works after a restart.

@@ -1,4 +1,6 @@
-"""The buttons under a yes/no question the bot asks one person (before abandoning, resigning or restarting a game, or deleting data).
+"""The buttons under a yes/no question the bot asks one person, before a change that can't be taken back.
+
+Before a game is abandoned, resigned or restarted, or a player's data deleted.
 
 A button's label is fixed where its class is defined, in English; each question is worded
 for the one it asks when it is made: :class:`Question` says its buttons' labels (marked with

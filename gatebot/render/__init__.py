@@ -18,9 +18,11 @@ from gatebot.render.boards import (
     MissingBoard,
     boards_for,
     layout_board,
+    notation_guide,
     render_emoji,
     render_spoken,
     render_text,
+    rules_paragraphs,
     rules_text,
 )
 from gatebot.render.emoji_rows import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH
@@ -40,10 +42,12 @@ __all__ = [
     "MissingBoard",
     "boards_for",
     "layout_board",
+    "notation_guide",
     "render_emoji",
     "render_png",
     "render_spoken",
     "render_text",
+    "rules_paragraphs",
     "rules_text",
     "visible_len",
 ]

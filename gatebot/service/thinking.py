@@ -87,7 +87,7 @@ class _DeafProcess(SpawnProcess):
     """
 
     @staticmethod
-    def _Popen(process_obj: Any) -> Any:  # noqa: N802  (multiprocessing's name)
+    def _Popen(process_obj: Any) -> Any:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             return SpawnProcess._Popen(process_obj)

@@ -24,7 +24,7 @@ from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
-from gatebot.terminal.guide import HELP_TEXT, rules_text
+from gatebot.terminal.guide import help_text, rules_said
 from gatebot.terminal.notes import fill_notes
 from gatebot.terminal.request import Screen, parse_new
 from gatebot.terminal.text import plain, wrap
@@ -149,10 +149,13 @@ class TerminalGame:
             if command in _QUIT:
                 return False
             if command in _HELP:
-                self.say(HELP_TEXT)
+                self.show(help_text(self.game, self.screen.language, self.screen.width))
                 return True
             if command == "rules":
-                self.say(rules_text(self.game, language=self.screen.language) if self.game is not None else _NO_GAME)
+                if self.game is None:
+                    self.say(_NO_GAME)
+                else:
+                    self.show(rules_said(self.game, self.screen.language, self.screen.width))
                 return True
             if command == "moves":
                 self.list_moves()
@@ -250,7 +253,10 @@ class TerminalGame:
         return await self.answer(reply)
 
     def ask(self, question: str) -> bool | None:
-        """Put a yes/no question; True for a yes, False for anything else (said to change nothing), None at end of input."""
+        """Put a yes/no question: True for a yes, False for anything else, None at the end of input.
+
+        A no is answered that nothing changed.
+        """
         self.say(question)
         answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
         if answer is None:
@@ -316,6 +322,11 @@ class TerminalGame:
         board = render_text(game, compact=self.screen.compact, colour=self.screen.colour,
                             language=self.screen.language)
         self.stdout.write("\n" + board + "\n")
+        self.stdout.flush()
+
+    def show(self, text: str) -> None:
+        """Write text already in the terminal's language and fitted to its width (the help, the rules) as it is."""
+        self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def say(self, text: str) -> None:

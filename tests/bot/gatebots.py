@@ -109,6 +109,8 @@ async def confirmed(
     return await pressed.followup(0, timeout=20)
 
 
-async def resign(fake: FakeDiscord, *, user: FakeUser | None = None, channel: FakeChannel | None = None) -> StoredMessage:
+async def resign(
+    fake: FakeDiscord, *, user: FakeUser | None = None, channel: FakeChannel | None = None
+) -> StoredMessage:
     """``/gate resign`` and its Resign button: the answer that the game is over."""
     return await confirmed(fake, "gate resign", "Resign", user=user, channel=channel)

@@ -59,7 +59,7 @@ def buttons(message: StoredMessage) -> dict[str, dict[str, Any]]:
 
 
 async def played(run: Running) -> tuple[StoredMessage, list[str]]:
-    """Alice plays :data:`COMMANDS` on deal 1 and resigns: her board, and the board drawn at each position, the deal first."""
+    """Alice plays :data:`COMMANDS` on deal 1 and resigns: her board, and each position's board, the deal first."""
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     board = board_of(fake)

@@ -1,4 +1,7 @@
-"""``resign`` and ``restart`` on a real terminal: each asks first, a no changes nothing, a yes does it.
+"""``resign``, ``restart``, ``help`` and ``rules`` on a real terminal, as a person types and reads them.
+
+``resign`` and ``restart`` each ask first: a no changes nothing, a yes does it. ``help`` and
+``rules`` fit the width the terminal reports, wrapped once, with only the game's own moves.
 
 The game runs on a pseudo-terminal (see :mod:`tests.terminal.test_ctrl_c`), as a person types
 at it, and what was stored is read from its SQLite file afterwards.
@@ -11,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from gatebot.rules import Game
 from gatebot.render import render_text
+from gatebot.rules import Game
 from tests.terminal.test_ctrl_c import Terminal
+from tests.terminal.wrapping import badly_wrapped
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc and ptys")
 
@@ -66,3 +70,32 @@ def test_restart_asks_then_deals_the_same_cards_again(tmp_path: Path) -> None:
     terminal.type(b"quit\r")
     assert terminal.end() == (0, "")
     assert rows(database) == [("active", "3f d u u", 2, 1)]  # the same game, its moves taken back as undos
+
+
+@pytest.mark.parametrize("columns", [80, 36])
+@pytest.mark.parametrize("variant", ["gate", "archway"])
+def test_help_and_rules_fit_the_terminal_and_show_only_this_games_moves(
+    tmp_path: Path, columns: int, variant: str
+) -> None:
+    terminal = Terminal(tmp_path / "games.db", "--variant", variant, "--deal", "3", columns=columns)
+    prompt = f"{variant}> ".encode()
+    terminal.read_until(prompt)
+    terminal.type(b"help\r")
+    terminal.read_until(prompt)
+    helped = terminal.shown[terminal.typed_at:].decode().replace("\r\n", "\n").split("\n", 1)[1].rsplit("\n", 1)[0]
+    terminal.type(b"rules\r")
+    terminal.read_until(prompt)
+    ruled = terminal.shown[terminal.typed_at:].decode().replace("\r\n", "\n").split("\n", 1)[1].rsplit("\n", 1)[0]
+    terminal.type(b"quit\r")
+    assert terminal.end() == (0, "")
+
+    for shown in (helped, ruled):
+        assert badly_wrapped(shown, columns) == [], shown
+        assert "docs/" not in shown
+    moves = helped.split("\nCommands:")[0]
+    if variant == "gate":
+        mine, others = "3f", ("fhk", "Archway", "Canfield")
+    else:
+        mine, others = "fhk", ("lf rf wf", "35:2", "Canfield")
+    assert mine in moves and not [word for word in others if word in moves]
+    assert "restart" in helped.split("\nCommands:")[1]

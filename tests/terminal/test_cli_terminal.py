@@ -119,8 +119,8 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
 def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_path: Path) -> None:
     database = tmp_path / "games.db"
     long_word = "x" * 30
-    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j", "j",
-             "quit"]
+    lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j",
+             "j", "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
     assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help
     assert "Befehle: undo (u)" in out and "Commands:" not in out

@@ -13,6 +13,7 @@ import os
 import pty
 import select
 import sqlite3
+import struct
 import subprocess
 import sys
 import termios
@@ -31,10 +32,15 @@ TIMEOUT = 30.0
 class Terminal:
     """``gatebot play`` on a pseudo-terminal: type into it, read what it shows, see how it ended."""
 
-    def __init__(self, database: Path, *args: str) -> None:
+    def __init__(self, database: Path, *args: str, columns: int | None = None) -> None:
+        """Start the game; ``columns``: the terminal's width, as the kernel tells it (no ``COLUMNS``)."""
         self.master, slave = pty.openpty()
         env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "PYTHONIOENCODING": "utf-8",
                "TERM": "dumb", "NO_COLOR": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        if columns is not None:
+            env.pop("COLUMNS", None)
+            env.pop("LINES", None)
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gatebot", "play", *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE,
             env=env, preexec_fn=_own_terminal, close_fds=True,

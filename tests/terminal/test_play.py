@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.engine import make_url
 
+from gatebot.locale import translator
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
@@ -21,7 +22,7 @@ from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 from gatebot.terminal import PlayRequest, Screen, play_in_terminal
-from gatebot.terminal.guide import HELP_TEXT
+from gatebot.terminal.guide import help_text
 from gatebot.terminal.request import NewGame, parse_new
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
@@ -416,6 +417,10 @@ HELP_EXAMPLES = {
     "7h f": ["7h up", "7h home"],
     "10d": ["td"],
 }
+
+
+#: The help of plain Gate, as a terminal of no fixed width prints it (each entry on one line).
+HELP_TEXT = help_text(Game.new("gate", deal=1), translator("en"), None)
 
 
 def reading(text: str) -> list[tuple[object, ...]]:
