@@ -57,7 +57,7 @@ def test_a_narrow_terminal_gets_the_compact_board_and_wrapped_messages(tmp_path:
     assert render_text(game, compact=True) in out
     assert render_text(game) not in out  # its columns are longer than a narrow board's lines
     assert max(map(len, out.splitlines())) <= 50
-    help_words = "Your game is saved after every move: quit, and gatebot play resumes it.".split()
+    help_words = "stop here: your game is saved after every move, and gatebot play resumes it".split()
     assert " ".join(help_words) in " ".join(out.split())  # wrapped, not cut: every word is there
 
 
@@ -122,8 +122,8 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
     lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j",
              "j", "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
-    assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help
-    assert "Befehle: undo (u)" in out and "Commands:" not in out
+    assert re.search(r"\nZüge in Gate:\n  d 3f w5 +mehrere Züge in einer Zeile, der Reihe nach gespielt\n", out)  # help
+    assert "\nBefehle:\n  undo, u" in out and "Commands:" not in out
     # moves: each legal move in words, its cards named in full
     assert re.search(r"^  \S+ +(Kreuz|Karo|Herz|Pik)-\S+ von Spalte \d", out, re.MULTILINE), out
     assert "Gespielt: d." in out
