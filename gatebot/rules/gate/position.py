@@ -1,4 +1,4 @@
-"""Gate's position text (RULES.md section 6), for Gate and Little Gate: reading it line by line, and writing it."""
+"""Gate's position text (docs/rules.md#position-text), for Gate and Little Gate: reading it line by line, and writing it."""
 
 from __future__ import annotations
 
