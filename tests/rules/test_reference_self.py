@@ -62,7 +62,7 @@ def test_deal_number_range() -> None:
 
 
 def test_deal_1_layout() -> None:
-    """Deal 1: the reserves, column 1 and the stock agree with docs/rules.md#laying-out-a-gate-deal and #position-text."""
+    """Deal 1: the reserves, column 1 and the stock agree with docs/rules.md (its Gate layout, position text)."""
     pos = ref.new_position("gate", 1)
     assert pos.left == tuple("JD 9H 5D 7C KD".split())
     assert pos.columns[0] == ("9S",)

@@ -388,7 +388,10 @@ class GateGame(Game):
         self._moves.append(move)
 
     def _fill(self, column: list[int]) -> int:
-        """Fill a column that has just become empty (docs/rules.md#filling-an-emptied-column); say where the card came from."""
+        """Fill a column that has just become empty; say where the card came from.
+
+        The rule: docs/rules.md#filling-an-emptied-column.
+        """
         left, right = self._reserves
         if self._stock_hidden and self._stock_fill and self._stock and not (left or right or self._waste):
             raise IllegalMove(HIDDEN_STOCK)
@@ -470,10 +473,11 @@ class GateGame(Game):
         return self._pile_label(self._sources[name])
 
     def fill_note(self, before: Game, move: Move) -> str | None:
-        """Which card filled the column ``move`` emptied and from where, or that it is a free space (docs/rules.md#filling-an-emptied-column).
+        """Which card filled the column ``move`` emptied and from where, or that it is a free space.
 
-        The fill is automatic and easy to miss on a redrawn board. None when ``move`` emptied
-        no column, or when ``before`` isn't this game one move earlier.
+        The fill (docs/rules.md#filling-an-emptied-column) is automatic and easy to miss on a
+        redrawn board. None when ``move`` emptied no column, or when ``before`` isn't this game
+        one move earlier.
         """
         if not move.source.isdigit() or not isinstance(before, GateGame):
             return None
