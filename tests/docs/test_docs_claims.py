@@ -186,3 +186,9 @@ async def test_every_slash_command_the_docs_pages_name_exists(tmp_path: Path) ->
     known = english | {" ".join(german.pgettext("command", part) for part in name.split()) for name in english}
     named = {page_id(page): mentioned(text(page), known, ANY_MENTION) - known for page in PAGES}
     assert {page: sorted(names) for page, names in named.items() if names} == {}
+
+
+def test_the_readme_stays_short_and_sends_details_to_docs() -> None:
+    readme = text(ROOT / "README.md")
+    assert len(readme.splitlines()) <= 250
+    assert "](docs/rules.md)" in readme and "](docs/playing.md)" in readme
