@@ -46,8 +46,11 @@ NOT_YOURS = N_("This list is for whoever opened it: see your own with /gate game
 APOLOGY = N_("Sorry, I couldn't show that just now: please press again.")
 #: The picture's file name: Discord shows it under the text.
 PICTURE_FILENAME = "stats.png"
-#: How a replay by number is typed on Discord.
-REPLAY_COMMAND = "/gate replay game:{game}"
+
+
+def watch(game: int) -> str:
+    """How to replay a game by its number, as typed on Discord."""
+    return _("Watch one again: /gate replay game:{game}", game=game)
 
 
 class PageButton(DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
@@ -195,7 +198,8 @@ class HistoryScreen:
 
     def message(self, page: HistoryPage, owner: int, say: Translator) -> tuple[str, discord.ui.View | None]:
         """A page's text in ``say``'s language, and ◀ ▶ for ``owner`` when there is more than one page."""
-        content = say.say(history_text(page, replay_command=REPLAY_COMMAND, new_command="/gate new"))
+        empty = _("You have no finished games yet: start one with /gate new.")
+        content = say.say(history_text(page, watch=watch, empty=empty))
         if page.pages == 1:
             return content, None
         view = discord.ui.View(timeout=None)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 RECENT_GAMES = 100
 #: How many games the win rate drawn over the recent games looks back on.
 ROLLING = 10
+#: How many of the latest games a chart keeps: the ones shown, and those the first one's win rate looks back on.
+KEPT_GAMES = RECENT_GAMES + ROLLING - 1
 #: How many bars the score distribution has below a full deck (a full deck, a win, gets its own).
 SCORE_BARS = 13
 
@@ -23,8 +25,10 @@ SCORE_BARS = 13
 class ResultsChart:
     """One variant's finished games, as the statistics picture shows them.
 
-    ``recent`` is the latest games' (won, cards home), oldest first (at most :data:`RECENT_GAMES`);
-    ``scores[n]`` is how many of all ``games`` ended with ``n`` cards home (``n`` from 0 to ``total``).
+    ``recent`` is the latest games' (won, cards home), oldest first: at most :data:`KEPT_GAMES`, of
+    which the last :data:`RECENT_GAMES` are drawn and the ones before only count in the first
+    bars' win rate. ``scores[n]`` is how many of all ``games`` ended with ``n`` cards home (``n``
+    from 0 to ``total``).
     """
 
     title: str
@@ -37,6 +41,15 @@ class ResultsChart:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def shown(self) -> tuple[tuple[bool, int], ...]:
+        """The games drawn one by one: the last :data:`RECENT_GAMES`."""
+        return self.recent[-RECENT_GAMES:]
+
+    def shown_rates(self) -> list[float]:
+        """The win rate at each game drawn, looking back on up to :data:`ROLLING` games (earlier ones too)."""
+        return rolling_rate(self.recent)[-len(self.shown):] if self.shown else []
 
 
 def rolling_rate(recent: Sequence[tuple[bool, int]], window: int = ROLLING) -> list[float]:

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from gatebot.messages import ENGLISH, Language
+from gatebot.messages import ENGLISH, N_, NN_, Language
 from gatebot.render.image_geometry import font
-from gatebot.render.results import RECENT_GAMES, ROLLING, ResultsChart, bin_width, bins, rolling_rate
+from gatebot.render.results import ROLLING, ResultsChart, bin_width, bins
 
 Colour = tuple[int, int, int]
 
@@ -55,6 +55,15 @@ LEGEND_SQUARE = 18
 LINE_WIDTH = 4
 COMPRESS_LEVEL = 6
 
+#: The picture's words, looked up in the reader's catalogue where it is drawn.
+SUMMARY = NN_("{games} game, {wins} won ({rate}%)", "{games} games, {wins} won ({rate}%)")
+RECENT_CAPTION = NN_("The last game: cards home", "The last {n} games: cards home")
+SCORES_CAPTION = NN_("Cards home in {n} game", "Cards home in all {n} games")
+WON_LABEL = N_("won")
+NOT_WON_LABEL = N_("not won")
+RATE_LABEL = N_("win rate of {n} games")
+PERCENT = N_("{n}%")
+
 
 def render_results_png(chart: ResultsChart, language: Language = ENGLISH) -> bytes:
     """The picture of ``chart`` as palette PNG bytes, its words in ``language``; call it in a worker thread."""
@@ -63,31 +72,34 @@ def render_results_png(chart: ResultsChart, language: Language = ENGLISH) -> byt
 
 def draw_results(chart: ResultsChart, language: Language = ENGLISH) -> Image.Image:
     """The picture of ``chart`` as an RGB image 640 px wide (:func:`render_results_png` encodes it)."""
-    say, says = language.gettext, language.ngettext
-    recent = chart.recent[-RECENT_GAMES:]
+    say = language.gettext
+    recent = chart.shown
+    legend = _legend_layout([(WON, say(WON_LABEL)), (NOT_WON, say(NOT_WON_LABEL)),
+                             (INK, say(RATE_LABEL).format(n=ROLLING))])
+    legend_lines = 1 + max(line for _colour, _text, _x, line in legend)
     height = (MARGIN + _line(TITLE_FONT) + _line(SUBTITLE_FONT) + 14
-              + _line(CAPTION_FONT) + 10 + RECENT_HEIGHT + 12 + _line(LABEL_FONT) + 18
+              + _line(CAPTION_FONT) + 10 + RECENT_HEIGHT + 12 + legend_lines * _line(LABEL_FONT) + 18
               + _line(CAPTION_FONT) + 10 + SCORES_HEIGHT + 8 + _line(LABEL_FONT) + MARGIN)
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     y = MARGIN
     draw.text((MARGIN, y), chart.title, font=font(TITLE_FONT), fill=INK)
     y += _line(TITLE_FONT)
-    summary = says("{games} game, {wins} won ({rate}%)", "{games} games, {wins} won ({rate}%)", chart.games).format(
+    summary = language.ngettext(*SUMMARY, chart.games).format(
         games=chart.games, wins=chart.wins, rate=round(chart.win_rate * 100))
     draw.text((MARGIN, y), summary, font=font(SUBTITLE_FONT), fill=INK)
     y += _line(SUBTITLE_FONT) + 14
 
-    caption = says("The last game: cards home", "The last {n} games: cards home", len(recent)).format(n=len(recent))
+    caption = language.ngettext(*RECENT_CAPTION, len(recent)).format(n=len(recent))
     draw.text((MARGIN, y), caption, font=font(CAPTION_FONT), fill=INK)
     y += _line(CAPTION_FONT) + 10
-    _recent(draw, recent, chart.total, (MARGIN + GUTTER, y, WIDTH - MARGIN - RATE_GUTTER, y + RECENT_HEIGHT))
+    _recent(draw, recent, chart.shown_rates(), chart.total,
+            (MARGIN + GUTTER, y, WIDTH - MARGIN - RATE_GUTTER, y + RECENT_HEIGHT), say(PERCENT))
     y += RECENT_HEIGHT + 12
-    _legend(draw, y, [(WON, say("won")), (NOT_WON, say("not won")),
-                      (INK, say("win rate of {n} games").format(n=ROLLING))])
-    y += _line(LABEL_FONT) + 18
+    _legend(draw, y, legend)
+    y += legend_lines * _line(LABEL_FONT) + 18
 
-    caption = says("Cards home in {n} game", "Cards home in all {n} games", chart.games).format(n=chart.games)
+    caption = language.ngettext(*SCORES_CAPTION, chart.games).format(n=chart.games)
     draw.text((MARGIN, y), caption, font=font(CAPTION_FONT), fill=INK)
     y += _line(CAPTION_FONT) + 10
     _scores(draw, chart, (MARGIN + GUTTER, y, WIDTH - MARGIN, y + SCORES_HEIGHT))
@@ -98,20 +110,20 @@ def _line(size: int) -> int:
     return round(size * 1.3)
 
 
-def _recent(draw: ImageDraw.ImageDraw, recent: Sequence[tuple[bool, int]], total: int,
-            box: tuple[int, int, int, int]) -> None:
-    """Each game a bar of its cards home; the rolling win rate a line over them; the scale at the left."""
+def _recent(draw: ImageDraw.ImageDraw, recent: Sequence[tuple[bool, int]], rates: Sequence[float], total: int,
+            box: tuple[int, int, int, int], percent: str) -> None:
+    """Each game a bar of its cards home; the rolling win rate a line over them; the scales at the sides."""
     left, top, right, bottom = box
     _scale(draw, box, str(total), "0")
     labels = font(LABEL_FONT)
-    draw.text((right + 10, top), "100%", font=labels, fill=INK, anchor="lt")
-    draw.text((right + 10, bottom), "0%", font=labels, fill=INK, anchor="lb")
+    draw.text((right + 10, top), percent.format(n=100), font=labels, fill=INK, anchor="lt")
+    draw.text((right + 10, bottom), percent.format(n=0), font=labels, fill=INK, anchor="lb")
     if not recent:
         return
     step = (right - left) / max(len(recent), 20)
     gap = 1 if step >= 4 else 0
     points = []
-    for index, ((won, score), rate) in enumerate(zip(recent, rolling_rate(recent), strict=True)):
+    for index, ((won, score), rate) in enumerate(zip(recent, rates, strict=True)):
         x0 = left + round(index * step)
         x1 = max(x0, left + round((index + 1) * step) - 1 - gap)
         # A game with nothing home still gets a stub, so every game shows.
@@ -159,12 +171,25 @@ def _scale(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], high: str,
     draw.text((left - 10, bottom), low, font=labels, fill=INK, anchor="rb")
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: int, entries: list[tuple[Colour, str]]) -> None:
-    """A square (or, for the ink, a short line) before each meaning, on one line under the figure."""
+def _legend_layout(entries: list[tuple[Colour, str]]) -> list[tuple[Colour, str, int, int]]:
+    """Each legend entry's colour, words, left edge and line (from 0): on one line while they fit, else wrapped."""
     labels = font(LABEL_FONT)
-    x = MARGIN + GUTTER
-    middle = y + _line(LABEL_FONT) // 2
+    placed = []
+    x, line = MARGIN + GUTTER, 0
     for colour, meaning in entries:
+        width = (2 * LEGEND_SQUARE if colour == INK else LEGEND_SQUARE) + 8 + round(labels.getlength(meaning))
+        if x + width > WIDTH - MARGIN and x > MARGIN + GUTTER:
+            x, line = MARGIN + GUTTER, line + 1
+        placed.append((colour, meaning, x, line))
+        x += width + 22
+    return placed
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: int, placed: list[tuple[Colour, str, int, int]]) -> None:
+    """A square (or, for the ink, a short line) before each meaning, under the figure, as laid out."""
+    labels = font(LABEL_FONT)
+    for colour, meaning, x, line in placed:
+        middle = y + line * _line(LABEL_FONT) + _line(LABEL_FONT) // 2
         if colour == INK:
             draw.line((x, middle, x + 2 * LEGEND_SQUARE, middle), fill=INK, width=LINE_WIDTH)
             x += 2 * LEGEND_SQUARE + 8
@@ -173,7 +198,6 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, entries: list[tuple[Colour, str]]
             draw.rectangle((x, middle - half, x + LEGEND_SQUARE, middle + half), fill=colour)
             x += LEGEND_SQUARE + 8
         draw.text((x, middle), meaning, font=labels, fill=INK, anchor="lm")
-        x += round(labels.getlength(meaning)) + 22
 
 
 def palette() -> list[int]:

@@ -129,19 +129,19 @@ def game_line(game: PastGame) -> Text:
     return _("#{game} · {what} · {ending} {score}/{deck} · {moves} · {day}", what=what, day=day, **facts)
 
 
-def history_text(page: HistoryPage, *, replay_command: str, new_command: str) -> str:
+def history_text(page: HistoryPage, *, watch: Callable[[int], str], empty: str) -> str:
     """The page as lines to read: a heading, a line a game, and how to watch one again.
 
-    ``replay_command`` is how the front end writes a replay with a number (``/gate replay
-    game:{game}``, ``gatebot replay --game {game}``), shown with the page's newest game.
+    ``watch`` is the front end's sentence saying how to replay a game by its number (``Watch
+    one again: /gate replay game:12``), shown with the page's newest game; ``empty`` its
+    sentence for a player with no finished game. Each is the front end's own, so a
+    translation words its command as that front end's readers type it.
     """
     if not page.games:
-        return _("You have no finished games yet: start one with {command}.", command=new_command)
+        return empty
     heading = _("Your games, newest first (page {page} of {pages}, {total} in all):", page=page.page,
                 pages=page.pages, total=page.total)
-    example = replay_command.format(game=page.games[0].game_id)
-    return joined(heading, *(game_line(game) for game in page.games),
-                  _("Watch one again: {command}", command=example), sep="\n")
+    return joined(heading, *(game_line(game) for game in page.games), watch(page.games[0].game_id), sep="\n")
 
 
 def chart_description(stats: VariantStats) -> str:

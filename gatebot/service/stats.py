@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gatebot.errors import UserError
 from gatebot.messages import Number, _, joined, n_
 from gatebot.render.card import DEALT, RANKS, Ascents, ResultCard, duration
-from gatebot.render.results import RECENT_GAMES, ResultsChart
+from gatebot.render.results import KEPT_GAMES, ResultsChart
 from gatebot.rules import Game, Move, RulesError, find_variant
 from gatebot.service import saved
 from gatebot.service.changes import UNDO_TOKEN, GameDamaged
@@ -456,7 +456,7 @@ class _Tally:
     best: int = 0
     best_score: int = 0
     fastest: FastestWin | None = None
-    recent: deque[tuple[bool, int]] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
+    recent: deque[tuple[bool, int]] = field(default_factory=lambda: deque(maxlen=KEPT_GAMES))
     scores: dict[int, int] = field(default_factory=dict)
 
     def add(self, won: bool, score: int, moves: int, started_at: datetime, finished_at: datetime | None) -> None:

@@ -22,8 +22,10 @@ from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 from gatebot.terminal.session import PLATFORM
 
-#: How the terminal writes a replay of a game by its number.
-REPLAY_COMMAND = "gatebot replay --game {game}"
+
+def watch(game: int) -> str:
+    """How to replay a game by its number, as typed in the terminal."""
+    return _("Watch one again: gatebot replay --game {game}", game=game)
 
 
 class NothingToDraw(UserError):
@@ -88,4 +90,4 @@ async def show_games(request: GamesRequest) -> str:
         page = await History(db).page(PLATFORM, request.user, request.page)
     finally:
         await db.dispose()
-    return history_text(page, replay_command=REPLAY_COMMAND, new_command="gatebot play")
+    return history_text(page, watch=watch, empty=_("You have no finished games yet: start one with gatebot play."))

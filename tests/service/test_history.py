@@ -1,4 +1,4 @@
-"""The history of past games and the statistics' new figures, on a real database, from games played through the service."""
+"""The history of past games and the statistics' new figures, on a real database, from games the service played."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
-from gatebot.render.results import RECENT_GAMES
+from gatebot.render.results import KEPT_GAMES
 from gatebot.service import Actor, GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.service.history import History, game_line, history_text
@@ -48,7 +48,7 @@ def test_streaks_count_the_runs_of_wins(results: list[bool]) -> None:
     stats = tally.stats("gate")
     assert (stats.current_streak, stats.best_streak) == streaks(results)
     assert stats.games == len(results) and stats.wins == sum(results)
-    assert list(stats.recent) == [(won, 52 if won else 7) for won in results][-RECENT_GAMES:]
+    assert list(stats.recent) == [(won, 52 if won else 7) for won in results][-KEPT_GAMES:]
     assert sum(stats.scores) == len(results) and stats.scores[52] == sum(results)
 
 
@@ -70,10 +70,10 @@ async def test_the_history_lists_finished_games_newest_first_in_pages(db: Databa
     assert last.page == 3 and [game.game_id for game in last.games] == [ids[0]]
     every = [game.game_id for n in (1, 2, 3) for game in (await history.page(ALICE.platform, ALICE.user_id, n)).games]
     assert every == ids[::-1] and running not in every
-    text = history_text(first, replay_command="gatebot replay --game {game}", new_command="gatebot play")
+    text = history_text(first, watch=lambda game: f"Watch #{game}", empty="None")
     assert text.splitlines()[1].startswith(f"#{ids[4]} · Gate deal 4 · resigned ")
     assert text.splitlines()[2].startswith(f"#{ids[3]} · Gate deal 1 · won 52/52 · {len(WIN_DEAL_1)} moves · ")
-    assert text.splitlines()[-1] == f"Watch one again: gatebot replay --game {ids[4]}"
+    assert text.splitlines()[-1] == f"Watch #{ids[4]}"
     nobody = await history.page(BOB.platform, BOB.user_id)
     assert (nobody.games, nobody.pages) == ((), 1)
 

@@ -19,7 +19,6 @@ from PIL import Image
 from gatebot.service import Actor, GameService
 from gatebot.store import Database, GameStatus
 from gatebot.store.migrate import ensure_schema
-
 from tests.lines import WIN_DEAL_1
 
 ROOT = Path(__file__).resolve().parents[2]
