@@ -10,10 +10,10 @@ Two figures under a heading, each with its own caption:
   each; a full deck home (a win) has its own green bar at the right.
 
 It is drawn 640 px wide with labels of 22–34 px, so shown at a phone's 320 px in Discord they
-still read at 11–17 px. Pillow draws it in 10–25 ms (``benchmarks/stats_image.py``), and the
-picture is a palette PNG of a dozen fixed colours, 8–20 KB. matplotlib would draw the same
-in a hundred milliseconds after a second of importing, and add some 40 MB to the install;
-gatebot already draws its boards and cards with Pillow. Pure: a chart in, the same bytes out;
+still read at 11–17 px. Pillow draws and encodes it in 6–8 ms of CPU (``benchmarks/stats_image.py``),
+a palette PNG of a dozen fixed colours, 9–12 KB. matplotlib would be a new dependency, with
+NumPy, and a slow import, for a picture no better suited to a phone; gatebot already draws its
+boards and cards with Pillow (docs/stats.md says more). Pure: a chart in, the same bytes out;
 async code calls it through ``asyncio.to_thread``. Import this module only where a picture is
 asked for (``tests/render/test_results_image.py`` checks no move imports it).
 """

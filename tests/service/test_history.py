@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from hypothesis import given
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
@@ -13,7 +17,7 @@ from gatebot.render.results import KEPT_GAMES
 from gatebot.service import Actor, GameService
 from gatebot.service.challenges import ChallengeService
 from gatebot.service.history import History, game_line, history_text
-from gatebot.service.stats import Statistics, _Tally, stats_text
+from gatebot.service.stats import PlayerStats, Statistics, stats_text
 from gatebot.store import Database, GameRecord, Player
 from tests.lines import WIN_DEAL_1
 
@@ -37,19 +41,62 @@ def streaks(results: list[bool]) -> tuple[int, int]:
     return len(runs[-1]), max(len(run) for run in runs)
 
 
-@given(st.lists(st.booleans(), max_size=60))
-def test_streaks_count_the_runs_of_wins(results: list[bool]) -> None:
-    tally = _Tally()
-    at = datetime(2026, 1, 1, tzinfo=UTC)
-    for won in results:
-        tally.add(won, 52 if won else 7, 100, at, at + timedelta(minutes=5))
-    if not results:
-        return
-    stats = tally.stats("gate")
-    assert (stats.current_streak, stats.best_streak) == streaks(results)
-    assert stats.games == len(results) and stats.wins == sum(results)
-    assert list(stats.recent) == [(won, 52 if won else 7) for won in results][-KEPT_GAMES:]
-    assert sum(stats.scores) == len(results) and stats.scores[52] == sum(results)
+#: One stored game: won, cards home when lost, seconds it took, moves; and whether it is Little Gate.
+games = st.lists(st.tuples(st.booleans(), st.integers(0, 51), st.integers(1, 5000), st.integers(1, 400),
+                           st.booleans()), max_size=40)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games)
+def test_the_databases_figures_are_plain_countings(migrated_sqlite: Path, tmp_path_factory: pytest.TempPathFactory,
+                                                    played: list[tuple[bool, int, int, int, bool]]) -> None:
+    """Streaks, counts, the fastest win, the latest games and the distribution, against counting them in Python."""
+    path = tmp_path_factory.mktemp("figures") / "gatebot.db"
+    shutil.copyfile(migrated_sqlite, path)
+    stats = asyncio.run(figures_of(f"sqlite+aiosqlite:///{path}", played))
+    for variant in ("gate", "little-gate"):
+        mine = [(won, 52 if won else score, seconds, moves) for won, score, seconds, moves, little in played
+                if (variant == "little-gate") == little]
+        found = stats.of(variant) if stats is not None else None
+        if not mine:
+            assert found is None
+            continue
+        assert found is not None
+        results = [won for won, *_ in mine]
+        assert (found.current_streak, found.best_streak) == streaks(results)
+        assert (found.games, found.wins) == (len(mine), sum(results))
+        assert found.average_score == pytest.approx(sum(score for _, score, _, _ in mine) / len(mine))
+        assert found.best_score == max(score for _, score, _, _ in mine)
+        assert list(found.recent) == [(won, score) for won, score, _, _ in mine][-KEPT_GAMES:]
+        assert list(found.scores) == [sum(1 for _, score, _, _ in mine if score == n) for n in range(53)]
+        wins = [(seconds, index) for index, (won, _, seconds, _) in enumerate(mine) if won]
+        if wins:
+            seconds, index = min(wins)
+            assert found.fastest_win is not None
+            assert (round(found.fastest_win.seconds), found.fastest_win.moves) == (seconds, mine[index][3])
+        else:
+            assert found.fastest_win is None
+
+
+async def figures_of(url: str, played: list[tuple[bool, int, int, int, bool]]) -> PlayerStats | None:
+    """The statistics of a player whose games, stored directly, are ``played`` in order, a minute apart."""
+    db = Database(url)
+    try:
+        async with db.sessions() as session, session.begin():
+            player = Player(platform="discord", platform_user_id="1", display_name="Ann")
+            session.add(player)
+            await session.flush()
+            start = datetime(2026, 1, 1, tzinfo=UTC)
+            session.add_all(
+                GameRecord(player_id=player.id, variant="little-gate" if little else "gate", deal=1, position="",
+                           status="won" if won else "lost", score=52 if won else score, move_count=moves,
+                           started_at=start + timedelta(minutes=n) - timedelta(seconds=seconds),
+                           finished_at=start + timedelta(minutes=n))
+                for n, (won, score, seconds, moves, little) in enumerate(played)
+            )
+        return await Statistics(db).player("discord", "1")
+    finally:
+        await db.dispose()
 
 
 async def test_the_history_lists_finished_games_newest_first_in_pages(db: Database) -> None:
