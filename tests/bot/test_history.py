@@ -64,6 +64,16 @@ async def test_stats_attach_a_picture_described_in_words_and_open_the_history(ga
     shown = theirs.original
     assert shown is not None and shown.ephemeral and shown.attachments
     assert "Your games" not in buttons(shown)
+    # A German client gets the words, the alt text and the picture in German.
+    fake.user("alice").locale = "de"
+    german = await fake.send_command("gate stats")
+    await german.settled()
+    told = german.original
+    assert told is not None and told.content.startswith("Deine Spiele:")
+    [attachment] = told.attachments
+    assert attachment["description"].startswith("Statistikbild von Gate: 1 Spiel, 1 gewonnen (100\u00a0%).")
+    assert told.file("stats.png").data != data
+    assert "Deine Spiele" in buttons(told)
 
 
 async def game_ids(run: Running) -> list[int]:
