@@ -110,3 +110,27 @@ async def test_games_pages_are_the_owners_alone(gatebot: Callable) -> None:
     # Bob's own list is his: he has none.
     his = await (await fake.send_command("gate games", user=bob)).response()
     assert his.ephemeral and his.content.startswith("You have no finished games yet")
+
+
+async def test_a_player_shares_their_picture_once_and_only_they_can(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await win_deal_1(run)
+    asked = await fake.send_command("gate stats")
+    await asked.settled()
+    mine = asked.original
+    assert mine is not None
+    share = buttons(mine)["Share picture"]["custom_id"]
+    bob = fake.user("bob")
+    refused = await (await fake.click(mine, share, user=bob)).response()
+    assert refused.ephemeral and refused.content == "Only whoever asked for these statistics can share them."
+    pressed = await fake.click(mine, share)
+    await pressed.settled()
+    posted = pressed.original
+    assert posted is not None and not posted.ephemeral and posted.content == "Alice's Gate games:"
+    [attachment] = posted.attachments
+    assert attachment["description"].startswith("Statistics picture of Gate: 1 game, 1 won (100%).")
+    assert any(m.id == posted.id for m in fake.messages(fake.channel)), "posted for everyone"
+    again = await (await fake.click(mine, share)).response()
+    assert again.ephemeral and "a moment ago" in again.content
+    assert sum(1 for m in fake.messages(fake.channel) if m.attachments and not m.ephemeral) == 1
