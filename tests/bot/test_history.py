@@ -57,6 +57,9 @@ async def test_stats_attach_a_picture_described_in_words_and_open_the_history(ga
     [game] = await game_ids(run)
     assert f"#{game} · Gate deal 1 · won 52/52 · " in listed.content
     assert f"/gate replay game:{game}" in listed.content
+    replayed = await fake.send_command("gate replay", {"game": game})
+    await replayed.settled()
+    assert replayed.original is not None and f"Replay of game #{game}:" in replayed.original.content
     # Someone else's statistics come with the picture but without the button to their games.
     bob = fake.user("bob")
     theirs = await fake.send_command("gate stats", {"user": fake.user("alice")}, user=bob)
