@@ -239,10 +239,20 @@ class Progress:
 
 
 def _isatty(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal to draw the bar on.
+
+    One that says it is 0 columns wide (a pseudo-terminal nobody sized) gets the log's lines
+    instead: tqdm would draw the bar there as nothing.
+    """
     try:
-        return stream.isatty()
+        if not stream.isatty():
+            return False
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
+    try:
+        return os.get_terminal_size(stream.fileno()).columns > 0
+    except (OSError, ValueError):  # a terminal that won't say its size: tqdm's own width
+        return True
 
 
 # -- CSV ------------------------------------------------------------------------------------

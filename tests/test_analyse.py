@@ -283,37 +283,58 @@ def test_progress_on_a_terminal_redraws_one_line() -> None:
     assert "3/3 deals, 2 winnable, 0 lost, 1 unresolved" in drawn[-1] and drawn[-1].startswith("100%")
 
 
+def _screen(master: int) -> str:
+    """Everything written to the terminal ``master`` until its other end closes (or nothing came for 30 s)."""
+    shown = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 30)
+        assert ready, f"nothing more was drawn: {shown[-300:]!r}"
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    return shown.decode("utf-8").replace("\r\n", "\n")
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's ptys")
 def test_gatebot_analyse_draws_its_bar_on_the_terminal_at_the_terminal_s_width() -> None:
-    """Stderr a terminal 50 columns wide: one line redrawn in place, never wider, the deals' verdicts at the end."""
+    """On a terminal 50 columns wide: the title, then one line redrawn in place, never wider, then the summary."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 50, 0, 0))
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     process = subprocess.Popen(
         [sys.executable, "-m", "gatebot", "analyse", "--deals", "1-3", "--jobs", "1", "--nodes", "200"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env, close_fds=True,
+        stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,
     )
     os.close(slave)
-    shown = b""
     try:
-        while True:
-            ready, _, _ = select.select([master], [], [], 30)
-            assert ready, f"gatebot analyse stopped drawing: {shown[-300:]!r}"
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the terminal closed with the process
-                break
-            if not chunk:
-                break
-            shown += chunk
-        stdout, _ = process.communicate(timeout=30)
+        screen = _screen(master)
+        assert process.wait(timeout=30) == 0
     finally:
         process.kill()
         os.close(master)
-    assert process.returncode == 0
-    assert b"Decided:" in stdout and b"3/3" not in stdout  # the bar is on stderr only
-    screen = shown.decode("utf-8").replace("\r\n", "\n")
-    assert screen.endswith("\n") and screen.count("\n") == 1
-    drawn = [line for line in screen.rstrip("\n").split("\r") if line]
+    title, bar, summary = screen.split("\n", 2)
+    assert title.startswith("Gate, deals 1-3: 3 deals") and summary.startswith("Decided:")
+    drawn = [line for line in bar.split("\r") if line]
     assert all(len(line) <= 50 for line in drawn) and len(drawn) >= 2
+    assert drawn[0].lstrip().startswith("0%") and "0/3 deals" in drawn[0]
     assert "3/3 deals" in drawn[-1] and drawn[-1].startswith("100%")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's ptys")
+def test_a_terminal_of_no_width_gets_the_log_s_lines() -> None:
+    """A pseudo-terminal nobody sized says it is 0 columns wide: a line at each tenth, not a bar of nothing."""
+    master, slave = pty.openpty()
+    with open(slave, "w", encoding="utf-8") as stream:
+        progress = Progress(2, stream)
+        progress.update(row(1, Verdict.WINNABLE))
+        progress.update(row(2, Verdict.LOST))
+        progress.finish()
+    try:
+        lines = _screen(master).splitlines()
+    finally:
+        os.close(master)
+    assert len(lines) == 2 and lines[-1].startswith("100%|##########| 2/2 deals, 1 winnable, 1 lost, 0 unresolved")
