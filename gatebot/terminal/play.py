@@ -15,7 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
-from gatebot.messages import N_, _, joined, message_of, n_
+from gatebot.messages import N_, Text, _, joined, message_of, n_
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import duration, render_card
 from gatebot.rules import Game, describe_move
@@ -70,6 +70,8 @@ class TerminalGame:
         self.game: Game | None = None
         #: How the last game shown ended (won, lost, resigned), or None while it goes on.
         self.ended: GameStatus | None = None
+        #: Whether the reply that ended it said how (so the end isn't summed up a second time).
+        self.told_end = False
 
     async def run(self, first: Reply) -> int:
         """Show ``first``'s board, then play lines until the player quits or input ends.
@@ -102,8 +104,9 @@ class TerminalGame:
         return _("Type a move ({examples}), or {commands}.", examples=type(self.game).move_examples, commands=_COMMANDS)
 
     async def play_again(self) -> bool:
-        """Sum the ended game up and ask to play again; True when a new game of its kind is on the board."""
-        self.say(await self.summary())
+        """Ask to play again, after summing the ended game up unless its last reply did; True when a new game is on."""
+        if not self.told_end:
+            self.say(await self.summary())
         again = self.screen.language.say(_AGAIN)
         if self.screen.interactive:
             answer = self.reader.read(again)
@@ -247,12 +250,18 @@ class TerminalGame:
                 game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
-        if reply.status in _ENDED:
+        ended = reply.status in _ENDED
+        if ended:
             self.ended = reply.status
-        notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []
+            self.told_end = bool(reply.message)
+        # Once the game is over its board and message say how it ended: no note on a column emptied
+        # by the last moves comes between them, and what was played is said before the board.
+        notes = fill_notes(before, reply.played, game) if before is not None and reply.played and not ended else []
         self.game = game
+        if reply.played and ended:
+            self.say(_("Played {moves}.", moves=", ".join(reply.played)))
         self.draw(game)
-        if reply.played:
+        if reply.played and not ended:
             self.say(_("Played {moves}.", moves=", ".join(reply.played)))
         for note in notes:
             self.say(note)
@@ -261,8 +270,8 @@ class TerminalGame:
             self.say(_("Then: {message}", message=reply.message) if after_moves else reply.message)
         offer = await self.service.end_offer(reply)
         if offer is not None and offer.message:
-            self.say(offer.message)
-        return reply.status not in _ENDED
+            self.say(added(offer.message, reply.message))  # the reply's own message was said just above
+        return not ended
 
     def list_moves(self) -> None:
         """Every legal move: its token, then the move in words."""
@@ -303,3 +312,10 @@ class TerminalGame:
 
     def _prompt(self) -> str:
         return f"{self.game.name if self.game is not None else 'gatebot'}> "
+
+
+def added(whole: str, said: str | None) -> str:
+    """What ``whole`` (built as ``joined(said, more)``) adds to ``said``, already said; all of it otherwise."""
+    if said and isinstance(whole, Text) and whole.parts is not None and len(whole.parts) > 1 and whole.parts[0] == said:
+        return joined(*whole.parts[1:], sep=whole.sep)
+    return whole
