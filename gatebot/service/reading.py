@@ -270,8 +270,9 @@ class Reader:
             except GameDamaged:
                 return None
             assert owner is not None
-            expired = rules is not None and record.status == GameStatus.EXPIRED
-            message = rules.has_closed(score_words(record.score, record.variant)) if rules is not None and expired else None
+            message = None
+            if rules is not None and record.status == GameStatus.EXPIRED:
+                message = rules.has_closed(score_words(record.score, record.variant))
             actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
             return actor, await self.board(session, record, game, message=message)
 
