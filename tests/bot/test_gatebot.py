@@ -222,7 +222,7 @@ async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
         await (await run.fake.send_command("gate move", {"moves": token})).response()
     await won(run)
     board = board_of(run.fake)
-    assert "You won!" in board.content
+    assert "Win streak:" in board.content
     assert finished_board(board) == ending_components((await run.game_row()).id)
 
 
@@ -425,7 +425,7 @@ async def test_auto_finishes_a_game_the_solver_wins(gatebot: Callable) -> None:
     board = board_of(fake)
     click = await fake.click(board, button(board, "auto"))
     assert (await click.response()).type in (6, 7)
-    await fake.wait_for(lambda: "You won!" in fake.message(board.id).content or None, timeout=10,
+    await fake.wait_for(lambda: "Win streak:" in fake.message(board.id).content or None, timeout=10,
                         what="the won board")
     await won(run)
 
@@ -450,7 +450,7 @@ async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot:
     assert (await click.response()).type == 7
     row = await run.game_row()
     assert (row.status, row.score) == ("resigned", 9)
-    assert "You ended the game with a score of 9." in fake.message(board.id).content
+    assert "You ended the game with a score of 9/52." in fake.message(board.id).content
 
 
 async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable, monkeypatch: pytest.MonkeyPatch) -> None:
