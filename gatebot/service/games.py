@@ -74,6 +74,7 @@ from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply, Rep
 from gatebot.service.stats import win_message, won_game
 from gatebot.service.variants import score_words
 from gatebot.solver import HINT_SECONDS, Verdict, registry
+from gatebot.solver.deals import winnable_deals
 from gatebot.store import games as stored
 from gatebot.store.database import Database, DiskFull
 from gatebot.store.games import Executor as Statements
@@ -272,7 +273,8 @@ class GameService:
     ) -> Reply:
         """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it.
 
-        ``winnable`` deals one the solver proved winnable: a random deal it can prove so
+        ``winnable`` deals one the solver proved winnable (in place of a game nothing was played in,
+        without asking: see :func:`~gatebot.service.reading.untouched`): a random deal it can prove so
         quickly, else one from the shipped list (Gate and Little Gate without options; for
         any other variant or with options only a deal proved on the spot will do, and the
         request may be refused). A variant the solver doesn't play yet is refused at once.
@@ -297,7 +299,7 @@ class GameService:
             return Reply(ReplyKind.ERROR, sentence(message_of(error)))
         if winnable:
             if not confirm:
-                running = await self._reader.running_game(actor)
+                running = await self._reader.running_game(actor, unless_untouched=True)
                 if running is not None:
                     return running
             number = await self.advice.winnable_deal(cls.name, chosen_options, actor)
@@ -335,7 +337,7 @@ class GameService:
                 set_aside, current = current, None
             ended: str | None = None  # the open challenge an abandoned attempt was at: its deal stays secret
             if current is not None:
-                if not confirm and not untouched(current):
+                if not confirm and not (winnable and untouched(current)):
                     return await self._reader.ask_to_abandon(session, current)
                 ended = self._reader.label(await self.attempts.of_record(session, current))
                 finish(current, GameStatus.ABANDONED, self._clock())
@@ -372,7 +374,9 @@ class GameService:
             elif attempt is None:  # a challenge's deal is what it is: no advice on how often it is won
                 proven_offered = no_winnable_deals(game.name, game.options) is None
                 note = odds_note(game, self._deal_command, proven_offered=proven_offered)
-                if note is not None:
+                if note is not None and not game.options and number in winnable_deals(game.name):
+                    message = joined(message, proven_sentence())  # one of the listed proven deals, asked by number
+                elif note is not None:
                     message = joined(message, note)
                     if proven_offered:
                         actions = ("winnable",)

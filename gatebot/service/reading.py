@@ -125,13 +125,16 @@ class Reader:
             version=record.version, status=GameStatus.EXPIRED,
         )
 
-    async def running_game(self, actor: Actor) -> Reply | None:
-        """The question to ask before a new game abandons the running one, or None with none running."""
+    async def running_game(self, actor: Actor, *, unless_untouched: bool = False) -> Reply | None:
+        """The question to ask before a new game abandons the running one, or None with none running.
+
+        ``unless_untouched``: None too when nothing was played in the running game (:func:`untouched`).
+        """
         async with self._db.sessions() as session:
             current = await self.active(session, actor)
             if current is None or saved.problem(current.status, current.variant, current.options) is not None:
                 return None  # a game from another gatebot version is set aside when the new one is dealt
-            if untouched(current):
+            if unless_untouched and untouched(current):
                 return None
             return await self.ask_to_abandon(session, current)
 
@@ -371,9 +374,11 @@ def set_aside_note(record: GameRecord, *, secret: bool = False) -> str:
 
 
 def untouched(record: GameRecord) -> bool:
-    """Whether a new deal may replace this game in progress without asking: nothing was ever played in it.
+    """Whether a proven deal may replace this game in progress without asking: nothing was ever played in it.
 
-    A challenge's attempt always asks, since ending it ends the player's one attempt.
+    It is what a player who asks for a proven deal right after a deal seldom won means (the deal's
+    note offers one, and Discord's Proven winnable deal button): one step, nothing lost. Any other
+    new deal still asks, and a challenge's attempt always does, since ending it ends the one attempt.
     """
     return not record.log and record.challenge_id is None
 

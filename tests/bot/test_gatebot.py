@@ -399,6 +399,8 @@ async def test_a_new_game_over_a_running_one_asks_with_buttons(gatebot: Callable
     run: Running = await gatebot()
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
+    # A deal nothing was played in is replaced by a proven deal without a question: play a move first.
+    await (await fake.send_command("gate move", {"moves": "d"})).response()
     asked = await fake.send_command("gate new", {"winnable": True})
     question = await asked.response()
     assert question.ephemeral and "abandon" in question.content
@@ -408,7 +410,7 @@ async def test_a_new_game_over_a_running_one_asks_with_buttons(gatebot: Callable
     click = await fake.click(message, yes)
     assert (await click.response()).type == 7
     board = await click.followup(0, timeout=10)
-    assert "Dealt Gate deal" in board.content and "abandoned with a score of 0" in board.content
+    assert "Dealt Gate deal" in board.content and "abandoned with a score of 0/52" in board.content
     row = await run.game_row()
     assert row.status == "active" and (row.deal in winnable_deals("gate") or proved(row.deal))
 

@@ -2,8 +2,8 @@
 
 Nearly every plain Archway deal is lost before the first move, so the deal's message says how
 often one can be won and names the commands that deal a game that can be, in the words of the
-front end it was dealt from; a proven deal says it is one. Winnable Archway comes from a short list of proven deals: a player is dealt
-each of them before any comes back.
+front end it was dealt from; a proven deal says it is one. Winnable Archway comes from a short
+list of proven deals: a player is dealt each of them before any comes back.
 """
 
 from __future__ import annotations
@@ -64,7 +64,9 @@ async def test_the_note_names_the_front_ends_own_commands(db: Database) -> None:
     assert "new archway" not in dealt.message
 
 
-async def test_games_that_can_be_won_get_no_note_and_proven_ones_say_so(db: Database, solver: ThreadPoolExecutor) -> None:
+async def test_games_that_can_be_won_get_no_note_and_proven_ones_say_so(
+    db: Database, solver: ThreadPoolExecutor
+) -> None:
     service = GameService(db, solver=solver, winnable_tries=0, deal_picker=lambda: LOST_DEAL)
     kit = await service.new_game(Actor("terminal", "kit", "Kit"), "archway", options=("kit",))
     assert kit.message == "Dealt Archway deal 3."  # with kit every deal can be won

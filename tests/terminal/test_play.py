@@ -242,17 +242,10 @@ async def test_new_with_a_bad_deal_changes_nothing() -> None:
 
 
 async def test_end_of_input_while_asked_to_confirm_keeps_the_game() -> None:
-    code, out, _ = await run("3f\nnew 2\n")
-    [record] = await games()
-    assert code == 0 and record.status == "active" and record.log == "3f"
-    assert "You have a game of Gate in progress (deal 1, score 1/52): start a new one and abandon it?" in out
-
-
-async def test_a_deal_nothing_was_played_in_is_replaced_without_a_question() -> None:
     code, out, _ = await run("new 2\n")
-    first, second = await games()
-    assert code == 0 and (first.status, second.status, second.deal) == ("abandoned", "active", 2)
-    assert "abandon it?" not in out and "Your previous game (deal 1) was abandoned with a score of 0/52." in out
+    [record] = await games()
+    assert code == 0 and record.status == "active"
+    assert "You have a game of Gate in progress (deal 1, score 0/52): start a new one and abandon it?" in out
 
 
 async def test_a_damaged_saved_game_is_reported_in_one_sentence_and_a_new_one_dealt() -> None:
@@ -546,7 +539,7 @@ async def test_a_plain_archway_deal_names_the_commands_that_deal_a_win_and_they_
     assert found is not None, out
     winnable_command, kit_command = found.groups()
     assert parse_new(winnable_command.split()[1:]) == NewGame("archway", (), None, winnable=True)
-    _, out, _ = await run(f"{kit_command}\n", deal=None)  # nothing was played: no question
+    _, out, _ = await run(f"{kit_command}\nyes\n", deal=None)
     plain, kit = await games()
     assert (plain.variant, plain.options, plain.status) == ("archway", "", "abandoned")
     assert (kit.variant, kit.options, kit.status) == ("archway", "kit", "active")

@@ -220,7 +220,10 @@ $("undo").addEventListener("click", () => act("undo"));
 $("hint").addEventListener("click", () => act("hint"));
 $("auto").addEventListener("click", () => act("auto"));
 $("end").addEventListener("click", () => act("end"));
-$("new").addEventListener("click", () => $("deal-dialog").showModal());
+$("new").addEventListener("click", () => {
+  sayOdds();
+  $("deal-dialog").showModal();
+});
 $("again").addEventListener("click", () => deal({ variant: shown ? shown.variant : "gate", options: shown ? shown.options : [] }));
 $("share").addEventListener("click", async () => {
   if (!shown) return;
@@ -235,6 +238,12 @@ $("share").addEventListener("click", async () => {
     say(text);
   }
 });
+// The New deal dialog says how often a plain deal of the variant picked can be won (a figure per variant).
+function sayOdds() {
+  const picked = $("deal-form").elements.variant.value;
+  $("deal-odds").textContent = (words.odds || {})[picked] || "";
+}
+$("deal-form").elements.variant.addEventListener("change", sayOdds);
 $("deal-dialog").addEventListener("close", () => {
   if ($("deal-dialog").returnValue !== "deal") return;
   const form = new FormData($("deal-form"));
