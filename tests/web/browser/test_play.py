@@ -6,6 +6,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
 
 from gatebot.render.view import board_view
 from gatebot.rules import Game
@@ -44,6 +45,27 @@ def test_a_winnable_gate_deal_played_by_taps_ends_on_the_win_screen(page: WebDri
     assert "You won" in won.text
     assert page.find_element(By.ID, "board").get_attribute("data-status") == "won"
     assert stored(page)["status"] == "won"
+    # Said once: "You won!" over the game's name, and the moves and time in the message above it.
+    message = page.find_element(By.ID, "message")
+    wait(page).until(lambda d: "Win streak: 1." in message.text)
+    moves = len(solution.line)
+    assert message.text.startswith("That took ") and f" and {moves} moves." in message.text, message.text
+    assert page.find_element(By.ID, "won-facts").text == f"Gate, deal {number}."
+    body = page.find_element(By.TAG_NAME, "body").text
+    # Besides the facts line over the board (the game's state, as a board's header), the moves are said once.
+    assert body.count("You won") == 1 and body.count(f"{moves} moves") == 2 and "moves" not in won.text, body
+
+
+def test_the_new_deal_dialog_says_how_often_the_variant_picked_can_be_won(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    page.find_element(By.ID, "new").click()
+    odds = page.find_element(By.ID, "deal-odds")
+    wait(page).until(lambda d: odds.is_displayed())
+    assert odds.text == "About 99 deals in 100 of Gate can be won."
+    Select(page.find_element(By.NAME, "variant")).select_by_value("little-gate")
+    assert odds.text == "About 1 deal in 100 of Little Gate can be won."
+    Select(page.find_element(By.NAME, "variant")).select_by_value("archway")
+    assert odds.text == "About 4 deals in 1,000 of Archway can be won."
 
 
 def test_a_card_dragged_onto_its_place_is_played(page: WebDriver, server: Server) -> None:
