@@ -58,6 +58,13 @@ async def test_a_little_gate_deal_says_how_seldom_it_is_won_and_one_press_deals_
         Game.new("little-gate", deal=row.deal), max_nodes=2_000_000, max_seconds=30
     ).verdict is Verdict.WINNABLE
 
+    first = fake.message(board.id)
+    assert not any(c.startswith("gate:proven:") for c in first.custom_ids())  # redrawn as abandoned, without it
+    # A client still showing the button (its edit not seen yet) presses it: nothing is dealt again.
+    again = await (await fake.click(first, proven, strict=False)).response()
+    assert again.ephemeral and again.content.startswith("That button no longer works here")
+    assert (await run.game_row()).id == row.id  # the proven deal is still the one in play
+
 
 async def test_a_gate_deal_has_no_note_nor_button(gatebot: Callable) -> None:
     run: Running = await gatebot()
