@@ -15,9 +15,9 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
-from gatebot.messages import N_, Text, _, joined, message_of, n_
+from gatebot.messages import N_, Text, _, joined, message_of
 from gatebot.render import render_spoken, render_text
-from gatebot.render.card import duration, render_card
+from gatebot.render.card import render_card
 from gatebot.rules import Game, describe_move
 from gatebot.rules.notation import split_phrases
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -40,8 +40,6 @@ _COMMANDS = "help, moves, hint, undo, new, resign, stats, card, quit"
 _COMMAND_WORDS = ("quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
                   "card", "auto", "new")
 _WORD = re.compile(r"[a-z]{3,}")
-_RESULTS = {GameStatus.WON: _("You won"), GameStatus.LOST: _("No move was left"),
-            GameStatus.RESIGNED: _("You ended the game")}
 _AGAIN = N_("Play again? [y/N] ")
 _NO_GAME = N_("You have no game in progress: start one with new.")
 
@@ -70,8 +68,6 @@ class TerminalGame:
         self.game: Game | None = None
         #: How the last game shown ended (won, lost, resigned), or None while it goes on.
         self.ended: GameStatus | None = None
-        #: Whether the reply that ended it said how (so the end isn't summed up a second time).
-        self.told_end = False
 
     async def run(self, first: Reply) -> int:
         """Show ``first``'s board, then play lines until the player quits or input ends.
@@ -104,9 +100,11 @@ class TerminalGame:
         return _("Type a move ({examples}), or {commands}.", examples=type(self.game).move_examples, commands=_COMMANDS)
 
     async def play_again(self) -> bool:
-        """Ask to play again, after summing the ended game up unless its last reply did; True when a new game is on."""
-        if not self.told_end:
-            self.say(await self.summary())
+        """Ask to play again; True when a new game of its kind is on the board.
+
+        The ended game was said just above, once: its board's last line (won, or no move left, with
+        the score) and the reply's message (a win's time, moves and streak; a resignation's score).
+        """
         again = self.screen.language.say(_AGAIN)
         if self.screen.interactive:
             answer = self.reader.read(again)
@@ -116,20 +114,6 @@ class TerminalGame:
         if answer is None or answer.strip().lower() not in _YES:
             return False
         return await self.new([])
-
-    async def summary(self) -> str:
-        """The ended game in a line: how it ended, its score, its moves, and its time when that is known."""
-        game, ended = self.game, self.ended
-        if game is None or ended is None:
-            return _("The game is over.")
-        moves, facts = len(game.moves), {"score": game.score, "cards": game.card_count}
-        home = n_("{score}/{cards} cards home in {n} move", "{score}/{cards} cards home in {n} moves", moves, **facts)
-        card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
-        if card is not None and card.deal == game.deal and card.title == game.title and card.seconds is not None:
-            home = n_("{score}/{cards} cards home in {n} move, in {time}",
-                      "{score}/{cards} cards home in {n} moves, in {time}", moves, **facts,
-                      time=duration(card.seconds))
-        return _("{result}: {home}.", result=_RESULTS[ended], home=home)
 
     async def handle(self, line: str) -> bool:
         """Carry out one line; False when the session ends (the player quit, or the game is over)."""
@@ -253,7 +237,6 @@ class TerminalGame:
         ended = reply.status in _ENDED
         if ended:
             self.ended = reply.status
-            self.told_end = bool(reply.message)
         # Once the game is over its board and message say how it ended: no note on a column emptied
         # by the last moves comes between them, and what was played is said before the board.
         notes = fill_notes(before, reply.played, game) if before is not None and reply.played and not ended else []

@@ -67,6 +67,8 @@ SCRIPT: dict[str, str | tuple[str, str]] = {
     # TRANSLATORS: under "You won!": the game won; its moves and time are in the message above it.
     "wonFacts": N_("{title}, {game}."),
     "played": N_("Played {move}."),
+    # TRANSLATORS: said when a move leaves no legal move: the page's board has no line saying so, as chat's has.
+    "lost": N_("Game over: no move left."),
     "undone": N_("Move taken back."),
     "shared": NN_("I won {title}, {game}, in {n} move on gatebot.",
                   "I won {title}, {game}, in {n} moves on gatebot."),

@@ -267,15 +267,17 @@ async def test_a_whole_game_in_direct_messages(gatebot: Callable) -> None:
     sent = await fake.send_message(" ".join(LOST_DEAL_10), author=bob, dm=True)
     assert "✅" in await sent.reaction()
     dm = fake.dm_channel(bob)
+    over = "Game over: no move left. Score 12/52."
     board = await fake.wait_for(
-        lambda: next((m for m in fake.messages(dm) if "No legal move is left" in m.content), None),
+        lambda: next((m for m in fake.messages(dm) if over in " ".join(m.content.split())), None),
         what="the board saying the game is over",
     )
     assert board.custom_ids(), "it is the board, with its buttons"
     row = await run.game_row()
     assert row.status == "lost"
-    said = [m for m in fake.messages(dm) if "No legal move is left" in m.content]
+    said = [m for m in fake.messages(dm) if "no move left" in m.content.lower() or "No legal move" in m.content]
     assert said == [board], "the end of the game is said once"
+    assert " ".join(board.content.split()).count("12/52") == 2, board.content  # the header's score and the last line
 
 
 async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable, monkeypatch) -> None:

@@ -99,8 +99,9 @@ def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
 
 def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--deal", "10", stdin=" ".join(LOST_DEAL_10) + "\nmaybe\n3f\n").stdout
-    assert "No legal move is left: the game ends with a score of 12/52.\nPlay again? [y/N]" in out
-    assert "No move was left: " not in out  # said once, by the service's message
+    # Said once, on the board's last line: no sentence after it says it again.
+    assert "\nGame over: no move left. Score 12/52.\nPlay again? [y/N]" in out
+    assert "No move was left: " not in out and "No legal move" not in out
     [lost] = stored(tmp_path / "games.db")
     assert lost[3] == "lost"
     assert out.rstrip().endswith("Play again? [y/N]")  # nothing more happened

@@ -353,7 +353,8 @@ async def test_a_game_with_no_legal_move_left_ends() -> None:
     code, out, rest = await run(" ".join(LOST_DEAL_10) + "\nno\nd\n", deal=10)
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("lost", dead.score)
-    assert "No legal move" in out and str(dead.score) in out
+    assert f"Game over: no move left. Score {dead.score}/52." in out  # the board's last line, said once
+    assert "No legal move" not in out
     assert rest.read() == "d\n"
 
 

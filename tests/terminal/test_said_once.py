@@ -65,7 +65,9 @@ def test_an_archway_game_ended_at_the_deal_says_one_score_the_boards(tmp_path: P
 def test_a_plain_archway_deal_says_its_note_once_and_no_win_is_not_said_before_a_move(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path / "games.db", "--deal", "1")
     terminal.read_until(b"gate> ")
-    terminal.type(b"new archway 3\n")  # nothing played in the Gate deal: no question first
+    terminal.type(b"new archway 3\n")
+    terminal.read_until(b"yes or no? ")
+    terminal.type(b"yes\n")
     terminal.read_until(b"archway> ")
     shown = after_typing(terminal)
     terminal.type(b"quit\n")

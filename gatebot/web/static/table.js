@@ -94,11 +94,13 @@ async function play(move) {
 
 // Say what an answer says; its plain "Played 3f." is left unsaid when the End offer for the very board
 // it brings was said already (the offer may come by the live stream before the answer does).
+// A move that leaves no move at all is said to be the end (chat's board says it on its last line).
 function answer(data, otherwise) {
   const view = data.view;
   const plain = !data.error && !data.message;
   if (plain && view && offered && view.game === offered.game && view.version === offered.version) return;
-  say(data.error || data.message || otherwise);
+  const over = view && view.status === "lost" ? words.lost : "";
+  say(data.error || [data.message, over].filter(Boolean).join(" ") || otherwise);
 }
 
 async function act(name) {

@@ -13,7 +13,7 @@ from gatebot.rules import Game
 from gatebot.solver.deals import winnable_deals
 from gatebot.solver.registry import solve
 from gatebot.solver.results import Verdict
-from tests.lines import NO_WIN_DEAL_1
+from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1
 from tests.web.browser.conftest import Server, wait
 from tests.web.browser.table import (
     card,
@@ -66,6 +66,24 @@ def test_the_new_deal_dialog_says_how_often_the_variant_picked_can_be_won(page: 
     assert odds.text == "About 1 deal in 100 of Little Gate can be won."
     Select(page.find_element(By.NAME, "variant")).select_by_value("archway")
     assert odds.text == "About 4 deals in 1,000 of Archway can be won."
+
+
+def test_the_move_that_leaves_no_move_says_the_game_is_over_once(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    *most, last = LOST_DEAL_10
+    view = deal(page, server, "gate", 10)
+    for move in most:  # the page's own requests, then the page reloaded on the position
+        answer = post(page, "/api/play", {"move": move, "version": view["version"]})
+        assert answer["status"] == 200, answer
+        view = answer["body"]["view"]
+    open_table(page, server)
+    page.find_element(By.TAG_NAME, "body").send_keys(last)  # typed in the Move box, as a person does
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(page).until(lambda d: stored(d)["status"] == "lost")
+    message = page.find_element(By.ID, "message")
+    wait(page).until(lambda d: message.text == "Game over: no move left.")
+    body = page.find_element(By.TAG_NAME, "body").text
+    assert body.count("no move left") == 1 and "No legal move" not in body, body
 
 
 def test_a_card_dragged_onto_its_place_is_played(page: WebDriver, server: Server) -> None:
