@@ -61,7 +61,8 @@ class ImageLayout(Protocol[G_contra]):
     """Lays a game out for the PNG board (see :func:`layout_board`); imports Pillow only when called."""
 
     def __call__(
-        self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+        self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+        phone: bool = False,
     ) -> Layout: ...
 
 
@@ -162,16 +163,18 @@ def render_spoken(game: Game, language: Language = ENGLISH, *, label: str | None
 
 
 def layout_board(
-    game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None, phone: bool = False
 ) -> Layout:
     """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box.
 
-    The header's and captions' words, and the empty places' notes, are in ``language``.
+    The header's and captions' words, and the empty places' notes, are in ``language``. With
+    ``phone`` it is the phone board: at most eight cards across with large indices, so a rank is
+    at least 12 px tall when a phone shows the picture 320 px wide (docs/boards.md).
     """
     lay_out = boards_for(game).layout
     if lay_out is None:
         raise MissingBoard(f"There is no picture of a {game.title} board yet")
-    return lay_out(game, scale, language, label=label)
+    return lay_out(game, scale, language, label=label, phone=phone)
 
 
 def rules_text(game: Game, width: int = 78, *, language: Language = ENGLISH) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from gatebot.render.image_geometry import Metrics, centre_pip_y, font
 from gatebot.rules import Card, Suit
@@ -127,8 +127,8 @@ def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Ima
     pad = m.pad * k
     # Anchor "lm": the rank's middle sits level with the corner pip, inside the fanned strip.
     middle = pad + m.rank_font * k // 2 + k
-    draw.text((pad - k, middle), rank, font=rank_font, fill=colour, anchor="lm", stroke_width=bold, stroke_fill=colour)
     corner = m.corner_pip * k
+    _index(image, rank, rank_font, (pad - k, middle), m.card_w * k - 3 * pad - corner, colour, bold)
     draw_suit(draw, card.suit, m.card_w * k - pad - corner / 2, middle, corner, colour)
 
     centre_x, centre_y = m.card_w * k / 2, centre_pip_y(m) * k
@@ -150,6 +150,26 @@ def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Ima
     )
     image.alpha_composite(small.rotate(180), (m.card_w * k - small.width - pad // 2, m.card_h * k - small.height - pad))
     return image.reduce(k)
+
+
+def _index(
+    image: Image.Image, rank: str, rank_font: ImageFont.FreeTypeFont, xy: tuple[int, int], room: int, colour: Colour,
+    bold: int,
+) -> None:
+    """Write ``rank`` at ``xy`` (anchor ``lm``), narrowed to ``room`` px wide when it is wider.
+
+    Only a wide font's ``10`` in the phone board's jumbo index needs it: set narrower, as
+    printed cards set their ``10``, it keeps its full height and stays clear of the corner pip.
+    """
+    draw = ImageDraw.Draw(image)
+    left, _, right, _ = draw.textbbox(xy, rank, font=rank_font, anchor="lm", stroke_width=bold)
+    if right - left <= room:
+        draw.text(xy, rank, font=rank_font, fill=colour, anchor="lm", stroke_width=bold, stroke_fill=colour)
+        return
+    layer = Image.new("RGBA", (right - left, image.height), (0, 0, 0, 0))
+    ImageDraw.Draw(layer).text((xy[0] - left, xy[1]), rank, font=rank_font, fill=colour, anchor="lm",
+                               stroke_width=bold, stroke_fill=colour)
+    image.alpha_composite(layer.resize((room, image.height), Image.Resampling.LANCZOS), (left, 0))
 
 
 @lru_cache(maxsize=8)
@@ -192,9 +212,10 @@ def slot(m: Metrics, suit: Suit | None, note: str) -> Image.Image:
     if suit is not None:
         draw_suit(draw, suit, m.card_w * k / 2, m.card_h * k / 2, m.centre_pip * k, (255, 255, 255, 70))
     if note:
-        draw.text(
-            (m.card_w * k / 2, m.card_h * k / 2), note, font=font(m.caption_font * k), fill=SLOT_TEXT, anchor="mm"
-        )
+        size = m.caption_font * k
+        while size > k and font(size).getlength(note) > (m.card_w - 2 * m.pad) * k:  # a long word fits the slot
+            size -= k
+        draw.text((m.card_w * k / 2, m.card_h * k / 2), note, font=font(size), fill=SLOT_TEXT, anchor="mm")
     return image.reduce(k)
 
 

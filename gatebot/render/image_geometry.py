@@ -10,6 +10,7 @@ look for a card's colour exactly where it is drawn.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -62,20 +63,40 @@ class Metrics:
     corner_pip: int
     centre_pip: int
     pad: int
+    #: The phone board's lengths (:meth:`phone_at`): large indices and words, narrow gaps.
+    phone: bool = False
 
     @classmethod
-    def at(cls, scale: float) -> Metrics:
-        """The lengths at ``scale``; ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`."""
+    def at(cls, scale: float, *, phone: bool = False) -> Metrics:
+        """The lengths at ``scale`` (the phone board's with ``phone``); ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`."""
         if not MIN_SCALE <= scale <= MAX_SCALE:
             raise ValueError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, not {scale}")
 
         def px(value: float) -> int:
             return max(1, round(value * scale))
 
+        if phone:
+            return cls._phone(px, scale)
         return cls(
             scale=scale, margin=px(20), card_w=px(96), card_h=px(134), radius=px(9), gap=px(12),
             post_gap=px(30), fan=px(46), header_font=px(32), badge_font=px(25), badge_h=px(34),
             caption_font=px(22), rank_font=px(37), corner_pip=px(26), centre_pip=px(54), pad=px(7),
+        )
+
+    @classmethod
+    def _phone(cls, px: Callable[[float], int], scale: float) -> Metrics:
+        """The phone board's lengths: the same cards with a jumbo index, and words and badges to match.
+
+        A phone shows a board about 320 px wide. The phone layouts are at most eight cards
+        across (about 850 px at scale 1), so a rank must be about 1/27 of the board's width to be
+        12 px tall there: the index is set at half the card's width (its ink about 38 px tall),
+        the fan step grows to show it, and the gaps between cards shrink to give the cards the room.
+        """
+        return cls(
+            scale=scale, margin=px(12), card_w=px(96), card_h=px(134), radius=px(9), gap=px(6),
+            post_gap=px(16), fan=px(58), header_font=px(44), badge_font=px(34), badge_h=px(44),
+            caption_font=px(38), rank_font=px(50), corner_pip=px(22), centre_pip=px(54), pad=px(5),
+            phone=True,
         )
 
 

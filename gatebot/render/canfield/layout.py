@@ -33,6 +33,7 @@ from gatebot.render.image_geometry import (
     badge,
     card_box,
     fan_step,
+    font,
     header_texts,
 )
 from gatebot.render.text_rows import rank_word, title_words
@@ -43,13 +44,15 @@ EDGES = 3
 
 
 def layout_canfield(
-    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+    phone: bool = False,
 ) -> Layout:
     """Lay out a Canfield ``game`` at ``scale``: every card, slot, badge and text with its box.
 
-    Its words (header, captions, empty piles) are in ``language``.
+    Its words (header, captions, empty piles) are in ``language``. The board is six cards
+    wide, so the phone board (``phone``) is the same table with the phone's large indices and words.
     """
-    m = Metrics.at(scale)
+    m = Metrics.at(scale, phone=phone)
     left, middle = m.margin, m.margin + m.card_w + m.gap
     first_pile = middle + m.card_w + m.post_gap
     pile_xs = [first_pile + i * (m.card_w + m.gap) for i in range(4)]
@@ -93,12 +96,13 @@ def layout_canfield(
         under = len(reserve) - 1
         if under:
             stacks.append(Stack("R", reserve_box, min(under, EDGES), face_down=True))
-            texts.append(_caption(language.gettext("+{n} under").format(n=under), reserve_box, m))
+            texts += _caption(language.gettext("+{n} under").format(n=under), reserve_box, m)
         cards.append(CardSpot("R", reserve[-1], reserve_box, m.card_h))
     else:
         slots.append(Slot("R", reserve_box, SlotKind.EMPTY))
     # Room for a few cards on every pile, so the board does not change its height at every move.
-    bottom = max(bottom, pile_top + m.card_h + m.caption_font + 3 * m.pad, pile_top + m.card_h + 3 * m.fan)
+    bottom = max(bottom, pile_top + m.card_h + _caption_lines(m) * m.caption_font + 3 * m.pad,
+                 pile_top + m.card_h + 3 * m.fan)
     for x, (label, pile) in zip(pile_xs, ((str(i), p) for i, p in enumerate(game.piles, start=1)), strict=True):
         box = card_box(x, pile_top, m)
         badges.append(badge(label, box, badge_top, m))
@@ -144,13 +148,39 @@ def _waste(
     last_box = card_box(x, y + (len(shown) - 1) * m.fan, m)
     if not under:
         return last_box[3]
-    texts.append(_caption(language.gettext("+{n} under").format(n=under), last_box, m))
-    return last_box[3] + m.caption_font + 3 * m.pad
+    texts += _caption(language.gettext("+{n} under").format(n=under), last_box, m)
+    return last_box[3] + _caption_lines(m) * m.caption_font + 3 * m.pad
 
 
-def _caption(text: str, under: Box, m: Metrics) -> Text:
-    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown."""
-    return Text(text, ((under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
+def _caption_lines(m: Metrics) -> int:
+    """How many lines a count under a card may take: two on the phone board, whose words are large."""
+    return 2 if m.phone else 1
+
+
+def _caption(text: str, under: Box, m: Metrics) -> list[Text]:
+    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown.
+
+    On the phone board its words are large, so it is wrapped to the card's width (``+12`` over
+    ``under``), a word still too wide set smaller: the next pile's cards stay clear of it.
+    """
+    centre, y = (under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2
+    if not m.phone:
+        return [Text(text, (centre, y), m.caption_font, "caption", "mt")]
+    room = under[2] - under[0] + m.gap
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(m.caption_font).getlength(f"{lines[-1]} {word}") <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    texts = []
+    for line in lines[: _caption_lines(m) - 1] + [" ".join(lines[_caption_lines(m) - 1 :])]:
+        size = m.caption_font
+        while size > 1 and font(size).getlength(line) > room:
+            size -= 1
+        texts.append(Text(line, (centre, y), size, "caption", "mt"))
+        y += m.caption_font
+    return texts
 
 
 def _header(
