@@ -162,6 +162,35 @@ def render_spoken(game: Game, language: Language = ENGLISH, *, label: str | None
     return speak(game, language, label=label)
 
 
+#: The most characters a picture's description may take (Discord's limit on an attachment's).
+DESCRIPTION_LIMIT = 1024
+
+
+def describe_board(
+    game: Game, language: Language = ENGLISH, *, label: str | None = None, limit: int = DESCRIPTION_LIMIT
+) -> str:
+    """A picture of ``game`` described in words, for its alt text: at most ``limit`` characters, in ``language``.
+
+    It is the spoken board (:func:`render_spoken`) on one line: the header (variant, deal or
+    ``label``, moves, score, the result), then each pile. When that is longer than ``limit``
+    (Archway's long columns), each pile is named by its top card, the one that plays, and
+    ``…`` stands for the cards under it; whole sentences are left off the end only if it is
+    still too long. Like every drawing it names nothing a player can't see.
+    """
+    lines = render_spoken(game, language, label=label).splitlines()
+    text = " ".join(lines)
+    if len(text) <= limit:
+        return text
+    joint = language.gettext(" on ")
+    lines = [line.split(joint, 1)[0] + " …" if joint in line else line for line in lines]
+    text = lines[0]
+    for line in lines[1:]:
+        if len(text) + len(line) + 3 > limit:
+            return text + " …"
+        text += " " + line
+    return text[:limit]
+
+
 def layout_board(
     game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None, phone: bool = False
 ) -> Layout:
