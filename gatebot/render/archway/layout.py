@@ -52,6 +52,10 @@ from gatebot.rules import ArchwayGame, Card
 
 #: Archway's cards at this share of the other boards' card size.
 CARD_SIZE = 0.78
+#: The phone board's cards at this share of the other phone boards' (the same share of the board's
+#: width, so the same rank height on a phone): twice the cards in fewer pixels, so the picture
+#: stays within the phone board's bytes (:data:`gatebot.render.image.PHONE_BYTES`).
+PHONE_CARD_SIZE = 0.9
 #: The most cards a packet can hold: both decks' four cards of its rank.
 PACKET_ROOM = 8
 #: The room kept under each column: the deal's 12 cards, the most a column gets in play.
@@ -71,7 +75,8 @@ def layout_archway(
     """
     Metrics.at(scale)  # refuses a scale outside the range every board accepts
     if phone:
-        return _layout_phone(game, Metrics.at(scale, phone=True), language, label)
+        return _layout_phone(game, Metrics.at(min(MAX_SCALE, max(MIN_SCALE, scale * PHONE_CARD_SIZE)), phone=True),
+                             language, label)
     m = Metrics.at(min(MAX_SCALE, max(MIN_SCALE, scale * CARD_SIZE)))
     places = packet_places(m)
     columns_w = 4 * m.card_w + 3 * m.gap

@@ -1,0 +1,131 @@
+"""The phone board: read on a phone 320 px wide, and small enough to load quickly.
+
+A phone shows a board about 320 px wide. Each rank is measured in the drawn picture: the ink
+of a card's corner index (red or dark pixels in the left part of the strip of the card that
+shows), its height scaled by 320 / the picture's width, must be at least 12 px. The layout says
+where each card is; the glyph's height comes from the pixels, so it holds whatever font draws it.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from gatebot.render import layout_board
+from gatebot.render.image import PHONE_BYTES, PHONE_SCALE, render_png
+from gatebot.render.image_geometry import CardSpot, Layout
+from gatebot.rules import Game
+from tests.render.playouts import playout
+
+PHONE_WIDTH = 320
+SMALLEST_RANK = 12
+VARIANTS = ("gate", "little-gate", "canfield", "archway")
+
+
+def decode(png: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(png)) as picture:
+        return picture.convert("RGB")
+
+
+def is_ink(pixel: tuple[int, int, int]) -> bool:
+    """A pixel of a rank's ink: red (hearts, diamonds) or near-black (clubs, spades), not the card, not a shadow."""
+    red, green, blue = pixel
+    return max(pixel) < 100 or (red > 150 and green < 110 and blue < 120)
+
+
+def rank_height(image: Image.Image, spot: CardSpot) -> int:
+    """The height in pixels of the ink in the left part of the strip of ``spot`` that shows above the next card.
+
+    Only a card covered by the next one is measured (its strip holds its index and corner pip
+    alone) and only a number card (a court card's panel would show in its strip); the left
+    two thirds hold the rank, the corner pip is at the right.
+    """
+    x0, y0, x1, _ = spot.box
+    rows = [
+        y for y in range(y0, y0 + spot.shown)
+        if any(is_ink(image.getpixel((x, y))) for x in range(x0 + 1, x0 + (x1 - x0) * 2 // 3))  # type: ignore[arg-type]
+    ]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def corner(spot: CardSpot) -> tuple[int, int, int, int]:
+    """The part of ``spot`` measured: the left two thirds of the strip that shows."""
+    x0, y0, x1, _ = spot.box
+    return x0, y0, x0 + (x1 - x0) * 2 // 3, y0 + spot.shown
+
+
+def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def measured(layout: Layout, image: Image.Image) -> list[tuple[CardSpot, float]]:
+    """Each covered number card's rank height as a phone 320 px wide shows it.
+
+    Only cards whose measured corner no later card lies on: a pile fanned downwards; not the
+    cards under an Archway packet's top, fanned sideways, which show their suit pip alone.
+    """
+    cards = layout.cards
+    return [
+        (spot, rank_height(image, spot) * PHONE_WIDTH / image.width)
+        for i, spot in enumerate(cards)
+        if not spot.exposed and spot.card.rank <= 10
+        and not any(overlaps(corner(spot), later.box) for later in cards[i + 1 :])
+    ]
+
+
+def positions(variant: str, seed: int, moves: int) -> list[Game]:
+    """A random deal of ``variant`` and the position ``moves`` random moves on."""
+    rng = random.Random(seed)
+    game = Game.new(variant, deal=rng.randint(1, 2**32 - 1))
+    return playout(game, rng, moves, every=max(1, moves))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_rank_is_at_least_12_px_tall_on_a_phone(variant: str) -> None:
+    looked = []
+    for game in positions(variant, seed=7, moves=40):
+        layout = layout_board(game, PHONE_SCALE, phone=True)
+        image = decode(render_png(game, scale=PHONE_SCALE, phone=True))
+        assert image.size == layout.size
+        looked += measured(layout, image)
+    assert len(looked) >= 3, "too few covered number cards to measure"
+    for spot, height in looked:
+        assert SMALLEST_RANK <= height < 40, (variant, spot.card, height)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_wide_board_is_what_the_phone_board_mends(variant: str) -> None:
+    """The measure tells the two apart: the wide Gate and Archway boards' ranks are under 12 px on a phone."""
+    game = positions(variant, seed=7, moves=40)[-1]
+    heights = [height for _, height in measured(layout_board(game), decode(render_png(game)))]
+    phone = [height for _, height in measured(layout_board(game, PHONE_SCALE, phone=True),
+                                              decode(render_png(game, scale=PHONE_SCALE, phone=True)))]
+    assert heights and phone
+    assert min(phone) > max(heights)
+    if variant in ("gate", "archway"):
+        assert max(heights) < SMALLEST_RANK
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 120))
+def test_a_phone_board_is_at_most_60_kb(variant: str, seed: int, moves: int) -> None:
+    game = positions(variant, seed, moves)[-1]
+    png = render_png(game, scale=PHONE_SCALE, phone=True, four_colour=seed % 2 == 1)
+    assert len(png) <= PHONE_BYTES
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_phone_board_is_at_most_eight_cards_across(variant: str) -> None:
+    """No card of the phone board lies over another's column except in its own pile's fan."""
+    game = Game.new(variant, deal=3)
+    layout = layout_board(game, phone=True)
+    m = layout.metrics
+    assert layout.size[0] <= 2 * m.margin + 8 * m.card_w + 7 * m.gap + m.post_gap
+    for place in (*layout.cards, *layout.slots):
+        assert 0 <= place.box[0] and place.box[2] <= layout.size[0]
+        assert 0 <= place.box[1] and place.box[3] <= layout.size[1]
