@@ -162,7 +162,8 @@ def _index(
     printed cards set their ``10``, it keeps its full height and stays clear of the corner pip.
     """
     draw = ImageDraw.Draw(image)
-    left, _, right, _ = draw.textbbox(xy, rank, font=rank_font, anchor="lm", stroke_width=bold)
+    bbox = draw.textbbox(xy, rank, font=rank_font, anchor="lm", stroke_width=bold)
+    left, right = round(bbox[0]), round(bbox[2])
     if right - left <= room:
         draw.text(xy, rank, font=rank_font, fill=colour, anchor="lm", stroke_width=bold, stroke_fill=colour)
         return

@@ -68,7 +68,10 @@ class Metrics:
 
     @classmethod
     def at(cls, scale: float, *, phone: bool = False) -> Metrics:
-        """The lengths at ``scale`` (the phone board's with ``phone``); ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`."""
+        """The lengths at ``scale``, the phone board's with ``phone``.
+
+        ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`.
+        """
         if not MIN_SCALE <= scale <= MAX_SCALE:
             raise ValueError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, not {scale}")
 

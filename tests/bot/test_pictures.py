@@ -19,7 +19,7 @@ from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of, button
 from tests.bot.test_replays import opened, played, press
 from tests.bot.test_stats_commands import win_deal_1
-from tests.render.test_phone_image import PHONE_WIDTH, SMALLEST_RANK, measured
+from tests.render.test_phone_image import SMALLEST_RANK, measured
 
 #: Discord's limit on an attachment's description.
 ALT_LIMIT = 1024

@@ -127,5 +127,5 @@ def test_the_phone_board_is_at_most_eight_cards_across(variant: str) -> None:
     m = layout.metrics
     assert layout.size[0] <= 2 * m.margin + 8 * m.card_w + 7 * m.gap + m.post_gap
     for place in (*layout.cards, *layout.slots):
-        assert 0 <= place.box[0] and place.box[2] <= layout.size[0]
-        assert 0 <= place.box[1] and place.box[3] <= layout.size[1]
+        assert place.box[0] >= 0 and place.box[2] <= layout.size[0]
+        assert place.box[1] >= 0 and place.box[3] <= layout.size[1]

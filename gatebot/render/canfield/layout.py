@@ -174,7 +174,8 @@ def _caption(text: str, under: Box, m: Metrics) -> list[Text]:
         else:
             lines.append(word)
     texts = []
-    for line in lines[: _caption_lines(m) - 1] + [" ".join(lines[_caption_lines(m) - 1 :])]:
+    kept = _caption_lines(m) - 1
+    for line in [*lines[:kept], " ".join(lines[kept:])]:
         size = m.caption_font
         while size > 1 and font(size).getlength(line) > room:
             size -= 1

@@ -34,7 +34,6 @@ from gatebot.render.image_geometry import (
 from gatebot.render.text_rows import header_facts, title_words
 from gatebot.rules import Card, GateGame, Suit
 
-
 #: The phone board lifts the reserves into the top row when the main row would be wider than this many piles.
 PHONE_MAIN_ROW = 6
 
@@ -183,7 +182,9 @@ def _layout_phone(game: GateGame, m: Metrics, language: Language, label: str | N
 
     inset = m.pad
     top_badge = header_bottom + round(m.badge_h * 0.3)
-    posts = tuple((x - inset, top_badge - inset, x + m.card_w + inset, reserves_bottom + inset) for x in (left_x, right_x))
+    posts = tuple(
+        (x - inset, top_badge - inset, x + m.card_w + inset, reserves_bottom + inset) for x in (left_x, right_x)
+    )
     return Layout(
         metrics=m, size=(width, bottom + m.margin), texts=tuple(texts), badges=tuple(badges), slots=tuple(slots),
         stacks=tuple(stacks), cards=tuple(cards), backs=tuple(backs), posts=posts, stock_count=game.stock_count,
