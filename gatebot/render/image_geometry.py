@@ -96,9 +96,9 @@ class Metrics:
         the fan step grows to show it, and the gaps between cards shrink to give the cards the room.
         """
         return cls(
-            scale=scale, margin=px(12), card_w=px(96), card_h=px(134), radius=px(9), gap=px(6),
-            post_gap=px(16), fan=px(58), header_font=px(44), badge_font=px(34), badge_h=px(44),
-            caption_font=px(38), rank_font=px(50), corner_pip=px(22), centre_pip=px(54), pad=px(5),
+            scale=scale, margin=px(10), card_w=px(96), card_h=px(134), radius=px(9), gap=px(5),
+            post_gap=px(16), fan=px(60), header_font=px(44), badge_font=px(34), badge_h=px(44),
+            caption_font=px(38), rank_font=px(54), corner_pip=px(20), centre_pip=px(54), pad=px(5),
             phone=True,
         )
 
@@ -207,8 +207,12 @@ def pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:
 
 
 def centre_pip_y(metrics: Metrics) -> int:
-    """How far below a card's top edge its large pip is centred (below the corner index)."""
-    return round(metrics.card_h * 0.6)
+    """How far below a card's top edge its large pip is centred (below the corner index).
+
+    A little lower on the phone board, so a number card's pip stays out of the strip its larger
+    fan step shows: the strip holds the index alone.
+    """
+    return round(metrics.card_h * (0.64 if metrics.phone else 0.6))
 
 
 def corner_pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:

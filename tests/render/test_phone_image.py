@@ -33,24 +33,36 @@ def decode(png: bytes) -> Image.Image:
 
 
 def is_ink(pixel: tuple[int, int, int]) -> bool:
-    """A pixel of a rank's ink: red (hearts, diamonds) or near-black (clubs, spades), not the card, not a shadow."""
+    """A pixel of a rank's ink (two-colour deck): red, or near-black and not green.
+
+    Not the card's face, not a shadow on it, not the felt showing past a card's rounded corner
+    (a green, however dark).
+    """
     red, green, blue = pixel
-    return max(pixel) < 100 or (red > 150 and green < 110 and blue < 120)
+    felt = green > red + 15 and green > blue + 10
+    return (max(pixel) < 100 and not felt) or (red > 150 and green < 110 and blue < 120)
 
 
 def rank_height(image: Image.Image, spot: CardSpot) -> int:
     """The height in pixels of the ink in the left part of the strip of ``spot`` that shows above the next card.
 
     Only a card covered by the next one is measured (its strip holds its index and corner pip
-    alone) and only a number card (a court card's panel would show in its strip); the left
-    two thirds hold the rank, the corner pip is at the right.
+    alone) and only a number card from 2 to 10 (the top of a court card's panel or of an
+    Ace's large pip can show in its strip). The rank lies in the left two thirds, the corner
+    pip at the right; the first eighth is left out, where the card's rounded corner blends into the felt.
     """
     x0, y0, x1, _ = spot.box
-    rows = [
-        y for y in range(y0, y0 + spot.shown)
-        if any(is_ink(image.getpixel((x, y))) for x in range(x0 + 1, x0 + (x1 - x0) * 2 // 3))  # type: ignore[arg-type]
+    inked = [
+        any(is_ink(image.getpixel((x, y))) for x in range(x0 + (x1 - x0) // 8, x0 + (x1 - x0) * 2 // 3))  # type: ignore[arg-type]
+        for y in range(y0, y0 + spot.shown)
     ]
-    return rows[-1] - rows[0] + 1 if rows else 0
+    if True not in inked:
+        return 0
+    first = inked.index(True)
+    # The rank is the first band of inked rows: a row with no ink ends it (below it could be the
+    # tip of a large pip, were one to show).
+    last = inked.index(False, first) if False in inked[first:] else len(inked)
+    return last - first
 
 
 def corner(spot: CardSpot) -> tuple[int, int, int, int]:
@@ -73,7 +85,7 @@ def measured(layout: Layout, image: Image.Image) -> list[tuple[CardSpot, float]]
     return [
         (spot, rank_height(image, spot) * PHONE_WIDTH / image.width)
         for i, spot in enumerate(cards)
-        if not spot.exposed and spot.card.rank <= 10
+        if not spot.exposed and 2 <= spot.card.rank <= 10
         and not any(overlaps(corner(spot), later.box) for later in cards[i + 1 :])
     ]
 

@@ -137,8 +137,9 @@ def _layout_phone(game: GateGame, m: Metrics, language: Language, label: str | N
     """The phone board of a wide Gate: ``L S W F F F F R`` over the columns, eight cards across.
 
     The reserves hang down from the ends of the top row as gateposts, fanned like the columns;
-    the waste's count sits under it, between them. The columns start below the room kept for
-    full reserves, so the board keeps its height as the reserves empty.
+    the waste's count sits under it, between them. The columns start below the longer reserve:
+    nothing is ever played onto a reserve, so that room only shrinks (a phone's height is
+    precious), and an emptied pair leaves the columns right under the top row.
     """
     across = len(game.columns)
     xs = [m.margin + i * (m.card_w + m.gap) for i in range(across)]
@@ -166,7 +167,7 @@ def _layout_phone(game: GateGame, m: Metrics, language: Language, label: str | N
         else:
             cards.append(CardSpot("F", top_card, box, m.card_h))
 
-    reserves_bottom = top + m.card_h + 4 * m.fan  # room for full reserves
+    reserves_bottom = top + m.card_h + m.caption_font + 2 * m.pad  # room for the waste's count at least
     for name, x, pile in (("L", left_x, game.reserves[0]), ("R", right_x, game.reserves[1])):
         box = card_box(x, top, m)
         badges.append(badge(name, box, badge_top, m))
