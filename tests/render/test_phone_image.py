@@ -49,11 +49,14 @@ def rank_height(image: Image.Image, spot: CardSpot) -> int:
     Only a card covered by the next one is measured (its strip holds its index and corner pip
     alone) and only a number card from 2 to 10 (the top of a court card's panel or of an
     Ace's large pip can show in its strip). The rank lies in the left two thirds, the corner
-    pip at the right; the first eighth is left out, where the card's rounded corner blends into the felt.
+    pip at the right; the top left corner is left out, where the card's rounded edge blends
+    into the felt.
     """
     x0, y0, x1, _ = spot.box
+    corner = (x1 - x0) // 8  # the card's rounded corner lies within this, blending into the felt
     inked = [
-        any(is_ink(image.getpixel((x, y))) for x in range(x0 + (x1 - x0) // 8, x0 + (x1 - x0) * 2 // 3))  # type: ignore[arg-type]
+        any(is_ink(image.getpixel((x, y)))  # type: ignore[arg-type]
+            for x in range(x0 + (corner if y < y0 + corner else 1), x0 + (x1 - x0) * 2 // 3))
         for y in range(y0, y0 + spot.shown)
     ]
     if True not in inked:
