@@ -136,11 +136,26 @@ def test_a_phone_board_is_at_most_60_kb(variant: str, seed: int, moves: int) -> 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_phone_board_is_at_most_eight_cards_across(variant: str) -> None:
-    """No card of the phone board lies over another's column except in its own pile's fan."""
+    """The phone board is no wider than eight cards with their gaps (and one wider gap), for every variant."""
     game = Game.new(variant, deal=3)
     layout = layout_board(game, phone=True)
     m = layout.metrics
     assert layout.size[0] <= 2 * m.margin + 8 * m.card_w + 7 * m.gap + m.post_gap
-    for place in (*layout.cards, *layout.slots):
-        assert place.box[0] >= 0 and place.box[2] <= layout.size[0]
-        assert place.box[1] >= 0 and place.box[3] <= layout.size[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 150))
+def test_a_phone_boards_piles_keep_apart_within_the_picture(variant: str, seed: int, moves: int) -> None:
+    """Every card and empty place lies inside the picture, and no two piles' cards lie on each other."""
+    game = positions(variant, seed, moves)[-1]
+    layout = layout_board(game, PHONE_SCALE, phone=True)
+    width, height = layout.size
+    for place in (*layout.cards, *layout.slots, *layout.badges):
+        assert place.box[0] >= 0 and place.box[2] <= width and place.box[1] >= 0 and place.box[3] <= height
+    for text in layout.texts:
+        assert 0 <= text.xy[0] <= width and 0 <= text.xy[1] <= height, text
+    cards = layout.cards
+    for i, one in enumerate(cards):
+        for other in cards[i + 1 :]:
+            if one.pile != other.pile:
+                assert not overlaps(one.box, other.box), (one, other)
