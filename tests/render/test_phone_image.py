@@ -159,3 +159,36 @@ def test_a_phone_boards_piles_keep_apart_within_the_picture(variant: str, seed: 
         for other in cards[i + 1 :]:
             if one.pile != other.pile:
                 assert not overlaps(one.box, other.box), (one, other)
+
+
+def count_height(image: Image.Image, under: tuple[int, int, int, int]) -> int:
+    """The height of the light ink (the count's words) in the felt under the card box ``under``.
+
+    The first band of rows with a light pixel below the card's shadow: a row with none ends it
+    (below it could be the next row's badges and cards).
+    """
+    x0, _, x1, y1 = under
+    reach = x1 - x0
+    lit = [
+        any(min(image.getpixel((x, y))) > 180 for x in range(max(0, x0 - reach // 2), x1 + reach // 2))  # type: ignore[arg-type, operator]
+        for y in range(y1 + 1, min(image.height, y1 + reach))
+    ]
+    if True not in lit:
+        return 0
+    first = lit.index(True)
+    return (lit.index(False, first) if False in lit[first:] else len(lit)) - first
+
+
+def test_the_wastes_count_reads_on_a_phone() -> None:
+    """``+11 under`` under Gate's waste: at least 10 px tall at 320 px wide (the wide board's is under 5)."""
+    game = Game.new("gate", deal=1)
+    for _ in range(12):
+        game.play_line("d")
+    heights = {}
+    for phone in (False, True):
+        scale = PHONE_SCALE if phone else 1.0
+        layout = layout_board(game, scale, phone=phone)
+        image = decode(render_png(game, scale=scale, phone=phone))
+        [waste] = layout.spots("W")
+        heights[phone] = count_height(image, waste.box) * PHONE_WIDTH / image.width
+    assert heights[True] >= 10 > 6 > heights[False] > 0, heights
