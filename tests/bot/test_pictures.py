@@ -23,6 +23,7 @@ from tests.render.test_phone_image import SMALLEST_RANK, measured
 
 #: Discord's limit on an attachment's description.
 ALT_LIMIT = 1024
+RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 
 
 def picture(data: bytes) -> Image.Image:
@@ -102,8 +103,6 @@ async def test_an_archway_pictures_description_names_every_piles_top_within_disc
     image = picture(board.file(board.attachments[0]["filename"]).data)
     assert image.size == layout_board(game, PHONE_SCALE, phone=True).size
 
-
-RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 
 
 async def test_the_shared_result_card_and_the_replay_animation_are_described(gatebot: Callable) -> None:
