@@ -338,7 +338,9 @@ def main() -> None:
         print(f"{style:14} message {message_bytes(style, game) / 1000:.2f} KB · " + " · ".join(sizes))
     for name, compact in (("phone-before", False), ("phone-after", True)):
         shown = at_phone_width(picture(game, compact=compact))
-        shown.save(args.out / f"{name}.png", optimize=True)
+        shown.quantize(128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            args.out / f"{name}.png", optimize=True
+        )
         print(f"{name}: the {'phone' if compact else 'wide'} board at {shown.width}×{shown.height} px")
 
 
