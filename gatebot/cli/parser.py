@@ -112,7 +112,7 @@ def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
     )
     solve.add_argument("target", metavar="DEAL|FILE",
                        help=say(_("a deal number (1 to {most}); or a file holding a position in the text form "
-                       "of the README, which names its own variant and options; or - to read the position "
+                       "of docs/rules.md, which names its own variant and options; or - to read the position "
                        "from standard input", most=MAX_DEAL)))
     _add_game_arguments(
         solve, variant, language,

@@ -154,7 +154,7 @@ def _read_position(target: str) -> Game | int:
         return refuse(_("Can't read the position in {source}: {reason}", source=source, reason=reason))
     except ValueError:
         return refuse(_("Can't read the position in {source}: it is not a position in gatebot's text form "
-                        "(the README's \"Deal numbers and position text\" shows it)", source=source))
+                        "(docs/rules.md shows it under \"Position text\")", source=source))
 
 
 def analyse_command(args: argparse.Namespace) -> int:

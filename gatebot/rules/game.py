@@ -122,7 +122,7 @@ class Game(ABC):
 
     @classmethod
     def from_text(cls, text: str) -> Game:
-        """Read a position in the text form of RULES.md section 6 (chat code fences allowed)."""
+        """Read a position in the text form of docs/rules.md#position-text (chat code fences allowed)."""
         lines = [line.strip() for line in text.strip().strip("`").splitlines()]
         lines = [line for line in lines if line and not line.startswith("```")]
         if not lines:

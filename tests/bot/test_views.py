@@ -264,7 +264,7 @@ async def test_a_german_players_board_labels_its_buttons_and_menus_in_german(gat
     assert labels == ["Ziehen", "Zurück", "Auto", "Tipp"]
     assert component(board, "gate:move:")["placeholder"] == "Wähle einen Zug …"
     menu = {option["value"]: option["label"] for option in component(board, "gate:move:")["options"]}
-    # Deal 1: the A♦ tops column 3 (RULES.md's deal numbering), so 3f plays it home.
+    # Deal 1: the A♦ tops column 3 (docs/rules.md#deal-numbers), so 3f plays it home.
     assert menu["3f"] == "3f — Karo-Ass von Spalte 3 auf den Ablagestapel"
     assert menu["d"] == "d — ziehe vom Talon"
     typed = await (await fake.send_autocomplete("gate move", {"moves": "3"}, "moves", user=bob)).response()

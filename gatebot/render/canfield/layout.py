@@ -18,6 +18,8 @@ base rank it starts at. Every pile carries a badge with the name players type fo
 
 from __future__ import annotations
 
+import math
+
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.canfield.text import canfield_facts, pass_words, shown_waste
 from gatebot.render.image_geometry import (
@@ -96,7 +98,7 @@ def layout_canfield(
         under = len(reserve) - 1
         if under:
             stacks.append(Stack("R", reserve_box, min(under, EDGES), face_down=True))
-            texts += _caption(language.gettext("+{n} under").format(n=under), reserve_box, m)
+            texts += _caption(language.gettext("+{n} under").format(n=under), reserve_box, m, _caption_lines(m))
         cards.append(CardSpot("R", reserve[-1], reserve_box, m.card_h))
     else:
         slots.append(Slot("R", reserve_box, SlotKind.EMPTY))
@@ -148,40 +150,52 @@ def _waste(
     last_box = card_box(x, y + (len(shown) - 1) * m.fan, m)
     if not under:
         return last_box[3]
-    texts += _caption(language.gettext("+{n} under").format(n=under), last_box, m)
-    return last_box[3] + _caption_lines(m) * m.caption_font + 3 * m.pad
+    caption = _caption(language.gettext("+{n} under").format(n=under), last_box, m, 2)
+    texts += caption
+    return last_box[3] + len(caption) * m.caption_font + 3 * m.pad
 
 
 def _caption_lines(m: Metrics) -> int:
-    """How many lines a count under a card may take: two on the phone board, whose words are large."""
+    """How many lines the reserve's count may take: two on the phone board, whose words are large."""
     return 2 if m.phone else 1
 
 
-def _caption(text: str, under: Box, m: Metrics) -> list[Text]:
+def _caption(text: str, under: Box, m: Metrics, lines: int) -> list[Text]:
     """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown.
 
-    On the phone board its words are large, so it is wrapped to the card's width (``+12`` over
-    ``under``), a word still too wide set smaller: the next pile's cards stay clear of it.
+    Wider than the card and a gap, it would run into the next pile's cards, so it is wrapped onto
+    at most ``lines`` lines (``+12`` over ``under``), a line still too wide set smaller: the phone
+    board's large words under either pile, and the waste's count on the wide board, which hangs
+    between the reserve and the first pile. Under the reserve, at the board's left edge, a line too
+    long to centre there (``+12 darunter`` on the wide board) is moved right just enough to start
+    half a margin inside the board.
     """
     centre, y = (under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2
-    if not m.phone:
-        return [Text(text, (centre, y), m.caption_font, "caption", "mt")]
     room = under[2] - under[0] + m.gap
-    lines: list[str] = []
+    if lines < 2 or font(m.caption_font).getlength(text) <= room:
+        return [_inside(text, centre, y, m.caption_font, m)]
+    words: list[str] = []
     for word in text.split():
-        if lines and font(m.caption_font).getlength(f"{lines[-1]} {word}") <= room:
-            lines[-1] = f"{lines[-1]} {word}"
+        if words and font(m.caption_font).getlength(f"{words[-1]} {word}") <= room:
+            words[-1] = f"{words[-1]} {word}"
         else:
-            lines.append(word)
+            words.append(word)
     texts = []
-    kept = _caption_lines(m) - 1
-    for line in [*lines[:kept], " ".join(lines[kept:])]:
+    for line in [*words[: lines - 1], " ".join(words[lines - 1 :])]:
+        if not line:
+            continue
         size = m.caption_font
         while size > 1 and font(size).getlength(line) > room:
             size -= 1
-        texts.append(Text(line, (centre, y), size, "caption", "mt"))
+        texts.append(_inside(line, centre, y, size, m))
         y += m.caption_font
     return texts
+
+
+def _inside(line: str, centre: int, y: int, size: int, m: Metrics) -> Text:
+    """One caption line centred on ``centre`` at ``y``, moved right if it would start left of half a margin."""
+    half = math.ceil(font(size).getlength(line) / 2)
+    return Text(line, (max(centre, m.margin // 2 + half), y), size, "caption", "mt")
 
 
 def _header(
