@@ -166,18 +166,18 @@ class Win:
 
 
 def win_message(win: Win) -> str:
-    """The one message of a won game: the result, its time and moves, the streak and whether it is a best.
+    """The one message of a won game, under its board: its time and moves, the streak and whether it is a best.
 
-    ``You won! Every card is home: 52/52 in 6:12 and 113 moves. Win streak: 3. A personal best:
-    your fastest win and fewest moves of Gate.`` The moves are :func:`~gatebot.service.changes.move_count`'s.
+    ``That took 6:12 and 113 moves. Win streak: 3. A personal best: your fastest win and fewest
+    moves of Gate.`` The board above it says the win and the score (``Won! Every card is home.
+    Score 52/52.``; the web table its "You won!"), so this says only what the board doesn't. The
+    moves are :func:`~gatebot.service.changes.move_count`'s.
     """
     if win.seconds is not None:
-        result = n_("You won! Every card is home: {total}/{total} in {time} and {n} move.",
-                    "You won! Every card is home: {total}/{total} in {time} and {n} moves.", win.moves,
-                    total=win.total, time=duration(win.seconds))
+        result = n_("That took {time} and {n} move.", "That took {time} and {n} moves.", win.moves,
+                    time=duration(win.seconds))
     else:
-        result = n_("You won! Every card is home: {total}/{total} in {n} move.",
-                    "You won! Every card is home: {total}/{total} in {n} moves.", win.moves, total=win.total)
+        result = n_("That took {n} move.", "That took {n} moves.", win.moves)
     lines = [result, _("Win streak: {streak}.", streak=win.streak)]
     if win.first:
         lines.append(_("Your first win of {game}.", game=win.title))

@@ -63,7 +63,7 @@ async def test_a_won_board_says_one_win_message_and_offers_play_again_new_deal_a
     board = board_of(fake)
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})).response()
     board = fake.message(board.id)
-    assert f"in 0:00 and {len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in board.content
+    assert f"That took 0:00 and {len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in board.content
     assert len(win_sentences(fake)) == 1, "the win is said once, on the board"
     game_id = (await run.game_row()).id
     again, share = component(board, "gate:again:"), component(board, "gate:share:")
