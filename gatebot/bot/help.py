@@ -61,8 +61,9 @@ End game when no win is left (for each variant my solver plays; I say so when it
 servers that added me, not in DMs.""")),
     ("settings", N_("Settings"), N_("How your boards are drawn"), N_("""\
 **Settings:** `/gate settings` chooses how your boards are drawn: `style:` text, emoji or image boards, \
-or words for screen readers; `compact:` the narrow board that fits a phone (the default; false for the \
-wide one); `four_colour:` green clubs and blue diamonds. Your choice follows you to every server and DM.""")),
+or words for screen readers; `compact:` the narrow board that fits a phone (the default; an image is then \
+the phone picture, with large cards; false for the wide one); `four_colour:` green clubs and blue diamonds. \
+Your choice follows you to every server and DM.""")),
 )
 
 #: Every help text, overview first (for checks that it names only real commands).

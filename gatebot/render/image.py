@@ -39,7 +39,7 @@ TEXT_COLOURS = {
 
 def render_png(
     game: Game, *, scale: float = 1.0, four_colour: bool = False, language: Language = ENGLISH,
-    label: str | None = None,
+    label: str | None = None, phone: bool = False,
 ) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
@@ -51,9 +51,10 @@ def render_png(
 
     With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue. The
     board's words (header, captions, empty places) are in ``language``; ``label`` names the game in
-    the deal's place (see :func:`~gatebot.render.boards.render_text`).
+    the deal's place (see :func:`~gatebot.render.boards.render_text`). With ``phone`` it is the
+    phone board (:func:`~gatebot.render.boards.layout_board`), at most about 850 px wide.
     """
-    layout = layout_board(game, scale, language, label=label)
+    layout = layout_board(game, scale, language, label=label, phone=phone)
     return encode(draw_board(layout, four_colour=four_colour, language=language))
 
 
@@ -88,6 +89,13 @@ def draw_board(layout: Layout, *, four_colour: bool = False, language: Language 
                   anchor=text.anchor)
     return image
 
+
+#: The scale the phone board is drawn at: the ratio of a rank to the board's width is the same
+#: at every scale, so this is small enough for the fullest board (Archway's deal) to stay well
+#: within :data:`PHONE_BYTES` and large enough to stay sharp on a phone's dense screen.
+PHONE_SCALE = 0.7
+#: The most bytes a phone board may take, so it loads quickly on a phone's connection.
+PHONE_BYTES = 60_000
 
 #: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
 #: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
@@ -173,14 +181,18 @@ def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
     """The stock's size on a white pill in the middle of its back: the only thing it shows."""
     text = str(count)
     size = m.header_font
-    width = round(font(size, bold=True).getlength(text)) + size
+    face = font(size, bold=True)
+    while size > 1 and round(face.getlength(text)) + size > m.card_w - 2 * m.pad:  # the pill stays on the card
+        size -= 1
+        face = font(size, bold=True)
+    width = round(face.getlength(text)) + size
     cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     height = round(size * 1.35)
     draw.rounded_rectangle(
         (cx - width // 2, cy - height // 2, cx + width // 2, cy + height // 2), radius=height // 2,
         fill=(253, 252, 247), outline=(20, 40, 90), width=max(1, round(2 * m.scale)),
     )
-    draw.text((cx, cy), text, font=font(size, bold=True), fill=(20, 40, 90), anchor="mm")
+    draw.text((cx, cy), text, font=face, fill=(20, 40, 90), anchor="mm")
 
 
 def _felt_mix(gradient: Image.Image) -> Image.Image:

@@ -156,7 +156,9 @@ def _rank(image: Image.Image, rank: str, m: Metrics, middle: int, right: int, co
     Its capitals are centred on ``middle`` unless a J's or a Q's tail, which DejaVu draws below
     the line, would then reach under the next card of a fanned pile: then every rank sits a
     little higher, so a J never loses its hook. A rank wider than the room left of ``right``
-    (the 10, in a bold face) is drawn narrower, as printed decks set their 10s.
+    (the 10, in a bold face) is drawn narrower, as printed decks set their 10s, keeping its full
+    height and staying clear of the corner pip. The same rule serves the wide board's index and
+    the phone board's jumbo one (:meth:`Metrics.at` with ``phone``), whose larger fan step shows it.
     """
     k = SUPERSAMPLE
     face = font(m.rank_font * k, bold=True)
@@ -214,9 +216,10 @@ def slot(m: Metrics, suit: Suit | None, note: str) -> Image.Image:
     if suit is not None:
         draw_suit(draw, suit, m.card_w * k / 2, m.card_h * k / 2, m.centre_pip * k, (255, 255, 255, 70))
     if note:
-        draw.text(
-            (m.card_w * k / 2, m.card_h * k / 2), note, font=font(m.caption_font * k), fill=SLOT_TEXT, anchor="mm"
-        )
+        size = m.caption_font * k
+        while size > k and font(size).getlength(note) > (m.card_w - 2 * m.pad) * k:  # a long word fits the slot
+            size -= k
+        draw.text((m.card_w * k / 2, m.card_h * k / 2), note, font=font(size), fill=SLOT_TEXT, anchor="mm")
     return image.reduce(k)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -100,22 +101,47 @@ class Metrics:
     corner_pip: int
     centre_pip: int
     pad: int
+    #: The phone board's lengths (:meth:`at` with ``phone``): large indices and words, narrow gaps.
+    phone: bool = False
 
     @classmethod
-    def at(cls, scale: float) -> Metrics:
-        """The lengths at ``scale``; ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`."""
+    def at(cls, scale: float, *, phone: bool = False) -> Metrics:
+        """The lengths at ``scale``, the phone board's with ``phone``.
+
+        ValueError outside :data:`MIN_SCALE`..:data:`MAX_SCALE`.
+        """
         if not MIN_SCALE <= scale <= MAX_SCALE:
             raise ValueError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, not {scale}")
 
         def px(value: float) -> int:
             return max(1, round(value * scale))
 
+        if phone:
+            return cls._phone(px, scale)
         badge_font = max(SMALLEST_BADGE, px(25))
         return cls(
             scale=scale, margin=px(20), card_w=px(96), card_h=px(134), radius=px(9), gap=px(12),
             post_gap=px(30), fan=px(46), header_font=max(SMALLEST_HEADER, px(32)), badge_font=badge_font,
             badge_h=max(px(34), badge_font + 4), caption_font=max(SMALLEST_CAPTION, px(22)), rank_font=px(37),
             index_font=px(22), corner_pip=px(26), centre_pip=px(54), pad=px(7),
+        )
+
+    @classmethod
+    def _phone(cls, px: Callable[[float], int], scale: float) -> Metrics:
+        """The phone board's lengths: the same cards with a jumbo index, and words and badges to match.
+
+        A phone shows a board about 320 px wide. The phone layouts are at most eight cards
+        across (about 850 px at scale 1), so a rank must be about 1/27 of the board's width to be
+        12 px tall there: the index is set at half the card's width (its ink about 38 px tall),
+        the fan step grows to show it, and the gaps between cards shrink to give the cards the room.
+        The words keep the smallest sizes every board keeps (:data:`SMALLEST_HEADER`, ...).
+        """
+        badge_font = max(SMALLEST_BADGE, px(34))
+        return cls(
+            scale=scale, margin=px(10), card_w=px(96), card_h=px(134), radius=px(9), gap=px(5),
+            post_gap=px(16), fan=px(60), header_font=max(SMALLEST_HEADER, px(44)), badge_font=badge_font,
+            badge_h=max(px(44), badge_font + 4), caption_font=max(SMALLEST_CAPTION, px(38)), rank_font=px(54),
+            index_font=px(22), corner_pip=px(20), centre_pip=px(54), pad=px(5), phone=True,
         )
 
 
@@ -223,8 +249,12 @@ def pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:
 
 
 def centre_pip_y(metrics: Metrics) -> int:
-    """How far below a card's top edge its large pip is centred (below the corner index)."""
-    return round(metrics.card_h * 0.6)
+    """How far below a card's top edge its large pip is centred (below the corner index).
+
+    A little lower on the phone board, so a number card's pip stays out of the strip its larger
+    fan step shows: the strip holds the index alone.
+    """
+    return round(metrics.card_h * (0.64 if metrics.phone else 0.6))
 
 
 def corner_pip_centre(spot: CardSpot, metrics: Metrics) -> tuple[int, int]:

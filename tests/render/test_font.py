@@ -17,6 +17,7 @@ runs off the picture or into another.
 from __future__ import annotations
 
 import itertools
+import random
 import unicodedata
 from collections import deque
 from collections.abc import Iterator
@@ -31,13 +32,13 @@ from gatebot.locale import translator
 from gatebot.render.boards import layout_board
 from gatebot.render.card import DEALT, ResultCard
 from gatebot.render.card_image import render_card_png
-from gatebot.render.image import draw_board, render_png
+from gatebot.render.image import PHONE_SCALE, draw_board, render_png
 from gatebot.render.image_geometry import Layout, font, slot_note
 from gatebot.render.replay import REPLAY_SCALE, animate, positions
 from gatebot.rules import Game
 from gatebot.service.challenges.daily import daily_name
 from tests.lines import LOST_DEAL_10, WIN_DEAL_1
-from tests.render.playouts import variant_playout
+from tests.render.playouts import playout, variant_playout
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "gatebot" / "locale"
@@ -173,18 +174,38 @@ def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("scale", [1.0, REPLAY_SCALE])
-def test_no_text_runs_off_the_picture_or_into_another(language: str, scale: float) -> None:
+@pytest.mark.parametrize(("scale", "phone"), [(1.0, False), (REPLAY_SCALE, False), (PHONE_SCALE, True)])
+def test_no_text_runs_off_the_picture_or_into_another(language: str, scale: float, phone: bool) -> None:
+    """The wide board, a replay's and the phone board: every text inside the picture and clear of every other."""
     say = translator(language)
     for game in [Game.new(variant, deal=4, options=OPTIONS[variant]) for variant in OPTIONS] + ended():
         for label in (None, PLAYER_NAME):
-            layout = layout_board(game, scale, say, label=label)
+            layout = layout_board(game, scale, say, label=label, phone=phone)
             boxes = text_boxes(layout)
             width, height = layout.size
             for text, (left, top, right, bottom) in boxes:
                 assert left >= 0 and top >= 0 and right <= width and bottom <= height, (game.title, text)
             for (one, a), (other, b) in itertools.combinations(boxes, 2):
                 assert not overlap(a, b), (game.title, one, other)
+
+
+@pytest.mark.parametrize("variant", list(OPTIONS))
+@pytest.mark.parametrize(("scale", "phone"), [(1.0, False), (PHONE_SCALE, True)])
+def test_no_text_runs_into_a_card(variant: str, scale: float, phone: bool) -> None:
+    """Along random games in English and German, no header, count or label is drawn over a card.
+
+    Canfield's waste hangs between the reserve and the first pile, so its German count
+    (``+12 darunter``) is wider than the room under it and must wrap rather than run over them.
+    """
+    for language, seed in itertools.product(("en", "de"), range(3)):
+        say = translator(language)
+        rng = random.Random(seed)
+        game = Game.new(variant, deal=rng.randint(1, 2**32 - 1))
+        for position in playout(game, rng, 120, every=10):
+            layout = layout_board(position, scale, say, phone=phone)
+            for text, box in text_boxes(layout):
+                for spot in layout.cards:
+                    assert not overlap(box, spot.box), (variant, language, len(position.moves), text, str(spot.card))
 
 
 #: Closed counters (holes) of each character the pictures write; every other character has none.

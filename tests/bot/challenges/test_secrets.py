@@ -72,6 +72,9 @@ async def test_an_open_challenges_attempt_board_names_the_challenge_never_the_de
     if style != "image":
         header = "\n".join(fake.message(board.id).content.splitlines()[:4])
         assert "Friday Gate" in header, header
+    else:  # the picture's description (alt text) names the challenge too, and the request bodies above never the deal
+        [attachment] = fake.message(board.id).attachments
+        assert attachment["description"].startswith("Gate, Friday Gate. "), attachment
     assert (await run.games())[-1].status == "resigned"
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from gatebot.render import layout_board
+from gatebot.render.image import PHONE_SCALE
 from gatebot.render.image_geometry import pip_centre
 from gatebot.rules import Game, Suit
 from tests.bot.gatebots import Running
@@ -198,7 +199,7 @@ async def test_the_four_colour_deck_paints_the_emoji_and_the_image_board(gatebot
     board = board_of(fake)
     image = decode(next(iter(board.files.values())).data)
     game = Game.new("gate", deal=1)
-    layout = layout_board(game)
+    layout = layout_board(game, PHONE_SCALE, phone=True)  # a new player's compact layout: the phone board
     assert layout.size == image.size
     inks = {Suit(0): is_green, Suit(1): is_blue}
     sampled = [
