@@ -8,7 +8,7 @@ Lines wrap where a client wraps them (at a space, else inside a word), so a boar
 for a phone shows here broken the way it breaks there. Emoji are drawn as coloured boxes
 and DejaVu glyphs, not Discord's emoji font: those pictures say "approximate".
 
-    python docs/previews.py            # writes docs/images/preview-*.png, prints each message's size
+    python docs/previews.py            # writes docs/images/preview-*.png and phone-*.png, prints each message's size
     python docs/previews.py --out DIR
 
 The pictures and what they show are discussed in docs/boards.md.
@@ -26,6 +26,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from gatebot.render import render_emoji, render_png, render_spoken, render_text
+from gatebot.render.image import PHONE_SCALE
 from gatebot.render.phone import PHONE_CHAR_PX, PHONE_CODE_PX, PHONE_SCREEN_PX
 from gatebot.rules import Game
 
@@ -275,8 +276,8 @@ def preview(style: str, device: Device, game: Game | None = None) -> Image.Image
             else:
                 pen.y += pen.line_height // 2  # a blank line between a message's paragraphs
         pen.paragraph(NOTE)
-    elif style == "image":
-        pen.embed_image(render_png(game), NOTE)
+    elif style.startswith("image"):
+        pen.embed_image(picture(game, compact=compact), NOTE)
     else:
         for line in render_spoken(game).split("\n"):
             pen.paragraph(line)
@@ -291,12 +292,28 @@ def message_bytes(style: str, game: Game) -> int:
         return len(f"```\n{render_text(game, compact=compact)}\n```\n{NOTE}".encode())
     if style.startswith("emoji"):
         return len(f"{render_emoji(game, compact=compact)}\n{NOTE}".encode())
-    if style == "image":
-        return len(render_png(game))
+    if style.startswith("image"):
+        return len(picture(game, compact=style.endswith("compact")))
     return len(f"{render_spoken(game)}\n{NOTE}".encode())
 
 
-STYLES = ("text", "text-compact", "emoji", "emoji-compact", "image", "words")
+def picture(game: Game, *, compact: bool) -> bytes:
+    """The image board's PNG as the bot draws it: the phone board for a compact layout, else the wide one."""
+    return render_png(game, scale=PHONE_SCALE, phone=True) if compact else render_png(game)
+
+
+#: The width a phone shows a board picture at, for the before and after pictures (docs/boards.md).
+PHONE_PICTURE_PX = 320
+
+
+def at_phone_width(png: bytes) -> Image.Image:
+    """A board picture scaled to :data:`PHONE_PICTURE_PX` wide, as a phone shows it."""
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    return board.resize((PHONE_PICTURE_PX, round(board.height * PHONE_PICTURE_PX / board.width)),
+                        Image.Resampling.LANCZOS)
+
+
+STYLES = ("text", "text-compact", "emoji", "emoji-compact", "image", "image-compact", "words")
 
 
 def save(image: Image.Image, path: Path) -> int:
@@ -319,6 +336,12 @@ def main() -> None:
             size = save(preview(style, device, game), args.out / f"preview-{style}-{device.name}.png")
             sizes.append(f"{device.name} preview {size / 1000:.1f} KB")
         print(f"{style:14} message {message_bytes(style, game) / 1000:.2f} KB · " + " · ".join(sizes))
+    for name, compact in (("phone-before", False), ("phone-after", True)):
+        shown = at_phone_width(picture(game, compact=compact))
+        shown.quantize(128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            args.out / f"{name}.png", optimize=True
+        )
+        print(f"{name}: the {'phone' if compact else 'wide'} board at {shown.width}×{shown.height} px")
 
 
 if __name__ == "__main__":

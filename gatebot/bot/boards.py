@@ -2,8 +2,11 @@
 
 The text, emoji and words boards are message content (the words board plain sentences, no
 code block, so a screen reader reads it as prose); the image board is a PNG attached to an
-embed, drawn in a worker thread so the event loop keeps answering other interactions. A
-player's four-colour deck paints the image and emoji boards.
+embed, drawn in a worker thread so the event loop keeps answering other interactions, with
+the position in words as its description (Discord's alt text). A player's compact layout is
+the phone board among pictures (large indices, at most eight cards across), as it is the
+narrow board among text and emoji boards. A player's four-colour deck paints the image and
+emoji boards.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import discord
 from gatebot.bot.language import escape_in_code, escape_name, reader
 from gatebot.bot.views import BoardComponents
 from gatebot.locale import Translator
-from gatebot.render import render_spoken, render_text
+from gatebot.render import describe_board, render_spoken, render_text
 from gatebot.rules import Game
 from gatebot.service import Preferences, Reply
 
@@ -91,14 +94,17 @@ async def game_message(
     language = language or reader()
     line = language.say(line) if line else line
     if preferences.board_style == "image":
-        from gatebot.render.image import render_png
+        from gatebot.render.image import PHONE_SCALE, render_png
 
+        phone = preferences.compact
         png = await asyncio.to_thread(
-            render_png, game, four_colour=preferences.four_colour, language=language, label=label
+            render_png, game, scale=PHONE_SCALE if phone else 1.0, phone=phone, four_colour=preferences.four_colour,
+            language=language, label=label,
         )
         embed = discord.Embed(description=_clip(line, DESCRIPTION_LIMIT) or None, colour=discord.Colour.dark_green())
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME), view)
+        alt = describe_board(game, language, label=label)
+        return BoardMessage(None, embed, discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt), view)
     if preferences.board_style == "emoji":
         from gatebot.render import render_emoji
 

@@ -41,7 +41,8 @@ in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board. In a gr
 wasn't added to, only the slash commands and the buttons reach me.
 `/gate undo`, `/gate restart` (the same deal from its start), `/gate auto` (safe cards to the foundations), \
 `/gate board`, `/gate resign`, `/gate rules`.
-**You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
+**You:** `/gate stats` (yours or a member's, with a picture), `/gate games` (your finished games and \
+their numbers), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
 `/gate forget-me` (deletes everything stored about you).""")),
     ("moves", N_("Moves"), N_("The move notation: d, 3f, w5, 37 and the rest"), N_("""\
@@ -61,8 +62,9 @@ End game when no win is left (for each variant my solver plays; I say so when it
 servers that added me, not in DMs.""")),
     ("settings", N_("Settings"), N_("How your boards are drawn"), N_("""\
 **Settings:** `/gate settings` chooses how your boards are drawn: `style:` text, emoji or image boards, \
-or words for screen readers; `compact:` the narrow board that fits a phone (the default; false for the \
-wide one); `four_colour:` green clubs and blue diamonds. Your choice follows you to every server and DM.""")),
+or words for screen readers; `compact:` the narrow board that fits a phone (the default; an image is then \
+the phone picture, with large cards; false for the wide one); `four_colour:` green clubs and blue diamonds. \
+Your choice follows you to every server and DM.""")),
 )
 
 #: Every help text, overview first (for checks that it names only real commands).

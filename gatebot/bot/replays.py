@@ -41,6 +41,7 @@ from gatebot.bot.timely import SAFETY_DEFER, OnTime
 from gatebot.errors import UserError
 from gatebot.locale import Translator
 from gatebot.messages import N_, _, joined
+from gatebot.render.boards import DESCRIPTION_LIMIT
 from gatebot.render.replay import animate
 from gatebot.rules import Game
 from gatebot.service import GameService, Preferences
@@ -58,6 +59,8 @@ STEP_BUTTONS = (("first", "⏮"), ("back", "◀"), ("next", "▶"), ("last", "�
 ANIMATION_BUTTON = (N_("Animation"), "🎬")
 #: A press whose answer Discord didn't take: nothing is lost, the message's buttons still work.
 REPLAY_APOLOGY = N_("Sorry, I couldn't show that just now: please press again.")
+#: The animation's description (alt text): what the picture is, then the replay's heading.
+ANIMATION_DESCRIPTION = N_("An animation of the game, move by move, from the deal to its end. {title}")
 #: A press on someone else's replay.
 NOT_YOURS = N_("This replay's buttons are for whoever opened it: open your own with /gate replay.")
 class StepButton(DynamicItem[discord.ui.Button[Any]], template=STEP_ID):
@@ -205,10 +208,12 @@ class ReplayScreen:
         await interaction.response.defer()
         replay = await self.service.replays.replay(interaction_actor(interaction), game_id)
         drawn = await asyncio.to_thread(animate, replay.positions, language=speaker(interaction), label=replay.secret)
-        picture = discord.File(io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}")
-        await interaction.followup.send(
-            speaker(interaction).say(title_line(replay)), file=picture, ephemeral=replay.secret is not None
+        say = speaker(interaction)
+        alt = say.say(_(ANIMATION_DESCRIPTION, title=say.say(title_line(replay))))[:DESCRIPTION_LIMIT]
+        picture = discord.File(
+            io.BytesIO(drawn.data), filename=f"gate-replay-{replay.game_id}.{drawn.extension}", description=alt
         )
+        await interaction.followup.send(say.say(title_line(replay)), file=picture, ephemeral=replay.secret is not None)
 
     async def message(
         self, replay: GameReplay, step: int, style: Preferences, say: Translator | None = None,

@@ -23,7 +23,8 @@ import discord
 from gatebot.bot.language import escape_name, speaker
 from gatebot.bot.timely import OnTime
 from gatebot.messages import N_
-from gatebot.render.card import ResultCard, render_card
+from gatebot.render.boards import DESCRIPTION_LIMIT
+from gatebot.render.card import ResultCard, describe_card, render_card
 from gatebot.render.card_image import render_card_png
 
 #: The attachment's name: Discord shows the picture under the text.
@@ -34,14 +35,17 @@ async def post_card(answer: OnTime, card: ResultCard) -> None:
     """Answer with ``card`` for everyone in the channel: its text, its picture attached.
 
     The card is worded in the sharing player's language (:func:`speaker`), text and picture
-    alike. The picture is drawn in a worker thread, off the event loop. A failed upload raises,
-    for the caller's error boundary to apologise; the game the card is of is only read.
+    alike, and the picture carries the card in words as its description (alt text). The
+    picture is drawn in a worker thread, off the event loop. A failed upload raises, for the
+    caller's error boundary to apologise; the game the card is of is only read.
     """
     language = speaker(answer.interaction)
     picture = await asyncio.to_thread(render_card_png, card, language)
+    alt = describe_card(card, language)  # alt text is not markdown: the name as typed
     if card.challenge is not None:  # a name is shown as typed: no markdown, no mention
         card = dataclasses.replace(card, challenge=escape_name(card.challenge))
-    await answer.send(render_card(card, language), file=discord.File(io.BytesIO(picture), filename=CARD_FILENAME))
+    attached = discord.File(io.BytesIO(picture), filename=CARD_FILENAME, description=alt[:DESCRIPTION_LIMIT])
+    await answer.send(render_card(card, language), file=attached)
 
 
 #: Seconds after a card was posted during which the same result is not posted again in that channel.

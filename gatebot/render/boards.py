@@ -62,7 +62,8 @@ class ImageLayout(Protocol[G_contra]):
     """Lays a game out for the PNG board (see :func:`layout_board`); imports Pillow only when called."""
 
     def __call__(
-        self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+        self, game: G_contra, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+        phone: bool = False,
     ) -> Layout: ...
 
 
@@ -169,17 +170,48 @@ def render_spoken(game: Game, language: Language = ENGLISH, *, label: str | None
     return speak(game, language, label=label)
 
 
+#: The most characters a picture's description may take (Discord's limit on an attachment's).
+DESCRIPTION_LIMIT = 1024
+
+
+def describe_board(
+    game: Game, language: Language = ENGLISH, *, label: str | None = None, limit: int = DESCRIPTION_LIMIT
+) -> str:
+    """A picture of ``game`` described in words, for its alt text: at most ``limit`` characters, in ``language``.
+
+    It is the spoken board (:func:`render_spoken`) on one line: the header (variant, deal or
+    ``label``, moves, score, the result), then each pile. When that is longer than ``limit``
+    (Archway's long columns), each pile is named by its top card, the one that plays, and
+    ``…`` stands for the cards under it; whole sentences are left off the end only if it is
+    still too long. Like every drawing it names nothing a player can't see.
+    """
+    lines = render_spoken(game, language, label=label).splitlines()
+    text = " ".join(lines)
+    if len(text) <= limit:
+        return text
+    joint = language.gettext(" on ")
+    lines = [line.split(joint, 1)[0] + " …" if joint in line else line for line in lines]
+    text = lines[0]
+    for line in lines[1:]:
+        if len(text) + len(line) + 3 > limit:
+            return text + " …"
+        text += " " + line
+    return text[:limit]
+
+
 def layout_board(
-    game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: Game, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None, phone: bool = False
 ) -> Layout:
     """Lay out ``game`` at ``scale`` for the PNG board: every card, slot, badge and text with its box.
 
-    The header's and captions' words, and the empty places' notes, are in ``language``.
+    The header's and captions' words, and the empty places' notes, are in ``language``. With
+    ``phone`` it is the phone board: at most eight cards across with large indices, so a rank is
+    at least 12 px tall when a phone shows the picture 320 px wide (docs/boards.md).
     """
     lay_out = boards_for(game).layout
     if lay_out is None:
         raise MissingBoard(f"There is no picture of a {game.title} board yet")
-    return lay_out(game, scale, language, label=label)
+    return lay_out(game, scale, language, label=label, phone=phone)
 
 
 def rules_paragraphs(game: Game, *, language: Language = ENGLISH) -> list[str]:

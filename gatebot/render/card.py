@@ -81,6 +81,22 @@ def render_card(card: ResultCard, language: Language = ENGLISH) -> str:
     return "\n".join((header(card, language), *rows, legend(rows, language), counts_line(card, language)))
 
 
+def describe_card(card: ResultCard, language: Language = ENGLISH) -> str:
+    """The card's picture in words, for its alt text: header, counts, and how many squares of each colour.
+
+    ``Gate · deal 617 · won 52/52. 113 moves · no hints · no undos · 6:12. Cards by when they
+    went home: 21 early, 18 mid-game, 13 late.`` Like the card, it names no card. In ``language``.
+    """
+    shown = "".join(grid_rows(card))
+    meanings = {**MEANINGS, DEALT_SQUARE: DEALT_MEANING, NEVER: NEVER_MEANING}
+    tally = ", ".join(
+        f"{shown.count(square)} {language.gettext(meaning)}" for square, meaning in meanings.items() if square in shown
+    )
+    return language.gettext("{header}. {counts}. Cards by when they went home: {tally}.").format(
+        header=header(card, language), counts=counts_line(card, language), tally=tally
+    )
+
+
 def header(card: ResultCard, language: Language = ENGLISH) -> str:
     """``Gate · deal 617 · won 52/52``, ``Little Gate, single-moves · Friday Cup · 31/52``.
 

@@ -39,7 +39,7 @@ TEXT_COLOURS = {
 
 def render_png(
     game: Game, *, scale: float = 1.0, four_colour: bool = False, language: Language = ENGLISH,
-    label: str | None = None,
+    label: str | None = None, phone: bool = False,
 ) -> bytes:
     """Draw ``game`` as a PNG, deterministic and side-effect free.
 
@@ -51,9 +51,10 @@ def render_png(
 
     With ``four_colour`` the cards are a four-colour deck: clubs green, diamonds blue. The
     board's words (header, captions, empty places) are in ``language``; ``label`` names the game in
-    the deal's place (see :func:`~gatebot.render.boards.render_text`).
+    the deal's place (see :func:`~gatebot.render.boards.render_text`). With ``phone`` it is the
+    phone board (:func:`~gatebot.render.boards.layout_board`), at most about 850 px wide.
     """
-    layout = layout_board(game, scale, language, label=label)
+    layout = layout_board(game, scale, language, label=label, phone=phone)
     return encode(draw_board(layout, four_colour=four_colour, language=language))
 
 
@@ -84,12 +85,17 @@ def draw_board(layout: Layout, *, four_colour: bool = False, language: Language 
     for spot in layout.cards:
         _card(image, _shadowed(spot.card, m, four_colour=four_colour), spot.box[:2], m)
     for text in layout.texts:
-        colour = TEXT_COLOURS[text.role]
-        bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
-        draw.text(text.xy, text.text, font=font(text.size), fill=colour, anchor=text.anchor,
-                  stroke_width=bold, stroke_fill=colour)
+        draw.text(text.xy, text.text, font=font(text.size, bold=text.role == "title"), fill=TEXT_COLOURS[text.role],
+                  anchor=text.anchor)
     return image
 
+
+#: The scale the phone board is drawn at: the ratio of a rank to the board's width is the same
+#: at every scale, so this is small enough for the fullest board (Archway's deal) to stay well
+#: within :data:`PHONE_BYTES` and large enough to stay sharp on a phone's dense screen.
+PHONE_SCALE = 0.7
+#: The most bytes a phone board may take, so it loads quickly on a phone's connection.
+PHONE_BYTES = 60_000
 
 #: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
 #: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
@@ -166,9 +172,8 @@ def _badge(text: str, width: int, height: int, m: Metrics) -> tuple[Image.Image,
     pill = Image.new("RGB", (width + 1, height + 1), BADGE_FILL)  # the box's right and bottom edges are drawn
     shape = Image.new("L", pill.size, 0)
     ImageDraw.Draw(shape).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
-    bold = max(1, round(0.5 * m.scale))
-    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font), fill=BADGE_TEXT,
-                              anchor="mm", stroke_width=bold, stroke_fill=BADGE_TEXT)
+    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font, bold=True), fill=BADGE_TEXT,
+                              anchor="mm")
     return pill, shape
 
 
@@ -176,15 +181,18 @@ def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
     """The stock's size on a white pill in the middle of its back: the only thing it shows."""
     text = str(count)
     size = m.header_font
-    width = round(font(size).getlength(text)) + size
+    face = font(size, bold=True)
+    while size > 1 and round(face.getlength(text)) + size > m.card_w - 2 * m.pad:  # the pill stays on the card
+        size -= 1
+        face = font(size, bold=True)
+    width = round(face.getlength(text)) + size
     cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     height = round(size * 1.35)
     draw.rounded_rectangle(
         (cx - width // 2, cy - height // 2, cx + width // 2, cy + height // 2), radius=height // 2,
         fill=(253, 252, 247), outline=(20, 40, 90), width=max(1, round(2 * m.scale)),
     )
-    draw.text((cx, cy), text, font=font(size), fill=(20, 40, 90), anchor="mm", stroke_width=max(1, round(m.scale)),
-              stroke_fill=(20, 40, 90))
+    draw.text((cx, cy), text, font=face, fill=(20, 40, 90), anchor="mm")
 
 
 def _felt_mix(gradient: Image.Image) -> Image.Image:

@@ -40,8 +40,9 @@ class Preferences:
     """How a player likes the board drawn."""
 
     board_style: str = "text"
-    #: The compact layout fits a phone's 36 columns for every position (see docs/boards.md),
-    #: so a new player starts with it: a bot can't know which client will show the board.
+    #: The compact layout fits a phone's 36 columns for every position, and an image board is
+    #: then the phone picture, its ranks readable 320 px wide (see docs/boards.md), so a new
+    #: player starts with it: a bot can't know which client will show the board.
     compact: bool = True
     #: A four-colour deck on image and emoji boards: clubs green, diamonds blue.
     four_colour: bool = False

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PIL import Image
 
 from gatebot.locale import translator
-from gatebot.render.image import render_png
+from gatebot.render.image import PHONE_SCALE, render_png
 from gatebot.rules import Game
 from tests.bot.gatebots import Running
 from tests.bot.test_gatebot import board_of
@@ -48,7 +48,9 @@ async def test_a_german_player_sees_the_image_board_in_german(gatebot: Callable)
     await (await fake.send_command("gate new", {"deal": 5}, user=bob)).response()
     posted = next(iter(board_of(fake).files.values())).data
     game = Game.new("gate", deal=5)
-    assert posted == render_png(game, language=translator("de")) != render_png(game)
+    # A new player's compact layout: the phone picture.
+    german = render_png(game, scale=PHONE_SCALE, phone=True, language=translator("de"))
+    assert posted == german != render_png(game, scale=PHONE_SCALE, phone=True)
     assert Image.open(io.BytesIO(posted)).format == "PNG"
 
 

@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 
 def _layout(
-    game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: ArchwayGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+    phone: bool = False,
 ) -> Layout:
     """Archway's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.archway.layout import layout_archway
 
-    return layout_archway(game, scale, language, label=label)
+    return layout_archway(game, scale, language, label=label, phone=phone)
 
 
 BOARDS: Boards[ArchwayGame] = Boards(

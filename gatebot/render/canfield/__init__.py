@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 
 def _layout(
-    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+    phone: bool = False,
 ) -> Layout:
     """Canfield's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.canfield.layout import layout_canfield
 
-    return layout_canfield(game, scale, language, label=label)
+    return layout_canfield(game, scale, language, label=label, phone=phone)
 
 
 BOARDS: Boards[CanfieldGame] = Boards(

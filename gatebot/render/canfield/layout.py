@@ -18,6 +18,8 @@ base rank it starts at. Every pile carries a badge with the name players type fo
 
 from __future__ import annotations
 
+import math
+
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.canfield.text import canfield_facts, pass_words, shown_waste
 from gatebot.render.image_geometry import (
@@ -33,6 +35,7 @@ from gatebot.render.image_geometry import (
     badge,
     card_box,
     fan_step,
+    font,
     header_texts,
 )
 from gatebot.render.text_rows import rank_word, title_words
@@ -43,13 +46,15 @@ EDGES = 3
 
 
 def layout_canfield(
-    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: CanfieldGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+    phone: bool = False,
 ) -> Layout:
     """Lay out a Canfield ``game`` at ``scale``: every card, slot, badge and text with its box.
 
-    Its words (header, captions, empty piles) are in ``language``.
+    Its words (header, captions, empty piles) are in ``language``. The board is six cards
+    wide, so the phone board (``phone``) is the same table with the phone's large indices and words.
     """
-    m = Metrics.at(scale)
+    m = Metrics.at(scale, phone=phone)
     left, middle = m.margin, m.margin + m.card_w + m.gap
     first_pile = middle + m.card_w + m.post_gap
     pile_xs = [first_pile + i * (m.card_w + m.gap) for i in range(4)]
@@ -93,12 +98,13 @@ def layout_canfield(
         under = len(reserve) - 1
         if under:
             stacks.append(Stack("R", reserve_box, min(under, EDGES), face_down=True))
-            texts.append(_caption(language.gettext("+{n} under").format(n=under), reserve_box, m))
+            texts += _caption(language.gettext("+{n} under").format(n=under), reserve_box, m, _caption_lines(m))
         cards.append(CardSpot("R", reserve[-1], reserve_box, m.card_h))
     else:
         slots.append(Slot("R", reserve_box, SlotKind.EMPTY))
     # Room for a few cards on every pile, so the board does not change its height at every move.
-    bottom = max(bottom, pile_top + m.card_h + m.caption_font + 3 * m.pad, pile_top + m.card_h + 3 * m.fan)
+    bottom = max(bottom, pile_top + m.card_h + _caption_lines(m) * m.caption_font + 3 * m.pad,
+                 pile_top + m.card_h + 3 * m.fan)
     for x, (label, pile) in zip(pile_xs, ((str(i), p) for i, p in enumerate(game.piles, start=1)), strict=True):
         box = card_box(x, pile_top, m)
         badges.append(badge(label, box, badge_top, m))
@@ -144,13 +150,52 @@ def _waste(
     last_box = card_box(x, y + (len(shown) - 1) * m.fan, m)
     if not under:
         return last_box[3]
-    texts.append(_caption(language.gettext("+{n} under").format(n=under), last_box, m))
-    return last_box[3] + m.caption_font + 3 * m.pad
+    caption = _caption(language.gettext("+{n} under").format(n=under), last_box, m, 2)
+    texts += caption
+    return last_box[3] + len(caption) * m.caption_font + 3 * m.pad
 
 
-def _caption(text: str, under: Box, m: Metrics) -> Text:
-    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown."""
-    return Text(text, ((under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
+def _caption_lines(m: Metrics) -> int:
+    """How many lines the reserve's count may take: two on the phone board, whose words are large."""
+    return 2 if m.phone else 1
+
+
+def _caption(text: str, under: Box, m: Metrics, lines: int) -> list[Text]:
+    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown.
+
+    Wider than the card and a gap, it would run into the next pile's cards, so it is wrapped onto
+    at most ``lines`` lines (``+12`` over ``under``), a line still too wide set smaller: the phone
+    board's large words under either pile, and the waste's count on the wide board, which hangs
+    between the reserve and the first pile. Under the reserve, at the board's left edge, a line too
+    long to centre there (``+12 darunter`` on the wide board) is moved right just enough to start
+    half a margin inside the board.
+    """
+    centre, y = (under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2
+    room = under[2] - under[0] + m.gap
+    if lines < 2 or font(m.caption_font).getlength(text) <= room:
+        return [_inside(text, centre, y, m.caption_font, m)]
+    words: list[str] = []
+    for word in text.split():
+        if words and font(m.caption_font).getlength(f"{words[-1]} {word}") <= room:
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    texts = []
+    for line in [*words[: lines - 1], " ".join(words[lines - 1 :])]:
+        if not line:
+            continue
+        size = m.caption_font
+        while size > 1 and font(size).getlength(line) > room:
+            size -= 1
+        texts.append(_inside(line, centre, y, size, m))
+        y += m.caption_font
+    return texts
+
+
+def _inside(line: str, centre: int, y: int, size: int, m: Metrics) -> Text:
+    """One caption line centred on ``centre`` at ``y``, moved right if it would start left of half a margin."""
+    half = math.ceil(font(size).getlength(line) / 2)
+    return Text(line, (max(centre, m.margin // 2 + half), y), size, "caption", "mt")
 
 
 def _header(

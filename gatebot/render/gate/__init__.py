@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 
 def _layout(
-    game: GateGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None
+    game: GateGame, scale: float = 1.0, language: Language = ENGLISH, *, label: str | None = None,
+    phone: bool = False,
 ) -> Layout:
     """Gate's PNG layout, imported on first use so text boards never load Pillow."""
     from gatebot.render.gate.layout import layout_gate
 
-    return layout_gate(game, scale, language, label=label)
+    return layout_gate(game, scale, language, label=label, phone=phone)
 
 
 BOARDS: Boards[GateGame] = Boards(

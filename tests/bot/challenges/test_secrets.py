@@ -72,6 +72,9 @@ async def test_an_open_challenges_attempt_board_names_the_challenge_never_the_de
     if style != "image":
         header = "\n".join(fake.message(board.id).content.splitlines()[:4])
         assert "Friday Gate" in header, header
+    else:  # the picture's description (alt text) names the challenge too, and the request bodies above never the deal
+        [attachment] = fake.message(board.id).attachments
+        assert attachment["description"].startswith("Gate, Friday Gate. "), attachment
     assert (await run.games())[-1].status == "resigned"
 
 
@@ -189,7 +192,7 @@ async def test_a_new_game_that_ends_an_open_attempt_names_the_challenge_not_its_
     yes = await fake.click(asked.original, button)
     await yes.response()
     board = await yes.followup(0)
-    assert "Your attempt at Friday Gate ended with a score of 0." in board.content, board.content
+    assert "Your attempt at Friday Gate ended with a score of 0/52." in board.content, board.content
     assert str(DEAL) not in said_anywhere(fake, since)
 
 
