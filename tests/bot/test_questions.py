@@ -52,7 +52,7 @@ async def test_resign_asks_first_and_only_the_asker_can_answer(gatebot: Callable
     asked = await fake.send_command("gate resign", user=alice)
     question = await asked.response()
     assert question.ephemeral
-    assert question.content == "Resign your game of Gate (deal 617)? It ends now, with a score of 0."
+    assert question.content == "Resign your game of Gate (deal 617)? It ends now, with a score of 0/52."
     assert labels(asked.original) == ["Resign", "Keep playing"]
     assert (await run.game_row()).status == "active"  # asking changed nothing
 
@@ -65,7 +65,7 @@ async def test_resign_asks_first_and_only_the_asker_can_answer(gatebot: Callable
     assert (await run.game_row()).status == "active"
 
     said = await resign(fake, user=alice)
-    assert said.ephemeral and "You resigned with a score of 0." in board_of(fake).content  # edited in place
+    assert said.ephemeral and "You resigned with a score of 0/52." in board_of(fake).content  # edited in place
     assert (await run.game_row()).status == "resigned"
 
 

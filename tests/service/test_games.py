@@ -168,7 +168,7 @@ async def test_resign_asked_first_changes_nothing_until_confirmed(db: Database) 
     played = await service.play(ALICE, "d")
     asked = await service.resign(ALICE, confirm=False)
     assert asked.kind is ReplyKind.CONFIRM and asked.game_id == start.game_id
-    assert asked.message == "Resign your game of Gate (deal 617)? It ends now, with a score of 0."
+    assert asked.message == "Resign your game of Gate (deal 617)? It ends now, with a score of 0/52."
     record = await stored(db, start.game_id)
     assert (record.status, record.version) == ("active", played.version)
     assert (await service.resign(ALICE)).status is GameStatus.RESIGNED  # the yes

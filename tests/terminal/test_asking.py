@@ -38,13 +38,13 @@ def test_resign_asks_and_a_no_keeps_the_game(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path / "games.db", "--deal", "617")
     terminal.read_until(b"gate> ")
     asked = answer(terminal, b"resign", b"yes or no? ")
-    assert b"Resign your game of Gate (deal 617)? It ends now, with a score of 0." in asked
+    assert b"Resign your game of Gate (deal 617)? It ends now, with a score of 0/52." in asked
     kept = answer(terminal, b"n", b"gate> ")
     assert b"You keep your game: nothing has changed." in kept
     assert rows(tmp_path / "games.db") == [("active", "", 0, 617)]
     answer(terminal, b"resign", b"yes or no? ")
     ended = answer(terminal, b"y", b"Play again? [y/N] ")
-    assert b"You resigned with a score of 0." in ended
+    assert b"You resigned with a score of 0/52." in ended
     terminal.type(b"n\r")
     assert terminal.end() == (0, "")
     assert rows(tmp_path / "games.db") == [("resigned", "", 0, 617)]
