@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import Any, TextIO
 
 from gatebot.messages import _, n_
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.store import Database, GameStatus
+from gatebot.store.database import saved_where
 from gatebot.store.migrate import upgrade
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.play import TerminalGame
@@ -68,21 +68,6 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
         if service is not None:
             service.close()
         await _to_the_end(db.dispose())
-
-
-def saved_where(db: Database, home: Path | None = None) -> str | None:
-    """The SQLite file the games are saved in, written as a person types it (``~`` for the home folder).
-
-    None for any other database (its address is its operator's, who chose it) and for a
-    database in memory: there is no file to tell of.
-    """
-    if not db.is_sqlite or db.url.database in (None, "", ":memory:"):
-        return None
-    path = Path(db.url.database).expanduser().resolve()
-    home = (home or Path.home()).resolve()
-    if path.is_relative_to(home):
-        return str(Path("~") / path.relative_to(home))
-    return str(path)
 
 
 async def _to_the_end(cleanup: Coroutine[Any, Any, None]) -> None:
