@@ -109,7 +109,7 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
     assert "Gate · Spiel 5 · 0 Züge · Punkte 0/52" in out
     assert "W   ·· leer" in out and "S   34 Karten · d zieht eine" in out
     # Column 1 holds 9♣, column 2 K♥: the refusal names the cards in German.
-    assert "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q." in out
+    assert "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Dame." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert re.search(r"\b(Kreuz|Karo|Herz|Pik)-[A-ZÄÖÜ]", hint) and " the " not in hint, hint
     english = gatebot_play(tmp_path / "other.db", "--deal", "5", stdin="12\n", lang="en_GB.UTF-8").stdout
