@@ -237,7 +237,7 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
                 )
             else:
                 named = replace(found, display_name=whose.display_name)
-                text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command="/gate new")
+                text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command=_("/gate new"))
             await answer.send(speaker(interaction).say(text))
 
     @app_commands.command(description="Post a spoiler-free card of your last finished game here")
