@@ -213,7 +213,7 @@ async def test_a_german_player_reads_their_statistics_in_german(gatebot: Callabl
     bob = fake.user("bob")
     bob.locale = "de"
     before = await (await fake.send_command("gate stats", user=bob)).response()
-    assert before.content == "Du hast noch nicht gespielt: starte ein Spiel mit /gate neu."
+    assert before.content == "Du hast noch nicht gespielt: Starte ein Spiel mit /gate neu."
     theirs = await (await fake.send_command("gate stats", {"user": fake.user("alice")}, user=bob)).response()
     assert theirs.content == "Alice hat noch nicht gespielt."
     await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()

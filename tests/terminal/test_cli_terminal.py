@@ -123,19 +123,19 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
              "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
     assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help
-    assert "Befehle: undo (u)" in out and "Commands:" not in out
+    assert "Befehle (die englischen gehen auch): zurück (u)" in out and "Commands:" not in out
     # moves: each legal move in words, its cards named in full
     assert re.search(r"^  \S+ +(Kreuz|Karo|Herz|Pik)-\S+ von Spalte \d", out, re.MULTILINE), out
     assert "Gespielt: d." in out
     assert "„hlep“ ist weder ein Zug noch ein Befehl. Meintest du help?" in out
-    assert "Sag undo, um einen Zug zurückzunehmen, oder undo und eine Zahl, etwa undo 3." in out
-    assert "Sag new für ein zufälliges Spiel" in out
-    assert "Deine Spiele: noch keins beendet: starte eins mit new." in out
-    assert "Du hast noch kein beendetes Spiel: seine Karte erscheint hier, sobald eins endet." in out
+    assert "Sag zurück, um einen Zug zurückzunehmen, oder zurück und eine Zahl, etwa zurück 3." in out
+    assert "Sag neu für ein zufälliges Spiel" in out
+    assert "Deine Spiele: noch keins beendet – starte eins mit neu." in out
+    assert "Du hast noch kein beendetes Spiel: Seine Karte erscheint hier, sobald eins endet." in out
     assert "ist zu lang für einen Zug: Züge sind kurz, etwa 3f, w5 oder d." in out
     assert "Erlaubte Züge (" in out
-    assert re.search(r"Du hast das Spiel beendet: 0/52 Karten abgelegt in 1 Zug(, in \d+:\d\d)?\.", out), out
-    assert "Nochmal spielen? [j/N]" in out
+    assert re.search(r"Du hast das Spiel beendet: 0/52 Karten in 1 Zug( und \d+:\d\d)? abgelegt\.", out), out
+    assert "Noch einmal spielen? [j/N]" in out
     assert out.count("ist ausgeteilt.") == 2, "a German yes (j) deals the next game"
     english = ("Played", "neither a move nor a command", "Say undo", "Say new", "Your games", "You have no",
                "too long to be a move", "Legal moves", "You ended the game", "cards home", "Play again?")
@@ -194,7 +194,7 @@ def test_a_german_terminal_gets_the_rules_and_the_move_examples_in_german(tmp_pa
 def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_won(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="quit\n",
                        lang="de_DE.UTF-8").stdout
-    note = ("Fast kein gewöhnliches Spiel von Archway lässt sich von Anfang an gewinnen: der Löser gewinnt etwa "
-            "4 von 1.000. Für einen Sieg versuch new archway kit (jedes Spiel gewinnbar) oder new archway winnable.")
+    note = ("Fast kein gewöhnliches Spiel von Archway lässt sich von Anfang an gewinnen: Der Löser gewinnt etwa "
+            "4 von 1.000. Für einen Sieg versuch neu archway kit (jedes Spiel gewinnbar) oder neu archway gewinnbar.")
     assert note in " ".join(out.split()), out
     assert "Almost no plain" not in out and "in 1,000" not in out and "every deal winnable" not in out
