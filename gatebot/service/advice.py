@@ -401,7 +401,7 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
 
 
 def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:
-    """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable`` (German ``neu …``)."""
+    """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable`` (``neu …``)."""
     deal = " ".join([variant.name, *options])
     return _("new {deal} winnable", deal=deal) if winnable else _("new {deal}", deal=deal)
 

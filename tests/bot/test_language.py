@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gatebot.rules import Game
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord
 
@@ -104,3 +105,22 @@ async def test_the_gate_commands_are_named_and_described_in_german(gatebot: Call
             assert re.fullmatch(r"[-_\w]{1,32}", german) and german == german.lower(), (path, german)
         described = (part.get("description_localizations") or {}).get("de")
         assert described is None or 1 <= len(described) <= 100, (path, described)
+
+
+async def test_a_german_player_types_tipp_and_zurueck_in_chat(fake: FakeDiscord, gatebot: Callable) -> None:
+    fake.guild.preferred_locale = "de"
+    run: Running = await gatebot()
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    asked = await fake.send_message(f"{fake.bot.mention} was nun? Tipp bitte")
+    hint = await asked.reply()
+    assert hint.content.startswith("Tipp: ") and not asked.message.reactions  # a hint, not read as moves
+    assert (await run.game_row()).hint_count == 1
+    played = await fake.send_message(f"{fake.bot.mention} 45")
+    assert await played.reaction() == ["✅"]
+    back = await fake.send_message(f"{fake.bot.mention} zurück")
+    assert await back.reaction() == ["✅"]
+    again = await fake.send_message(f"{fake.bot.mention} 45 d")
+    assert await again.reaction() == ["✅"]
+    both = await fake.send_message(f"{fake.bot.mention} Zurueck 2")
+    assert await both.reaction() == ["✅"]
+    assert (await run.position()).to_text() == Game.new("gate", deal=1).to_text()  # every move taken back

@@ -230,8 +230,8 @@ async def test_a_german_player_is_refused_a_replay_in_german(gatebot: Callable) 
     said = {what: refused.content for what, refused in refusals.items()}
     assert said["none yet"] == "Du hast noch kein beendetes Spiel zum Anschauen: Spiel zuerst eins."
     assert said["not his"] == (
-        f"Spiel #{game_id} gehört einem anderen Spieler, und nur Versuche in Herausforderungen können andere anschauen, "
-        "sobald ihre Herausforderung beendet ist."
+        f"Spiel #{game_id} gehört einem anderen Spieler, und nur Versuche in Herausforderungen können andere "
+        "anschauen, sobald ihre Herausforderung beendet ist."
     )
     assert said["his button"] == said["not his"], "a press on Alice's Replay button is refused alike"
     assert said["no such"] == f"Es gibt kein Spiel #{game_id + 5}."

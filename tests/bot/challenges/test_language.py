@@ -151,7 +151,9 @@ async def test_the_challenge_commands_are_named_and_described_in_german(gatebot:
     assert parts["challenge leaderboard"]["name_localizations"]["de"] == "rangliste"
     assert parts["challenge-admin daily"]["name_localizations"]["de"] == "täglich"
     assert parts["challenge-admin create hours"]["name_localizations"]["de"] == "stunden"
-    assert parts["challenge"]["description_localizations"]["de"] == "Herausforderungen auf dem Server: ein Spiel, jeder einmal"
+    assert parts["challenge"]["description_localizations"]["de"] == (
+        "Herausforderungen auf dem Server: ein Spiel, jeder einmal"
+    )
     assert parts["challenge-admin create hints = Forbidden"]["name_localizations"]["de"] == "Verboten"
 
 
