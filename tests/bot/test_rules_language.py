@@ -13,7 +13,7 @@ REFUSALS = [
     ("canfield", "passes-1", "passes-1 und passes-2 gehen nur mit draw-one: wer je drei Karten umdreht, hat "
      "unbegrenzt viele Durchgänge.", "passes-1 and passes-2 go with draw-one: turning three at a time, the passes "
      "are unlimited."),
-    ("gate", "kit", "Gate hat keine Option 'kit': seine Optionen sind single-moves, stock-fill.",
+    ("gate", "kit", "Gate hat keine Option 'kit': Seine Optionen sind single-moves, stock-fill.",
      "Gate has no option 'kit': its options are single-moves, stock-fill."),
 ]
 

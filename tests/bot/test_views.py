@@ -132,7 +132,7 @@ async def test_a_german_player_is_told_in_german_whose_board_it_is_and_when_its_
     finished = await finish_little_gate(run)
     again = component(finished, "gate:again:")["custom_id"]
     theirs = await told_privately(await fake.click(finished, again, user=bob))
-    assert theirs == "Das ist das Spiel von Alice: starte mit /gate neu dein eigenes."
+    assert theirs == "Das ist das Spiel von Alice: Starte mit /gate neu dein eigenes."
     nothing = await told_privately(await fake.send_command("gate share", user=bob))
     assert nothing == "Du hast noch kein beendetes Spiel zum Teilen: Beende eins und teile es dann."
 
