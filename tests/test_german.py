@@ -33,7 +33,7 @@ GENDER = {"Ass": "n", "Zwei": "f", "Drei": "f", "Vier": "f", "Fünf": "f", "Sech
           "Acht": "f", "Neun": "f", "Zehn": "f", "Bube": "m", "Dame": "f", "König": "m"}
 #: The indefinite article and the adjective's ending after it, in the nominative, by gender.
 NOMINATIVE = {"m": ("ein", "er"), "f": ("eine", "e"), "n": ("ein", "es")}
-WANTED = re.compile(r"darauf passt (\w+) (schwarz|rot)(\w*) (\w+)")
+WANTED = re.compile(r"Darauf passt (\w+) (schwarz|rot)(\w*) (\w+)")
 RANK_NOUNS = tuple(GENDER)
 
 
@@ -50,14 +50,14 @@ def assert_grammatical(german: str, *, red_top: bool) -> None:
     assert noun in GENDER, german
     assert (article, ending) == NOMINATIVE[GENDER[noun]], german
     assert colour == ("schwarz" if red_top else "rot"), german  # a red card takes a black one, and so on
-    assert not re.search(r"\b[AJQKT]\b|\b\d+\b", german.split("darauf passt", 1)[1]), german  # no letter left
+    assert not re.search(r"\b[AJQKT]\b|\b\d+\b", german.split("Darauf passt", 1)[1]), german  # no letter left
 
 
 @settings(max_examples=300, deadline=None)
 @given(card=st.integers(0, 51), top=st.integers(4, 51))
 def test_every_gate_refusal_naming_a_wanted_card_is_grammatical(card: int, top: int) -> None:
     said = DE.say(gate_why_not_on(card, top))
-    if "darauf passt" in said:
+    if "Darauf passt" in said:
         assert_grammatical(said, red_top=(top & 3) in (1, 2))
 
 
@@ -65,7 +65,7 @@ def test_every_gate_refusal_naming_a_wanted_card_is_grammatical(card: int, top: 
 @given(card=st.integers(0, 51), top=st.integers(0, 51))
 def test_every_canfield_refusal_naming_a_wanted_card_is_grammatical(card: int, top: int) -> None:
     said = DE.say(canfield_why_not_on(card, top))
-    if "darauf passt" in said:
+    if "Darauf passt" in said:
         assert_grammatical(said, red_top=(top & 3) in (1, 2))
 
 
@@ -73,7 +73,7 @@ def test_every_rank_and_colour_is_asked_for_somewhere_and_reads_right() -> None:
     seen = set()
     for top in range(4, 52):
         said = DE.say(gate_why_not_on(0 if top >= 8 else 48, top))
-        if "darauf passt" in said:
+        if "Darauf passt" in said:
             assert_grammatical(said, red_top=(top & 3) in (1, 2))
             seen.add(WANTED.search(said).group(2, 4))  # type: ignore[union-attr]
     assert seen == {(colour, noun) for colour in ("schwarz", "rot") for noun in RANK_NOUNS if noun != "König"}
@@ -89,7 +89,7 @@ def test_a_refused_move_in_a_real_deal_names_the_wanted_card_grammatically(varia
     except (IllegalMove, UserError) as refused:
         said = DE.say(message_of(refused))
         assert "{" not in said and " it takes " not in said, said
-        if "darauf passt" in said and "(auf ein Ass passt ein König)" not in said:
+        if "Darauf passt" in said and "(auf ein Ass passt ein König)" not in said:
             assert WANTED.search(said) is not None, said
             article, _, ending, noun = WANTED.search(said).groups()  # type: ignore[union-attr]
             assert (article, ending) == NOMINATIVE[GENDER[noun]], said

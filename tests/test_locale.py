@@ -149,7 +149,7 @@ def test_a_rules_refusal_is_said_in_german_with_the_cards_named_and_stays_englis
     message = message_of(caught.value)
     assert str(caught.value) == "9♣ can't go on K♥: it takes a black Q"
     assert translator("en-GB").say(message) == str(caught.value)
-    assert translator("de").say(message) == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Dame"
+    assert translator("de").say(message) == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame"
 
 
 def test_counts_take_the_languages_plural_and_parts_are_each_translated() -> None:

@@ -41,7 +41,7 @@ async def test_a_german_and_an_english_player_each_get_their_own_language(gatebo
     # Column 1 holds 9♣ and column 2 K♥ in deal 5: the same refusal, in each player's words.
     refused = await (await fake.send_command("gate move", {"moves": "12"}, user=bob)).response()
     assert refused.ephemeral
-    assert refused.content == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Dame."
+    assert refused.content == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame."
     refused = await (await fake.send_command("gate move", {"moves": "12"}, user=alice)).response()
     assert refused.content == "9♣ can't go on K♥: it takes a black Q."
     nothing = await (await fake.send_command("gate undo", user=bob)).response()
@@ -71,7 +71,7 @@ async def test_typed_moves_are_answered_in_the_servers_language(fake: FakeDiscor
     await (await fake.send_command("gate new", {"deal": 5})).response()  # from an English client
     sent = await fake.send_message(f"{fake.bot.mention} 12")
     assert "❌" in await sent.reaction()
-    assert (await sent.reply()).content == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Dame."
+    assert (await sent.reply()).content == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame."
 
 
 def _walk(command: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:

@@ -241,7 +241,7 @@ async def test_a_german_player_is_asked_and_answered_about_forgetting_in_german(
     labels = [c.get("label") for row in question.components for c in row["components"]]
     assert labels == ["Alles löschen", "Meine Daten behalten"]
     kept = await (await fake.click(question, labelled(question, "Meine Daten behalten"), user=bob)).response()
-    assert kept.content == "Nichts wurde gelöscht: deine Daten sind, wie sie waren."
+    assert kept.content == "Nichts wurde gelöscht: Deine Daten sind, wie sie waren."
     assert await rows_of(run, bob) == (1, 1)
     asked = await fake.send_command("gate forget-me", user=bob)
     await asked.response()

@@ -48,7 +48,7 @@ def _refusal(game: Game, token: str) -> Exception | None:
 def test_archways_refusals_name_its_piles_and_cards_in_german() -> None:
     game = Game.new("archway", deal=3)
     cases = {
-        "d": "Archway hat keinen Talon: jede Karte wird zu Beginn offen ausgeteilt, also gibt es nichts zu ziehen",
+        "d": "Archway hat keinen Talon: Jede Karte wird zu Beginn offen ausgeteilt, also gibt es nichts zu ziehen",
         "9a": "Spalte 9 gibt es nicht: Archway hat die Spalten 1–4",
         "1p": "Karten kommen nur mit der Option kit in den Bogen zurück",
         # 5♣ is column 3's exposed card; the clubs foundations are at A♣ and K♣.
@@ -72,7 +72,7 @@ def test_where_a_card_is_in_archway_and_canfield_is_said_in_german() -> None:
         "Kreuz-Zwei liegt in Spalte 1 unter 4 Karten, die andere in Spalte 1 unter 11 Karten"
     )
     assert GERMAN.say(archway.why_buried_card_stays(4 * 4 + 0)).endswith(
-        ": nur die freiliegende Karte einer Spalte kann ziehen"
+        ": Nur die freiliegende Karte einer Spalte kann ziehen"
     )
     canfield = Game.new("canfield", deal=4)
     hidden = next(card for card in range(52) if canfield.locate(card) is None)

@@ -109,7 +109,7 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
     assert "Gate · Spiel 5 · 0 Züge · Punkte 0/52" in out
     assert "W   ·· leer" in out and "S   34 Karten · d zieht eine" in out
     # Column 1 holds 9♣, column 2 K♥: the refusal names the cards in German.
-    assert "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Dame." in out
+    assert "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert re.search(r"\b(Kreuz|Karo|Herz|Pik)-[A-ZÄÖÜ]", hint) and " the " not in hint, hint
     english = gatebot_play(tmp_path / "other.db", "--deal", "5", stdin="12\n", lang="en_GB.UTF-8").stdout
@@ -149,7 +149,7 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
 def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_german(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="d\nzz\nhint\n",
                        lang="de_DE.UTF-8").stdout
-    assert "Archway hat keinen Talon: jede Karte wird zu Beginn offen ausgeteilt" in out
+    assert "Archway hat keinen Talon: Jede Karte wird zu Beginn offen ausgeteilt" in out
     assert "'zz' ist kein Zug, den ich kenne: schreib Züge wie 3a, 7hk, fhk, 2>4 oder eine Karte wie 7h." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert "aus dem Bogen auf" in hint and "-Ass-Ablagestapel" in hint, hint

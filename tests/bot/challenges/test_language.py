@@ -173,7 +173,7 @@ async def test_an_attempts_rules_refuse_a_german_player_in_german(gatebot: Calla
     await (await fake.send_command("gate move", {"moves": "3f"}, user=bob)).response()
 
     hint = (await (await fake.send_command("gate hint", user=bob)).original_edited()).content
-    assert hint == "Tipps sind bei Freitag aus: dieser Versuch ist ganz deine eigene Arbeit."
+    assert hint == "Tipps sind bei Freitag ausgeschaltet: Dieser Versuch ist ganz deine eigene Arbeit."
     undo = await (await fake.send_command("gate undo", user=bob)).response()
     assert undo.ephemeral and undo.content == "Zurücknehmen ist bei Freitag ausgeschaltet: Jeder Zug gilt."
     await (await fake.send_command("challenge play")).response()  # Alice, from an English client
