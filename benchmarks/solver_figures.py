@@ -60,8 +60,8 @@ def use_compiled(compiled: bool) -> None:
 def run_variant(variant: str, options: tuple[str, ...], deals: tuple[int, ...], args: argparse.Namespace,
                 out: Path, suffix: str = "") -> tuple[Summary, Path, list[DealResult]]:
     """Solve ``deals`` of ``variant``, write the CSV, return the summary, where the CSV went and the rows."""
-    progress = Progress(len(deals), sys.stderr)
     sys.stderr.write(f"{' '.join((variant, *options))}{suffix}: deals {format_deals(deals)}\n")
+    progress = Progress(len(deals), sys.stderr)
     rows: list[DealResult] = []
     for row in analyse(variant, deals, options=options, jobs=args.jobs,
                        max_nodes=args.nodes, max_seconds=args.seconds):

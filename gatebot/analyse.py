@@ -1,7 +1,7 @@
 """Solving many deals at once: the solver over a range of deals in parallel processes.
 
 One :class:`DealResult` per deal (its verdict, the winning line's length, the nodes and
-time the search took, the worker's peak memory), a plain-text :class:`Progress` bar for
+time the search took, the worker's peak memory), a :class:`Progress` bar for
 stderr, the rows as CSV, and a :class:`Summary` with the winnable share's 95% Wilson
 interval. This is the I/O side of the solver: ``gatebot analyse`` and
 ``benchmarks/solver_figures.py`` are thin wrappers around it.
@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TextIO
+
+from tqdm import tqdm
 
 from gatebot.digits import parse_whole, shown
 from gatebot.messages import _
@@ -188,13 +190,15 @@ def _in_processes(tasks: Sequence[DealTask], workers: int) -> Iterator[DealResul
 
 
 class Progress:
-    """A progress line for a long analysis: done/total, the verdicts so far and the time left.
+    """A progress bar for a long analysis: done/total, the verdicts so far and the time spent and left.
 
-    On a terminal it is one line redrawn with ``\\r``; elsewhere (a log file, a pipe) it is a
-    line at each tenth of the way, so a log shows progress without thousands of lines.
+    On a terminal it is tqdm's bar, redrawn in place and fitted to the terminal's width; elsewhere
+    (a log file, a pipe) it is the same line once at each tenth of the way, in ASCII, so a log
+    shows progress without thousands of lines or carriage returns.
     """
 
-    WIDTH = 20
+    #: tqdm's line: ``10%|#         | 4/40 deals, 3 winnable, 1 lost, 0 unresolved [00:06<00:54]``.
+    FORMAT = "{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} deals{postfix} [{elapsed}<{remaining}]"
 
     def __init__(self, total: int, stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
         """Start counting ``total`` deals now; draw on ``stream``."""
@@ -206,58 +210,49 @@ class Progress:
         self.counts = dict.fromkeys(Verdict, 0)
         self.tty = _isatty(stream)
         self._tenths = 0
-        self._drawn = 0
+        self._bar = tqdm(total=total, file=stream, bar_format=self.FORMAT, dynamic_ncols=True, disable=not self.tty,
+                         postfix=self._verdicts())
 
     def update(self, result: DealResult) -> None:
         """Count one more finished deal and redraw."""
         self.done += 1
         self.counts[result.verdict] += 1
         if self.tty:
-            text = self.line()
-            self.stream.write("\r" + text.ljust(self._drawn))
-            self._drawn = len(text)
-            self.stream.flush()
+            self._bar.set_postfix_str(self._verdicts(), refresh=False)
+            self._bar.update()
         elif self.total and self.done * 10 // self.total > self._tenths:
             self._tenths = self.done * 10 // self.total
             self.stream.write(self.line() + "\n")
             self.stream.flush()
 
     def finish(self) -> None:
-        """End the redrawn line, so what follows starts on a line of its own."""
-        if self.tty and self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = 0
+        """End the bar, so what follows starts on a line of its own."""
+        self._bar.close()
 
     def line(self) -> str:
-        """The progress as one line of text."""
-        filled = self.WIDTH * self.done // self.total if self.total else self.WIDTH
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
-        counts = ", ".join(f"{self.counts[verdict]} {verdict.value}" for verdict in Verdict)
-        return f"[{bar}] {self.done}/{self.total} deals ({counts}), {self.eta()}"
+        """The progress as one line of ASCII text."""
+        return tqdm.format_meter(self.done, self.total, self.clock() - self.started, ascii=True,
+                                 bar_format=self.FORMAT, postfix=self._verdicts())
 
-    def eta(self) -> str:
-        """The time left at the pace so far, like ``ETA 1:05``, or ``done`` at the end."""
-        if self.done >= self.total:
-            return f"done in {_clock_time(self.clock() - self.started)}"
-        if not self.done:
-            return "ETA unknown"
-        elapsed = self.clock() - self.started
-        return f"ETA {_clock_time(elapsed / self.done * (self.total - self.done))}"
-
-
-def _clock_time(seconds: float) -> str:
-    """``1:05`` or ``2:01:05``."""
-    minutes, secs = divmod(round(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    def _verdicts(self) -> str:
+        return ", ".join(f"{self.counts[verdict]} {verdict.value}" for verdict in Verdict)
 
 
 def _isatty(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal to draw the bar on.
+
+    One that says it is 0 columns wide (a pseudo-terminal nobody sized) gets the log's lines
+    instead: tqdm would draw the bar there as nothing.
+    """
     try:
-        return stream.isatty()
+        if not stream.isatty():
+            return False
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
+    try:
+        return os.get_terminal_size(stream.fileno()).columns > 0
+    except (OSError, ValueError):  # a terminal that won't say its size: tqdm's own width
+        return True
 
 
 # -- CSV ------------------------------------------------------------------------------------

@@ -2,6 +2,12 @@
 
 Nothing here runs at import time: the CLI builds one :class:`Settings` and passes it on.
 The token is kept out of ``repr()`` and never appears in a message.
+
+The ``.env`` file is python-dotenv's to read; the checks are written out here rather than
+declared for pydantic-settings, since nearly every one is the project's own sentence (whole
+numbers as :func:`~gatebot.digits.parse_whole` reads them, "none is negative", secrets never
+quoted), several depend on each other (``SHARD_IDS`` on ``SHARD_COUNT``, the client secret on
+its id), and pydantic's import would add about 0.1 s to every ``gatebot run`` and ``health``.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yarl
+from dotenv import dotenv_values
 
 from gatebot.digits import parse_whole, shown
 from gatebot.store.database import DatabaseError, database_url_from_env, default_database_path, parse_database_url
@@ -278,23 +285,21 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines of a ``.env`` file (quotes stripped, ``#`` comments skipped); {} if absent."""
+    """The settings a ``.env`` file holds, read by python-dotenv; {} if there is none.
+
+    It reads them as most tools do: ``export`` and ``#`` comments (after a value too), single
+    or double quotes (escapes such as ``\\n`` in double ones), a quoted value over several
+    lines. Values are taken as written, ``${NAME}`` not expanded (as ``docker run --env-file``
+    takes them), so a password with a ``$`` stays whole; a name without ``=`` sets nothing. A
+    line it can't read is skipped with a warning naming its number, never its text.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
+        values = dotenv_values(path, interpolate=False, encoding="utf-8")
     except OSError as error:
         raise SettingsError(f"Can't read {path} ({error.strerror}): fix its permissions or remove it") from None
     except UnicodeDecodeError:
         raise SettingsError(f"{path} is not a text file in UTF-8: fix it or remove it") from None
-    values: dict[str, str] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        values[key.strip()] = value.strip().strip("'\"")
-    return values
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def _token(values: Mapping[str, str]) -> str:

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
 import time
+from pathlib import Path
 
 import pytest
 
@@ -253,23 +262,79 @@ def test_progress_off_a_terminal_is_a_line_per_tenth() -> None:
         clock.now += 1.5
         progress.update(row(deal, Verdict.LOST if deal % 4 == 0 else Verdict.WINNABLE))
     progress.finish()
-    lines = stream.getvalue().splitlines()
-    assert len(lines) == 10 and "\r" not in stream.getvalue()
-    assert lines[0].startswith("[##------------------] 4/40 deals (3 winnable, 1 lost, 0 unresolved)")
-    assert lines[0].endswith("ETA 0:54")  # 6 s for 4 deals: 54 s for the other 36
-    assert lines[-1].endswith("40/40 deals (30 winnable, 10 lost, 0 unresolved), done in 1:00")
+    text = stream.getvalue()
+    lines = text.splitlines()
+    assert len(lines) == 10 and "\r" not in text and text.isascii()
+    assert lines[0] == " 10%|#         | 4/40 deals, 3 winnable, 1 lost, 0 unresolved [00:06<00:54]"  # 54 s for 36 more
+    assert lines[-1] == "100%|##########| 40/40 deals, 30 winnable, 10 lost, 0 unresolved [01:00<00:00]"
 
 
 def test_progress_on_a_terminal_redraws_one_line() -> None:
-    stream, clock = Terminal(), FakeClock()
-    progress = Progress(3, stream, clock=clock)
-    progress.update(row(1, Verdict.WINNABLE))
-    clock.now += 7200
-    progress.update(row(2, Verdict.UNRESOLVED))
-    progress.update(row(3, Verdict.WINNABLE))
+    stream = Terminal()
+    progress = Progress(3, stream)
+    for deal, verdict in enumerate((Verdict.WINNABLE, Verdict.UNRESOLVED, Verdict.WINNABLE), start=1):
+        progress.update(row(deal, verdict))
     progress.finish()
     text = stream.getvalue()
-    assert text.count("\r") == 3 and text.endswith("\n") and text.count("\n") == 1
+    assert text.endswith("\n") and text.count("\n") == 1
     drawn = text.rstrip("\n").split("\r")[1:]
-    assert drawn[1].rstrip().endswith("ETA 1:00:00")  # 2 hours for 2 deals: 1 hour for the last
-    assert "3/3 deals (2 winnable, 0 lost, 1 unresolved), done in 2:00:00" in drawn[2]
+    assert len(drawn) >= 2
+    assert drawn[0].lstrip().startswith("0%") and "0/3 deals" in drawn[0]
+    assert "3/3 deals, 2 winnable, 0 lost, 1 unresolved" in drawn[-1] and drawn[-1].startswith("100%")
+
+
+def _screen(master: int) -> str:
+    """Everything written to the terminal ``master`` until its other end closes (or nothing came for 30 s)."""
+    shown = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 30)
+        assert ready, f"nothing more was drawn: {shown[-300:]!r}"
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    return shown.decode("utf-8").replace("\r\n", "\n")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's ptys")
+def test_gatebot_analyse_draws_its_bar_on_the_terminal_at_the_terminal_s_width() -> None:
+    """On a terminal 50 columns wide: the title, then one line redrawn in place, never wider, then the summary."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 50, 0, 0))
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gatebot", "analyse", "--deals", "1-3", "--jobs", "1", "--nodes", "200"],
+        stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True,
+    )
+    os.close(slave)
+    try:
+        screen = _screen(master)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        os.close(master)
+    title, bar, summary = screen.split("\n", 2)
+    assert title.startswith("Gate, deals 1-3: 3 deals") and summary.startswith("Decided:")
+    drawn = [line for line in bar.split("\r") if line]
+    assert all(len(line) <= 50 for line in drawn) and len(drawn) >= 2
+    assert drawn[0].lstrip().startswith("0%") and "0/3 deals" in drawn[0]
+    assert "3/3 deals" in drawn[-1] and drawn[-1].startswith("100%")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's ptys")
+def test_a_terminal_of_no_width_gets_the_log_s_lines() -> None:
+    """A pseudo-terminal nobody sized says it is 0 columns wide: a line at each tenth, not a bar of nothing."""
+    master, slave = pty.openpty()
+    with open(slave, "w", encoding="utf-8") as stream:
+        progress = Progress(2, stream)
+        progress.update(row(1, Verdict.WINNABLE))
+        progress.update(row(2, Verdict.LOST))
+        progress.finish()
+    try:
+        lines = _screen(master).splitlines()
+    finally:
+        os.close(master)
+    assert len(lines) == 2 and lines[-1].startswith("100%|##########| 2/2 deals, 1 winnable, 1 lost, 0 unresolved")

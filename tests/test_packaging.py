@@ -95,6 +95,16 @@ def test_the_wheel_carries_every_message_catalogue(wheel: Path) -> None:
 
 
 @pytest.mark.wheel
+def test_the_wheel_carries_the_pictures_font_and_its_licence(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    fonts = ROOT / "gatebot" / "render" / "fonts"
+    shipped = {path.name for path in fonts.iterdir() if path.suffix == ".ttf"}
+    assert shipped == {"DejaVuSans-Latin.ttf", "DejaVuSans-Bold-Latin.ttf"}
+    for name in (*shipped, "LICENSE"):
+        assert archive.read(f"gatebot/render/fonts/{name}") == (fonts / name).read_bytes(), name
+
+
+@pytest.mark.wheel
 @pytest.mark.parametrize("family", ["canfield", "gate"])
 def test_the_wheel_carries_each_compiled_search_core_and_its_type_stub(wheel: Path, family: str) -> None:
     """Built where there is a compiler (CI has one): a wheel for this platform, not a pure one."""

@@ -1,5 +1,8 @@
 """Settings for gatebot run: the environment, .env files, the token and its secrecy."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -200,3 +203,49 @@ def test_activities_are_enabled_by_the_client_id_and_the_secret_never_shows(tmp_
     assert str(refused.value).count(":") == 1
     with pytest.raises(SettingsError, match="DISCORD_CLIENT_ID must be the application's id"):
         WebSettings.from_env({"DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "x"})
+
+
+def test_a_dotenv_file_is_read_as_people_write_it(tmp_path: Path) -> None:
+    """Comments after values, quotes around a ``#``, escapes, a literal ``$``; a bad line skipped, not the rest."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        "export DISCORD_TOKEN=abc.def   # the bot's token\n"
+        "LOG_LEVEL = warning # quieter\n"
+        "DATABASE_URL='postgresql://gate:pa${x}#ss@db/gatebot'\n"
+        'WEB_PUBLIC_URL="https://table.example.org/" # where players go\n'
+        "GATEBOT_MOVE_CHANNELS\n"
+        'SHARD_IDS="0,1\n'
+        "SHARD_COUNT=2\n",
+        encoding="utf-8",
+    )
+    settings = Settings.from_env({}, dotenv=dotenv)
+    assert settings.token == "abc.def" and settings.log_level == "WARNING"
+    assert settings.database_url == "postgresql://gate:pa${x}#ss@db/gatebot"
+    assert settings.web_link is not None and settings.web_link.public_url == "https://table.example.org/"
+    assert settings.move_channel_ids == frozenset() and settings.shard_ids is None and settings.shard_count == 2
+
+
+def _run_in(folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``gatebot run`` started in ``folder`` (its .env read from there), with ``env`` over no gatebot settings."""
+    names = ("DISCORD_TOKEN", "DISCORD_TOKEN_FILE", "LOG_LEVEL", "DATABASE_URL")
+    full = {key: value for key, value in os.environ.items() if key not in names}
+    full.update(PYTHONPATH=str(Path(__file__).resolve().parents[1]), PYTHONIOENCODING="utf-8", **env)
+    return subprocess.run([sys.executable, "-m", "gatebot", "run"], cwd=folder, env=full, capture_output=True,
+                          text=True, encoding="utf-8", timeout=60, check=False)
+
+
+def test_gatebot_run_reads_dotenv_in_its_folder_the_environment_winning_and_never_shows_the_token(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".env").write_text("# gatebot's settings\nexport DISCORD_TOKEN='abc.def'  # the token\n"
+                                   "LOG_LEVEL=verbose  # too chatty for a level\n", encoding="utf-8")
+    refused = _run_in(tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr == "gatebot: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'VERBOSE'.\n"
+    overridden = _run_in(tmp_path, LOG_LEVEL="loud")
+    assert overridden.returncode == 2 and "not 'LOUD'" in overridden.stderr
+    (tmp_path / ".env").write_text('DISCORD_TOKEN="s3cret token" # pasted with a space\n', encoding="utf-8")
+    secret = _run_in(tmp_path)
+    assert secret.returncode == 2
+    assert secret.stderr.startswith("gatebot: The token in DISCORD_TOKEN is not a Discord token")
+    assert "s3cret" not in secret.stderr + secret.stdout and secret.stderr.count("\n") == 1

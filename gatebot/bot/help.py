@@ -40,7 +40,8 @@ Play with the buttons and the move menu under your board, with `/gate move`, or 
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board. In a group DM, or a server I \
 wasn't added to, only the slash commands and the buttons reach me.
 `/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`.
-**You:** `/gate stats` (yours or a member's), `/gate share` or a finished board's Share button \
+**You:** `/gate stats` (yours or a member's, with a picture), `/gate games` (your finished games and \
+their numbers), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
 `/gate forget-me` (deletes everything stored about you).""")),
     ("moves", N_("Moves"), N_("The move notation: d, 3f, w5, 37 and the rest"), N_("""\

@@ -48,7 +48,7 @@ from gatebot.solver import registry
 
 log = logging.getLogger(__name__)
 
-#: The exit codes of ``gatebot run`` and ``gatebot sync`` (the README and ``--help`` list them).
+#: The exit codes of ``gatebot run`` and ``gatebot sync`` (docs/running.md and ``--help`` list them).
 EXIT_STOPPED = 0  # stopped by SIGINT or SIGTERM, or sync done
 EXIT_BUG = 1  # an unexpected error, logged with its traceback
 EXIT_CONFIG = 2  # a setting, the token or the database must be fixed first

@@ -325,13 +325,16 @@ class Table:
         await self._bounded(interaction, answer, work(), thinking=False, what=f"the {action} button of game {game_id}")
 
     async def deal_again(
-        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False
+        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False,
+        winnable: bool = False,
     ) -> None:
         """Play again (``variant`` None: the finished game's variant and options) or New deal (``variant``'s rules).
 
         Only the game's player may: anyone else is told so privately. A random deal is dealt
         through the service, which asks first when a game is running (``confirm`` is the yes),
         and the new board is the answer to the press, so the finished board stays as it was.
+        ``winnable``: Proven winnable deal under a fresh deal, a proven deal of its variant and
+        options in its place (nothing was played, so the service doesn't ask).
         """
         actor = interaction_actor(interaction)
         answer = Answer()
@@ -351,17 +354,19 @@ class Table:
                     answer.answered = True
                     return
                 name, options = (game.name, game.options) if variant is None else (variant, ())
-                answer.reply = await self.service.new_game(actor, name, options=options, confirm=confirm)
+                answer.reply = await self.service.new_game(actor, name, options=options, confirm=confirm,
+                                                           winnable=winnable)
 
                 def ask() -> discord.ui.View:
                     return ConfirmNewGame(
-                        actor.user_id, lambda yes: self.deal_again(yes, game_id, variant, confirm=True),
+                        actor.user_id,
+                        lambda yes: self.deal_again(yes, game_id, variant, confirm=True, winnable=winnable),
                         speaker(interaction),
                     )
 
                 await self.answer(interaction, answer.reply, new_board=True, confirm=ask, answer=answer)
 
-        what = "Play again" if variant is None else "New deal"
+        what = "Proven winnable deal" if winnable else "Play again" if variant is None else "New deal"
         await self._bounded(interaction, answer, work(), thinking=False, what=f"{what} under game {game_id}")
 
     async def replay(self, interaction: discord.Interaction, game_id: int | None) -> None:

@@ -12,6 +12,9 @@ result (``gate:share:42``), which posts the game's spoiler-free result card in t
 Only the game's player may use them; a game still running is never lost to them (the
 service asks first). Replay (``gate:replay:42``) opens the game's replay as a new message
 (:mod:`gatebot.bot.replays`), for whoever the service lets watch it.
+
+A fresh deal of a variant seldom won has Proven winnable deal (``gate:proven:42``) while nothing is
+played: it deals, in one press, a deal the solver proved winnable in the game's place.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ BUTTONS = (
 END_BUTTON = ("end", N_("End game"), "🏁", discord.ButtonStyle.danger)
 #: Shown once the game has finished: the one button of the board still enabled.
 SHARE_BUTTON = (N_("Share result"), "📤", discord.ButtonStyle.success)
+#: Under a fresh deal of a variant seldom won, while the service offers it: a proven deal in its place.
+PROVEN_BUTTON = (N_("Proven winnable deal"), "✅", discord.ButtonStyle.success)
 #: Beside it: the same game again, with a new deal.
 AGAIN_BUTTON = (N_("Play again"), "🔁", discord.ButtonStyle.primary)
 #: And the game watched again, step by step.
@@ -63,7 +68,8 @@ class Presses(Protocol):
     async def press(self, interaction: discord.Interaction, action: str, game_id: int, version: int) -> None: ...
 
     async def deal_again(
-        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False
+        self, interaction: discord.Interaction, game_id: int, variant: str | None, *, confirm: bool = False,
+        winnable: bool = False,
     ) -> None: ...
 
     async def replay(self, interaction: discord.Interaction, game_id: int | None) -> None: ...
@@ -73,7 +79,7 @@ BUTTON_ID = r"gate:(?P<action>draw|undo|auto|hint|end):(?P<game>\d+):(?P<version
 #: The game id in any custom id of a board's components.
 BOARD_GAME = re.compile(
     r"gate:(?:(?:draw|undo|auto|hint|end|move):(?P<game>\d{1,19}):\d{1,19}"
-    r"|(?:share|again|newdeal|replay|launch):(?P<shared>\d{1,19}))"
+    r"|(?:share|again|newdeal|replay|launch|proven):(?P<shared>\d{1,19}))"
 )
 SELECT_ID = r"gate:move:(?P<game>\d+):(?P<version>\d+)"
 SHARE_ID = r"gate:share:(?P<game>\d+)"
@@ -81,6 +87,7 @@ AGAIN_ID = r"gate:again:(?P<game>\d+)"
 NEW_DEAL_ID = r"gate:newdeal:(?P<game>\d+)"
 REPLAY_ID = r"gate:replay:(?P<game>\d+)"
 LAUNCH_ID = r"gate:launch:(?P<game>\d+)"
+PROVEN_ID = r"gate:proven:(?P<game>\d+)"
 
 
 def _label(label: str, say: Translator | None) -> str:
@@ -238,6 +245,32 @@ class AgainButton(DynamicItem[discord.ui.Button[Any]], template=AGAIN_ID):
             await on_view_error(interaction, error, self)
 
 
+class ProvenButton(DynamicItem[discord.ui.Button[Any]], template=PROVEN_ID):
+    """Proven winnable deal, under a fresh deal of a variant seldom won: a deal proven winnable in its place."""
+
+    presses: ClassVar[Presses]
+
+    def __init__(self, game_id: int, *, say: Translator | None = None) -> None:
+        label, emoji, style = PROVEN_BUTTON
+        super().__init__(
+            discord.ui.Button(label=_label(label, say), emoji=emoji, style=style, custom_id=f"gate:proven:{game_id}"),
+            row=2,  # under the menu of moves (a select fills its row), beside Open the table
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match[str], /
+    ) -> ProvenButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.presses.deal_again(interaction, self.game_id, None, winnable=True)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
 class ReplayButton(DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
     """Replay, under a finished game's board: the game from its deal, step by step, as a new message."""
 
@@ -343,6 +376,7 @@ class BoardComponents:
     again: type[AgainButton]
     new_deal: type[NewDealSelect]
     replay: type[ReplayButton]
+    proven: type[ProvenButton]
     #: Open the table (the Activity), when the app's Activity is enabled; None: boards have no such button.
     launch: type[LaunchButton] | None = None
 
@@ -350,7 +384,7 @@ class BoardComponents:
     def items(self) -> tuple[type[DynamicItem[Any]], ...]:
         """The classes to register with ``add_dynamic_items`` (they answer presses on boards from before a restart)."""
         launch = (self.launch,) if self.launch is not None else ()
-        return (self.button, self.select, self.share, self.again, self.new_deal, self.replay, *launch)
+        return (self.button, self.select, self.share, self.again, self.new_deal, self.replay, self.proven, *launch)
 
     def view(self, reply: Reply, say: Translator | None = None) -> discord.ui.View | None:
         """The components for a board reply: live while the game is active, disabled once it ended.
@@ -377,6 +411,8 @@ class BoardComponents:
         if active and 0 < len(reply.moves) <= MAX_OPTIONS:
             options = move_options(reply.game, reply.moves, say)
             view.add_item(self.select(reply.game_id, reply.version, options, say=say))
+        if active and "winnable" in reply.actions:
+            view.add_item(self.proven(reply.game_id, say=say))
         if reply.status is not None and reply.status.finished:
             view.add_item(self.again(reply.game_id, say=say))
             view.add_item(self.share(reply.game_id, say=say))
@@ -418,6 +454,9 @@ def board_components(
     class TableReplay(ReplayButton, template=REPLAY_ID):
         presses = table
 
+    class TableProven(ProvenButton, template=PROVEN_ID):
+        presses = table
+
     TableShare.statistics = statistics
     TableShare.shares = Shares()
     TableShare.safety_defer = safety_defer
@@ -425,7 +464,7 @@ def board_components(
         pass
 
     return BoardComponents(TableButton, TableSelect, TableShare, TableAgain, TableNewDeal, TableReplay,
-                           TableLaunch if launch else None)
+                           TableProven, TableLaunch if launch else None)
 
 
 def move_options(game: Game, moves: tuple[str, ...], say: Translator | None = None) -> list[discord.SelectOption]:

@@ -16,6 +16,7 @@ from gatebot.cli.health import health_command
 from gatebot.cli.invite import invite_command
 from gatebot.cli.replays import replay_command
 from gatebot.cli.solving import analyse_command, solve_command
+from gatebot.cli.stats import games_command, stats_command
 from gatebot.digits import parse_whole, shown
 from gatebot.locale import Translator, terminal_language
 from gatebot.messages import Text, _, message_of
@@ -103,6 +104,33 @@ def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
                       help=say(_("whose game, as for gatebot play (default: your login name)")))
     card.set_defaults(handler=card_command)
 
+    stats = commands.add_parser(
+        "stats", help=say(_("print your statistics, and write them as a picture")),
+        description=say(_("Print the statistics of your gatebot play games: per variant the games, wins, "
+        "win streaks, scores and the deals you played more than once. With --out, also write a picture "
+        "of one variant's results: the cards home of your last games and how often each score came. "
+        "Exit codes: 0 when printed; 2 for bad arguments, nothing to draw, or a database or file that "
+        "can't be used.")),
+    )
+    stats.add_argument("--out", metavar="FILE", help=say(_("also write the picture to this .png file")))
+    stats.add_argument("--variant", type=variant, metavar="VARIANT",
+                       help=say(_("the variant the picture shows (default: the one you played most)")))
+    stats.add_argument("--user", metavar="NAME",
+                       help=say(_("whose statistics, as for gatebot play (default: your login name)")))
+    stats.set_defaults(handler=stats_command)
+
+    games = commands.add_parser(
+        "games", help=say(_("list your finished games with their numbers, newest first")),
+        description=say(_("List your finished gatebot play games, ten a page, newest first: each game's "
+        "number, variant, deal, result, cards home, moves and the day it ended. The number is what "
+        "gatebot replay --game and gatebot card --game take. Exit codes: 0 when listed; 2 for bad "
+        "arguments or a database that can't be used.")),
+    )
+    games.add_argument("--page", metavar="N", help=say(_("which page, from 1 (default: 1, the newest games)")))
+    games.add_argument("--user", metavar="NAME",
+                       help=say(_("whose games, as for gatebot play (default: your login name)")))
+    games.set_defaults(handler=games_command)
+
     solve = commands.add_parser(
         "solve", help=say(_("decide whether a deal or a position can be won, and how")),
         description=say(_("Solve a deal or a position with the whole stock order known: print whether it can be "
@@ -112,7 +140,7 @@ def build_parser(language: Translator | None = None) -> argparse.ArgumentParser:
     )
     solve.add_argument("target", metavar="DEAL|FILE",
                        help=say(_("a deal number (1 to {most}); or a file holding a position in the text form "
-                       "of the README, which names its own variant and options; or - to read the position "
+                       "of docs/rules.md, which names its own variant and options; or - to read the position "
                        "from standard input", most=MAX_DEAL)))
     _add_game_arguments(
         solve, variant, language,

@@ -154,7 +154,7 @@ def _read_position(target: str) -> Game | int:
         return refuse(_("Can't read the position in {source}: {reason}", source=source, reason=reason))
     except ValueError:
         return refuse(_("Can't read the position in {source}: it is not a position in gatebot's text form "
-                        "(the README's \"Deal numbers and position text\" shows it)", source=source))
+                        "(docs/rules.md shows it under \"Position text\")", source=source))
 
 
 def analyse_command(args: argparse.Namespace) -> int:
@@ -189,7 +189,6 @@ def analyse_command(args: argparse.Namespace) -> int:
                             reason=error.strerror or str(error)))
 
     rows: list[DealResult] = []
-    progress = Progress(len(deals), sys.stderr)
     interrupted = False
     try:
         title = find_variant(args.variant).title + (f" ({' '.join(options)})" if options else "")
@@ -201,6 +200,7 @@ def analyse_command(args: argparse.Namespace) -> int:
             processes=n_("{n} process", "{n} processes", processes),
         )) + "\n")
         sys.stdout.flush()
+        progress = Progress(len(deals), sys.stderr)  # drawn at once: after the title, not before it
         try:
             for row in analyse(args.variant, deals, options=options, jobs=jobs,
                                max_nodes=max_nodes, max_seconds=max_seconds):

@@ -28,7 +28,7 @@ GERMAN: Mapping[str, tuple[str, ...]] = {
     "moves": ("züge",),
     "board": ("brett",),
     "resign": ("aufgeben",),
-    "end": ("beenden",),  # as /gate end is /gate beenden: ends a game that has no win left
+    "end": ("beenden",),  # ends a game that has no win left, as the End game button ("Spiel beenden") does
     "auto": ("automatisch",),
     "stats": ("statistik",),
     "card": ("karte",),

@@ -84,10 +84,8 @@ def draw_board(layout: Layout, *, four_colour: bool = False, language: Language 
     for spot in layout.cards:
         _card(image, _shadowed(spot.card, m, four_colour=four_colour), spot.box[:2], m)
     for text in layout.texts:
-        colour = TEXT_COLOURS[text.role]
-        bold = max(1, round(0.6 * m.scale)) if text.role == "title" else 0
-        draw.text(text.xy, text.text, font=font(text.size), fill=colour, anchor=text.anchor,
-                  stroke_width=bold, stroke_fill=colour)
+        draw.text(text.xy, text.text, font=font(text.size, bold=text.role == "title"), fill=TEXT_COLOURS[text.role],
+                  anchor=text.anchor)
     return image
 
 
@@ -166,9 +164,8 @@ def _badge(text: str, width: int, height: int, m: Metrics) -> tuple[Image.Image,
     pill = Image.new("RGB", (width + 1, height + 1), BADGE_FILL)  # the box's right and bottom edges are drawn
     shape = Image.new("L", pill.size, 0)
     ImageDraw.Draw(shape).rounded_rectangle((0, 0, width, height), radius=height // 2, fill=255)
-    bold = max(1, round(0.5 * m.scale))
-    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font), fill=BADGE_TEXT,
-                              anchor="mm", stroke_width=bold, stroke_fill=BADGE_TEXT)
+    ImageDraw.Draw(pill).text((width // 2, height // 2), text, font=font(m.badge_font, bold=True), fill=BADGE_TEXT,
+                              anchor="mm")
     return pill, shape
 
 
@@ -176,15 +173,14 @@ def _count(draw: ImageDraw.ImageDraw, count: int, box: Box, m: Metrics) -> None:
     """The stock's size on a white pill in the middle of its back: the only thing it shows."""
     text = str(count)
     size = m.header_font
-    width = round(font(size).getlength(text)) + size
+    width = round(font(size, bold=True).getlength(text)) + size
     cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     height = round(size * 1.35)
     draw.rounded_rectangle(
         (cx - width // 2, cy - height // 2, cx + width // 2, cy + height // 2), radius=height // 2,
         fill=(253, 252, 247), outline=(20, 40, 90), width=max(1, round(2 * m.scale)),
     )
-    draw.text((cx, cy), text, font=font(size), fill=(20, 40, 90), anchor="mm", stroke_width=max(1, round(m.scale)),
-              stroke_fill=(20, 40, 90))
+    draw.text((cx, cy), text, font=font(size, bold=True), fill=(20, 40, 90), anchor="mm")
 
 
 def _felt_mix(gradient: Image.Image) -> Image.Image:

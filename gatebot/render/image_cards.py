@@ -4,7 +4,8 @@ Each sprite is drawn four times too large and reduced, which anti-aliases the ro
 corners and the suit shapes (Pillow's own polygons and rounded rectangles have jagged
 edges), then kept (for a few scales at most): a board is pasted together from cached sprites,
 which is what makes a render take milliseconds. Suits are drawn as shapes (a heart curve, circles, polygons), so
-no font needs the ``♣♦♥♠`` glyphs; the only font is Pillow's bundled one, for ranks.
+no font needs the ``♣♦♥♠`` glyphs; the ranks are the pictures' font's bold weight
+(:func:`gatebot.render.image_geometry.font`).
 """
 
 from __future__ import annotations
@@ -122,13 +123,11 @@ def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Ima
     colour = suit_colour(card.suit, four_colour=four_colour)
     _card_shape(draw, m, k, CARD_FACE, CARD_EDGE)
     rank = _RANK_TEXT[card.rank - 1]
-    rank_font = font(m.rank_font * k)
-    bold = max(1, round(0.9 * m.scale * k))
     pad = m.pad * k
-    # Anchor "lm": the rank's middle sits level with the corner pip, inside the fanned strip.
+    # The rank's middle sits level with the corner pip, inside the fanned strip.
     middle = pad + m.rank_font * k // 2 + k
-    draw.text((pad - k, middle), rank, font=rank_font, fill=colour, anchor="lm", stroke_width=bold, stroke_fill=colour)
     corner = m.corner_pip * k
+    _rank(image, rank, m, middle, m.card_w * k - pad - corner - corner // 2, colour)
     draw_suit(draw, card.suit, m.card_w * k - pad - corner / 2, middle, corner, colour)
 
     centre_x, centre_y = m.card_w * k / 2, centre_pip_y(m) * k
@@ -145,11 +144,34 @@ def card_face(card: Card, m: Metrics, *, four_colour: bool = False) -> Image.Ima
     small = Image.new("RGBA", (m.card_w * k // 3, m.rank_font * k), (0, 0, 0, 0))
     small_draw = ImageDraw.Draw(small)
     small_draw.text(
-        (small.width // 2, 0), rank, font=font(m.caption_font * k), fill=colour, anchor="mt",
-        stroke_width=bold // 2, stroke_fill=colour,
+        (small.width // 2, 0), rank, font=font(m.index_font * k, bold=True), fill=colour, anchor="mt",
     )
     image.alpha_composite(small.rotate(180), (m.card_w * k - small.width - pad // 2, m.card_h * k - small.height - pad))
     return image.reduce(k)
+
+
+def _rank(image: Image.Image, rank: str, m: Metrics, middle: int, right: int, colour: Colour) -> None:
+    """Write ``rank`` in a card's top left corner (in the four times larger sprite), in the bold weight.
+
+    Its capitals are centred on ``middle`` unless a J's or a Q's tail, which DejaVu draws below
+    the line, would then reach under the next card of a fanned pile: then every rank sits a
+    little higher, so a J never loses its hook. A rank wider than the room left of ``right``
+    (the 10, in a bold face) is drawn narrower, as printed decks set their 10s.
+    """
+    k = SUPERSAMPLE
+    face = font(m.rank_font * k, bold=True)
+    cap = -face.getbbox("K", anchor="ls")[1]
+    tail = max(face.getbbox(letter, anchor="ls")[3] for letter in "JQ")
+    # Clear of the next card's edge and of the top of its shadow, which reaches up past it.
+    baseline = min(middle + cap // 2, m.fan * k - tail - 3 * k)
+    x0, _, x1, _ = face.getbbox(rank, anchor="ls")
+    start = min(0, math.floor(x0))  # a J's hook reaches left of where its advance starts
+    mask = Image.new("L", (math.ceil(x1) - start, image.height), 0)
+    ImageDraw.Draw(mask).text((-start, baseline), rank, font=face, fill=255, anchor="ls")
+    left = m.pad * k - k + start
+    if mask.width > right - left:
+        mask = mask.resize((right - left, mask.height), Image.Resampling.LANCZOS)
+    image.paste(Image.new(image.mode, mask.size, colour), (left, 0), mask)
 
 
 @lru_cache(maxsize=8)

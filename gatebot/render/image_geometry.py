@@ -9,9 +9,12 @@ look for a card's colour exactly where it is drawn.
 
 from __future__ import annotations
 
+import io
 import threading
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
+from importlib.resources import files
 
 from PIL import ImageFont
 
@@ -22,24 +25,58 @@ from gatebot.rules import Card, Game, Suit, Termination
 LONGEST_UNSQUEEZED = 13
 #: The scales a board may be drawn at: smaller is unreadable, larger wastes memory.
 MIN_SCALE, MAX_SCALE = 0.25, 4.0
+#: The smallest the header, a badge's letter and a caption are set, in px, whatever the scale: a
+#: replay draws Gate at 0.4 (13, 10 and 9 px) and Archway's larger board at 0.31, where 8 px
+#: badges and 7 px captions could not be read. Only the cards' own indices shrink with the cards.
+SMALLEST_HEADER, SMALLEST_BADGE, SMALLEST_CAPTION = 12, 10, 10
 
 Box = tuple[int, int, int, int]
 """Left, top, right, bottom in pixels (right and bottom exclusive)."""
 
 
+#: The pictures' typeface, DejaVu Sans cut to the Latin script (``scripts/fonts.py``): every
+#: European language's letters, German's ä ö ü ß among them, the punctuation the messages use
+#: and the card suits. ``tests/render/test_font.py`` checks every word a picture can draw has its glyph.
+FONT_FILES = {False: "DejaVuSans-Latin.ttf", True: "DejaVuSans-Bold-Latin.ttf"}
+
 _fonts = threading.local()
 
 
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled font at ``size`` px: nothing is read from disk or the network.
+@lru_cache(maxsize=2)
+def font_data(bold: bool = False) -> bytes:
+    """The font file of one weight, read from the package once per process (about 70 KB)."""
+    return files("gatebot.render").joinpath("fonts", FONT_FILES[bold]).read_bytes()
+
+
+def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The pictures' font at ``size`` px, regular or ``bold``; built once per size and thread.
+
+    Bold is the typeface's own bold weight, drawn by FreeType with its hinting, never a
+    regular weight thickened with a stroke: a stroke fills a small letter's counters (at a
+    replay's 10 px an S read as 8). Latin needs no shaping, so the text is laid out without
+    Raqm, the same way on every machine whatever libraries Pillow found.
 
     Each thread keeps its own fonts (a FreeType face must not be used by two threads at
     once, which matters once boards are drawn in worker threads without a GIL).
     """
-    cache: dict[int, ImageFont.FreeTypeFont] = _fonts.__dict__.setdefault("by_size", {})
-    if size not in cache:
-        cache[size] = ImageFont.load_default(size=size)  # type: ignore[assignment]
-    return cache[size]
+    cache: dict[tuple[int, bool], ImageFont.FreeTypeFont] = _fonts.__dict__.setdefault("by_size", {})
+    key = (size, bold)
+    if key not in cache:
+        cache[key] = ImageFont.truetype(io.BytesIO(font_data(bold)), size, layout_engine=ImageFont.Layout.BASIC)
+    return cache[key]
+
+
+def shortened(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` as it fits ``width`` px in ``face``: whole, or cut at its end with an ellipsis.
+
+    Only a header too long even at its smallest size is cut: a long challenge name with a
+    variant's options on a replay's small board.
+    """
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text.rstrip() + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +96,7 @@ class Metrics:
     badge_h: int
     caption_font: int
     rank_font: int
+    index_font: int
     corner_pip: int
     centre_pip: int
     pad: int
@@ -72,10 +110,12 @@ class Metrics:
         def px(value: float) -> int:
             return max(1, round(value * scale))
 
+        badge_font = max(SMALLEST_BADGE, px(25))
         return cls(
             scale=scale, margin=px(20), card_w=px(96), card_h=px(134), radius=px(9), gap=px(12),
-            post_gap=px(30), fan=px(46), header_font=px(32), badge_font=px(25), badge_h=px(34),
-            caption_font=px(22), rank_font=px(37), corner_pip=px(26), centre_pip=px(54), pad=px(7),
+            post_gap=px(30), fan=px(46), header_font=max(SMALLEST_HEADER, px(32)), badge_font=badge_font,
+            badge_h=max(px(34), badge_font + 4), caption_font=max(SMALLEST_CAPTION, px(22)), rank_font=px(37),
+            index_font=px(22), corner_pip=px(26), centre_pip=px(54), pad=px(7),
         )
 
 
@@ -206,7 +246,7 @@ def card_box(x: int, y: int, m: Metrics) -> Box:
 
 def badge(text: str, over: Box, top: int, m: Metrics) -> Badge:
     """A pill centred over the span ``over``'s left and right edges."""
-    width = max(m.badge_h, round(font(m.badge_font).getlength(text)) + m.badge_h * 2 // 3)
+    width = max(m.badge_h, round(font(m.badge_font, bold=True).getlength(text)) + m.badge_h * 2 // 3)
     centre = (over[0] + over[2]) // 2
     return Badge(text, (centre - width // 2, top, centre - width // 2 + width, top + m.badge_h))
 
@@ -232,7 +272,7 @@ def header_texts(
     available = right_edge - m.margin
     size = m.header_font
     spacing = m.header_font
-    if font(size).getlength(left_text) + spacing + font(size).getlength(facts) <= available:
+    if font(size, bold=True).getlength(left_text) + spacing + font(size).getlength(facts) <= available:
         y = m.margin
         texts = [
             Text(left_text, (m.margin, y), size, "title"),
@@ -243,8 +283,9 @@ def header_texts(
     y = m.margin
     for text, text_role in ((left_text, "title"), (facts, role)):
         line_size = size
-        while line_size > 12 and font(line_size).getlength(text) > available:
+        bold = text_role == "title"  # drawn in the bold weight (gatebot.render.image.draw_board)
+        while line_size > 12 and font(line_size, bold=bold).getlength(text) > available:
             line_size -= 1
-        texts.append(Text(text, (m.margin, y), line_size, text_role))
+        texts.append(Text(shortened(text, font(line_size, bold=bold), available), (m.margin, y), line_size, text_role))
         y += round(line_size * 1.25)
     return texts, y

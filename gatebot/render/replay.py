@@ -4,9 +4,11 @@ A game row keeps its deal, options and every action in order (moves in canonical
 an undo as its own token), so the game can be played back exactly as it went, undos
 included. :func:`positions` replays a log into the positions one after another;
 :func:`animate` draws them as the PNG board does, at a small scale, into one animated image
-to share: an animated GIF by default (a won Gate deal is about 0.2 MB and 3 s of work; the
-same game as lossy WebP is 0.5 MB and twice as slow, since a GIF frame stores only the part
-of the board that changed), or animated WebP when asked for and this Pillow can write it.
+to share: an animated GIF by default (a won Gate deal is about 0.2 MB and half a second of
+work), or animated WebP when asked for and this Pillow can write it. Both hold the same 128
+colours, and each frame stores only the part of the board that changed; WebP's lossless
+coding of those parts makes it about half the GIF's size, for half a second more encoding
+(``benchmarks/replay_sizes.py``).
 
 Like every drawing, this is pure: a log in, positions or bytes out, nothing read or
 written. Each position is drawn as its player saw it, so no frame shows the stock's order
@@ -36,8 +38,12 @@ LAST_FRAME_MS = 4000
 #: At most this many frames in an animation: a longer game is shown by evenly spaced positions
 #: (the deal and the end always among them), so its picture stays small and quick to draw.
 MAX_FRAMES = 400
-#: WebP's lossy quality: cards stay crisp at 75.
-WEBP_QUALITY = 75
+#: The colours of every frame: flat felt and cards need few, and fewer compress better.
+COLOURS = 128
+#: WebP's lossless effort (0-100) and method (0-6): beyond 50 and 2 the file barely shrinks
+#: (under 1%) while encoding takes up to twice as long.
+WEBP_EFFORT = 50
+WEBP_METHOD = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,20 +143,25 @@ def _spread(games: Sequence[Game], most: int) -> Sequence[Game]:
 
 
 def _encode(frames: list[Image.Image], durations: list[int], image_format: str) -> bytes:
+    """The frames as one animated picture, on one palette taken from the deal and the end, undithered.
+
+    WebP is lossless over the same colours as the GIF, so both show exactly the same pixels;
+    ``minimize_size`` stores each frame as the rectangle that changed, as GIF does.
+    """
+    width, height = frames[0].size
+    both = Image.new("RGB", (width, 2 * height))
+    both.paste(frames[0], (0, 0))
+    both.paste(frames[-1], (0, height))
+    palette = both.quantize(COLOURS, dither=Image.Dither.NONE)
+    indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     out = io.BytesIO()
     if image_format == "webp":
-        frames[0].save(
-            out, format="WEBP", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-            quality=WEBP_QUALITY, method=4,
+        flat = [frame.convert("RGB") for frame in indexed]
+        flat[0].save(
+            out, format="WEBP", save_all=True, append_images=flat[1:], duration=durations, loop=0,
+            lossless=True, quality=WEBP_EFFORT, method=WEBP_METHOD, minimize_size=True,
         )
     else:
-        # One palette for every frame, from the deal and the end, and no dithering: flat felt compresses well.
-        width, height = frames[0].size
-        both = Image.new("RGB", (width, 2 * height))
-        both.paste(frames[0], (0, 0))
-        both.paste(frames[-1], (0, height))
-        palette = both.quantize(128, dither=Image.Dither.NONE)
-        indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
         indexed[0].save(
             out, format="GIF", save_all=True, append_images=indexed[1:], duration=durations, loop=0,
         )

@@ -1,4 +1,4 @@
-"""The rules of Gate and its family: pure game logic, no I/O (RULES.md section 7 is the API).
+"""The rules of Gate and its family: pure game logic, no I/O (docs/library.md#the-rules-library shows the API).
 
 >>> game = Game.new("gate", deal=1)
 >>> game.play("3 > f")  # doctest: +SKIP

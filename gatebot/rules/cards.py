@@ -1,7 +1,7 @@
 """Playing cards: ranks, suits, the card value type and the text forms of a card.
 
 Inside the engine a card is a plain ``int`` index, ``(rank - 1) * 4 + suit`` with suits in
-the order C D H S (the order RULES.md uses to number deals), because list and table
+the order C D H S (the order docs/rules.md#deal-numbers numbers deals in), because list and table
 look-ups on ints keep move generation fast. :class:`Card` is the public value type.
 """
 

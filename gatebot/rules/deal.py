@@ -11,7 +11,7 @@ MAX_DEAL = 2**32 - 1
 
 
 def shuffle(deal: int, deck: Sequence[int]) -> list[int]:
-    """Return ``deck`` in the order it is dealt for deal number ``deal`` (RULES.md section 2, step 2).
+    """Return ``deck`` in the order it is dealt for deal number ``deal`` (docs/rules.md#deal-numbers, step 2).
 
     The generator is the same for every deck size: ``left`` runs from ``len(deck)`` down to 1.
     """
@@ -31,6 +31,6 @@ def shuffle(deal: int, deck: Sequence[int]) -> list[int]:
 def shuffled_deck(deal: int) -> list[int]:
     """Return the 52 card indices in the order they are dealt for deal number ``deal``.
 
-    The deck starts as AC AD AH AS 2C … KS (card index order); RULES.md section 2.
+    The deck starts as AC AD AH AS 2C … KS (card index order); docs/rules.md#deal-numbers.
     """
     return shuffle(deal, range(52))

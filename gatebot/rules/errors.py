@@ -62,4 +62,4 @@ class UnknownVariant(RulesError):
 
 
 class DealNumberError(RulesError):
-    """A deal number outside the numbering (RULES.md §2)."""
+    """A deal number outside the numbering (docs/rules.md#deal-numbers)."""

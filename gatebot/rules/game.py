@@ -85,9 +85,6 @@ class Game(ABC):
     card_count: ClassVar[int] = 52
     #: Whether the deal keeps a stock to draw from (False: every card is laid out).
     has_stock: ClassVar[bool] = True
-    #: For a variant nearly every plain deal of which is lost from the start, how often the solver
-    #: wins one ("about 4 in 1,000"), so a newcomer is told at the deal; None for the others.
-    plain_deal_odds: ClassVar[str | None] = None
     #: The option under which every deal can be won (Archway's ``kit``), if the variant has one.
     always_winnable_option: ClassVar[str | None] = None
     #: What a hint imagines when it can't see every card ("shuffles of the stock").
@@ -122,7 +119,7 @@ class Game(ABC):
 
     @classmethod
     def from_text(cls, text: str) -> Game:
-        """Read a position in the text form of RULES.md section 6 (chat code fences allowed)."""
+        """Read a position in the text form of docs/rules.md#position-text (chat code fences allowed)."""
         lines = [line.strip() for line in text.strip().strip("`").splitlines()]
         lines = [line for line in lines if line and not line.startswith("```")]
         if not lines:

@@ -1,10 +1,10 @@
-"""The move value type and its canonical one-token notation (RULES.md section 5).
+"""The move value type and its canonical one-token notation (docs/rules.md#canonical-moves).
 
 The grammar is one for every variant, so a stored token reads back without knowing the game:
-Gate's and Canfield's tokens (RULES.md §5, docs/canfield.md §5), and the Archway tokens of
-docs/archway.md §5, which add two-letter sources (a card's name ``7h`` for a card of the
-arch, ``fh`` for a suit's pair of foundations) and the targets ``a``, ``k`` (a suit's Ace or
-King foundation) and ``p`` (a card's arch packet).
+Gate's and Canfield's tokens (docs/rules.md#canonical-moves, docs/canfield.md#5-move-notation),
+and the Archway tokens of docs/archway.md#5-move-notation, which add two-letter sources (a
+card's name ``7h`` for a card of the arch, ``fh`` for a suit's pair of foundations) and the
+targets ``a``, ``k`` (a suit's Ace or King foundation) and ``p`` (a card's arch packet).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class Move:
     ``target`` is ``"f"`` (foundation) or a column name, in Archway also ``"a"``, ``"k"``
     (the Ace or King foundation of the card's suit) or ``"p"`` (its arch packet); empty for a
     draw. ``count`` is the run length, given only where the canonical form needs it (``XY:n``,
-    RULES.md §5).
+    docs/rules.md#canonical-moves).
     ``str()`` is the canonical token; ``repr()`` evaluates back to an equal move.
     """
 

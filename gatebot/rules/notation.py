@@ -5,7 +5,7 @@ looking at the position (``d 3f w5`` is three phrases, ``3 to 7`` and ``7h 8s`` 
 a variant may add words and one-word moves of its own (``Game.pile_words``, ``Game.read_token``).
 :func:`resolve` then turns one phrase into the single legal move it names in the current
 position, or raises with the reason in game terms, because ``7h`` or ``3`` mean different
-moves in different positions. Every accepted form is listed in the README.
+moves in different positions. Every accepted form is listed in docs/rules.md#typed-moves.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading the pile lines of the position text (RULES.md section 6), shared by every variant."""
+"""Reading the pile lines of the position text (docs/rules.md#position-text), shared by every variant."""
 
 from __future__ import annotations
 

@@ -326,12 +326,14 @@ class Advice:
         move. The offer is ``reply`` with the sentence and the ``end`` action added; the
         proof is stored with the game first, so every later board of that position (after
         a restart too) offers it without asking the solver again. None when the game
-        changed meanwhile.
+        changed meanwhile, and at the deal: nothing was played yet, and a deal seldom won
+        says how seldom already (:func:`~gatebot.service.odds.odds_note`).
         """
         game = reply.game
         if (
-            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE or not registry.thinks_about(game)
-            or game.hidden_count or "end" in reply.actions or not await self._may_think(reply.game_id)
+            not reply.ok or game is None or reply.status is not GameStatus.ACTIVE or not game.moves
+            or not registry.thinks_about(game) or game.hidden_count or "end" in reply.actions
+            or not await self._may_think(reply.game_id)
         ):
             return None
         found = await self.solution(game.to_text())
@@ -404,25 +406,6 @@ def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: 
     """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable`` (``neu …``)."""
     deal = " ".join([variant.name, *options])
     return _("new {deal} winnable", deal=deal) if winnable else _("new {deal}", deal=deal)
-
-
-def lost_from_the_deal_note(game: Game, deal_command: DealCommand) -> str | None:
-    """For a plain deal of a variant almost never won (Archway), the truth and the way to a win; else None.
-
-    A newcomer dealt such a game would play a few moves and be told no win is left, so the
-    deal says at once how rarely it can be won and which command deals a game that can be
-    (the easier option, or a proven deal), worded for the front end it came from. A deal
-    with options, or one from the list of proven deals, gets no note.
-    """
-    cls = type(game)
-    share, option = cls.plain_deal_odds, cls.always_winnable_option
-    if share is None or option is None or game.options or game.deal in winnable_deals(game.name):
-        return None
-    return _(
-        "Almost no plain {game} deal can be won from the start: the solver wins {share}. "
-        "For a win, try {easier} (every deal winnable) or {proven}.",
-        game=game.title, share=share, easier=deal_command(cls, (option,), False), proven=deal_command(cls, (), True),
-    )
 
 
 def join(first: str | None, second: str) -> str:

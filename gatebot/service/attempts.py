@@ -80,7 +80,7 @@ class AttemptRules:
         return _("Your attempt at {name} has begun: {rules}, closes {when}.",
                  name=self.name, rules=rules, when=when(self.closes_at, now))
 
-    def has_closed(self, score: int) -> str:
+    def has_closed(self, score: str) -> str:
         return _("{name} has closed, so your attempt ended with a score of {score}.", name=self.name, score=score)
 
     def played_already(self) -> str:

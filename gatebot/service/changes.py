@@ -140,10 +140,14 @@ def replay(record: GameRecord) -> Game:
     return game
 
 
-def outcome_message(status: GameStatus, message: str | None, move_count: int, score: int) -> str | None:
-    """The reply's line after a change: the error that stopped a line of moves, or how the game ended."""
+def outcome_message(status: GameStatus, message: str | None, move_count: int, score: str) -> str | None:
+    """The reply's line after a change: the error that stopped a line of moves, or how the game ended.
+
+    A game with no move left says so on its board's last line (``Game over: no move left. Score
+    12/52.``; the web table in its own words), so its line is only the error, if any: said once. A
+    win's line here is a stand-in: the service puts the one win message in its place once the win is
+    saved. ``score`` is worded as the board shows it (:func:`~gatebot.service.variants.score_words`).
+    """
     if status is GameStatus.WON:
-        return _("You won! Every card is home: score {score}/{score} in {moves} moves.", score=score, moves=move_count)
-    if status is GameStatus.LOST:
-        return join(message, _("No legal move is left: the game ends with a score of {score}.", score=score))
+        return _("You won with a score of {score} in {moves} moves.", score=score, moves=move_count)
     return message

@@ -43,7 +43,6 @@ from gatebot.service.advice import (
     Advice,
     DealCommand,
     join,
-    lost_from_the_deal_note,
     no_hints,
     no_winnable_deals,
     sentence,
@@ -66,13 +65,16 @@ from gatebot.service.changes import (
 )
 from gatebot.service.lines import line_refusal
 from gatebot.service.memory import Current, Memory
+from gatebot.service.odds import odds_note, proven_sentence
 from gatebot.service.players import PlayerKey, Players, PreferenceError, player_key
 from gatebot.service.privacy import Privacy
-from gatebot.service.reading import Reader, dealt, set_aside_note
+from gatebot.service.reading import Reader, dealt, set_aside_note, untouched
 from gatebot.service.replays import Replays
 from gatebot.service.replies import BOARD_STYLES, Actor, Preferences, Reply, ReplyKind
 from gatebot.service.stats import win_message, won_game
+from gatebot.service.variants import score_words
 from gatebot.solver import HINT_SECONDS, Verdict, registry
+from gatebot.solver.deals import winnable_deals
 from gatebot.store import games as stored
 from gatebot.store.database import Database, DiskFull
 from gatebot.store.games import Executor as Statements
@@ -271,7 +273,8 @@ class GameService:
     ) -> Reply:
         """Deal a new game; with one in progress, ask first (``confirm``) and then abandon it.
 
-        ``winnable`` deals one the solver proved winnable: a random deal it can prove so
+        ``winnable`` deals one the solver proved winnable (in place of a game nothing was played in,
+        without asking: see :func:`~gatebot.service.reading.untouched`): a random deal it can prove so
         quickly, else one from the shipped list (Gate and Little Gate without options; for
         any other variant or with options only a deal proved on the spot will do, and the
         request may be refused). A variant the solver doesn't play yet is refused at once.
@@ -296,7 +299,7 @@ class GameService:
             return Reply(ReplyKind.ERROR, sentence(message_of(error)))
         if winnable:
             if not confirm:
-                running = await self._reader.running_game(actor)
+                running = await self._reader.running_game(actor, unless_untouched=True)
                 if running is not None:
                     return running
             number = await self.advice.winnable_deal(cls.name, chosen_options, actor)
@@ -334,7 +337,7 @@ class GameService:
                 set_aside, current = current, None
             ended: str | None = None  # the open challenge an abandoned attempt was at: its deal stays secret
             if current is not None:
-                if not confirm:
+                if not confirm and not (winnable and untouched(current)):
                     return await self._reader.ask_to_abandon(session, current)
                 ended = self._reader.label(await self.attempts.of_record(session, current))
                 finish(current, GameStatus.ABANDONED, self._clock())
@@ -346,6 +349,7 @@ class GameService:
                 deal=number,
                 log="",
                 position=game.to_text(),
+                score=game.score,  # the cards home at the deal: Archway's eight bases, Canfield's base card
                 guild_id=actor.guild_id,
                 channel_id=actor.channel_id,
                 challenge_id=None if attempt is None else attempt.challenge_id,
@@ -364,13 +368,22 @@ class GameService:
             else:
                 first = attempt.began(self._clock())
             message = dealt(first, abandoned=current, challenge=ended)
-            lost_likely = attempt is None and not winnable  # a proven deal or a challenge's deal needs no advice
-            note = lost_from_the_deal_note(game, self._deal_command) if lost_likely else None
-            if note is not None:
-                message = joined(message, note)
+            actions: tuple[str, ...] = ()
+            if winnable:
+                message = joined(message, proven_sentence())
+            elif attempt is None:  # a challenge's deal is what it is: no advice on how often it is won
+                proven_offered = no_winnable_deals(game.name, game.options) is None
+                note = odds_note(game, self._deal_command, proven_offered=proven_offered)
+                if note is not None and not game.options and number in winnable_deals(game.name):
+                    message = joined(message, proven_sentence())  # one of the listed proven deals, asked by number
+                elif note is not None:
+                    message = joined(message, note)
+                    if proven_offered:
+                        actions = ("winnable",)
             if set_aside is not None:
                 message = joined(message, set_aside_note(set_aside, secret=set_aside.challenge_id is not None))
-            return await self._reader.board(session, record, game.copy(), message=message, saved=True)
+            reply = await self._reader.board(session, record, game.copy(), message=message, saved=True)
+            return replace(reply, actions=(*reply.actions, *actions)) if actions else reply
 
         return self._told(actor, await self._serve(actor, work))
 
@@ -505,14 +518,16 @@ class GameService:
             if isinstance(opened, Reply):
                 return opened
             record, game = opened
+            record.score = game.score  # the board's, which a row dealt before it was kept at the deal may lack
             finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()
             await self._announce(session, actor, record.id, record.version)
             self._note_current(actor, record, game)
+            score = score_words(game.score, game.name)
             if ending:
-                said = _("You ended the game with a score of {score}.", score=record.score)
+                said = _("You ended the game with a score of {score}.", score=score)
             else:
-                said = _("You resigned with a score of {score}.", score=record.score)
+                said = _("You resigned with a score of {score}.", score=score)
             return await self._reader.board(session, record, game, message=said, saved=True)
 
         return self._told(actor, await self._serve(actor, work))
@@ -776,7 +791,7 @@ class GameService:
         self.memory.moved(start.game_id, change.log, change.position, game)
         return self._reader.reply(
             start.game_id, version, change.status, game,
-            message=outcome_message(change.status, error, change.move_count, change.score),
+            message=outcome_message(change.status, error, change.move_count, score_words(change.score, game.name)),
             played=tuple(token for token in tokens if token != UNDO_TOKEN), lost=change.proved_lost,
             saved=True, place=(start.board_channel_id, start.board_message_id), attempt=start.attempt,
         )

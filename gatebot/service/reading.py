@@ -24,6 +24,7 @@ from gatebot.service.changes import GameDamaged, finish, replay
 from gatebot.service.memory import Memory
 from gatebot.service.players import Players
 from gatebot.service.replies import Actor, Reply, ReplyKind
+from gatebot.service.variants import score_words
 from gatebot.solver import registry
 from gatebot.store import games as stored
 from gatebot.store.database import Database
@@ -105,7 +106,8 @@ class Reader:
         if text != record.position:
             log.warning("game %s: stored position differs from its replayed log; repaired", record.id)
             record.position = text
-            record.score = game.score
+        if record.score != game.score:
+            record.score = game.score  # kept from before scores were stored at the deal (Archway's 8 bases)
         self._memory.remember(record, game)
         return game.copy()
 
@@ -119,16 +121,21 @@ class Reader:
         self._memory.drop_game(record.id)
         game = await self.load(session, record)
         return Reply(
-            ReplyKind.ERROR, rules.has_closed(record.score), game=game, game_id=record.id,
+            ReplyKind.ERROR, rules.has_closed(score_words(record.score, record.variant)), game=game, game_id=record.id,
             version=record.version, status=GameStatus.EXPIRED,
         )
 
-    async def running_game(self, actor: Actor) -> Reply | None:
-        """The question to ask before a new game abandons the running one, or None with none running."""
+    async def running_game(self, actor: Actor, *, unless_untouched: bool = False) -> Reply | None:
+        """The question to ask before a new game abandons the running one, or None with none running.
+
+        ``unless_untouched``: None too when nothing was played in the running game (:func:`untouched`).
+        """
         async with self._db.sessions() as session:
             current = await self.active(session, actor)
             if current is None or saved.problem(current.status, current.variant, current.options) is not None:
                 return None  # a game from another gatebot version is set aside when the new one is dealt
+            if unless_untouched and untouched(current):
+                return None
             return await self.ask_to_abandon(session, current)
 
     async def ask_to_abandon(self, session: AsyncSession, current: GameRecord) -> Reply:
@@ -138,12 +145,12 @@ class Reader:
             question = _(
                 "You are playing {name} (score {score}): start a new game and end "
                 "your attempt? It keeps its score, and there is no second attempt.",
-                name=rules.name, score=current.score,
+                name=rules.name, score=score_words(current.score, current.variant),
             )
         else:
             question = _(
                 "You have a game of {game} in progress (deal {deal}, score {score}): start a new one and abandon it?",
-                game=_title(current), deal=current.deal, score=current.score,
+                game=_title(current), deal=current.deal, score=score_words(current.score, current.variant),
             )
         return Reply(
             ReplyKind.CONFIRM, question, game_id=current.id, version=current.version, status=GameStatus.ACTIVE
@@ -164,7 +171,7 @@ class Reader:
             return self.no_game()
         rules = await self._attempts.of_record(session, latest) if latest.status == GameStatus.EXPIRED else None
         message = (
-            rules.has_closed(latest.score) if rules is not None
+            rules.has_closed(score_words(latest.score, latest.variant)) if rules is not None
             else _("That game is over: start a new one with {command}.", command=self._new_command)
         )
         return await self.board(session, latest, game, message=message)
@@ -179,8 +186,8 @@ class Reader:
             if latest is not None and latest.status == GameStatus.EXPIRED:
                 rules = await self._attempts.of_record(session, latest)
                 if rules is not None:
-                    return Reply(ReplyKind.ERROR, rules.has_closed(latest.score), game_id=latest.id,
-                                 status=GameStatus.EXPIRED)
+                    closed = rules.has_closed(score_words(latest.score, latest.variant))
+                    return Reply(ReplyKind.ERROR, closed, game_id=latest.id, status=GameStatus.EXPIRED)
         return self.no_game()
 
     def no_game(self) -> Reply:
@@ -229,7 +236,7 @@ class Reader:
         rules = attempt if target.status == GameStatus.EXPIRED else None
         return Reply(
             ReplyKind.STALE,
-            rules.has_closed(target.score) if rules is not None
+            rules.has_closed(score_words(target.score, target.variant)) if rules is not None
             else _("That board belongs to a game that is over: here is where it ended."),
             game=game,
             game_id=target.id,
@@ -266,8 +273,9 @@ class Reader:
             except GameDamaged:
                 return None
             assert owner is not None
-            message = (rules.has_closed(record.score) if rules is not None and record.status == GameStatus.EXPIRED
-                       else None)
+            message = None
+            if rules is not None and record.status == GameStatus.EXPIRED:
+                message = rules.has_closed(score_words(record.score, record.variant))
             actor = Actor(owner.platform, owner.platform_user_id, owner.display_name)
             return actor, await self.board(session, record, game, message=message)
 
@@ -365,6 +373,16 @@ def set_aside_note(record: GameRecord, *, secret: bool = False) -> str:
     return _("Your previous game (deal {deal}) couldn't be read back, so it is set aside unchanged.", deal=record.deal)
 
 
+def untouched(record: GameRecord) -> bool:
+    """Whether a proven deal may replace this game in progress without asking: nothing was ever played in it.
+
+    It is what a player who asks for a proven deal right after a deal seldom won means (the deal's
+    note offers one, and Discord's Proven winnable deal button): one step, nothing lost. Any other
+    new deal still asks, and a challenge's attempt always does, since ending it ends the one attempt.
+    """
+    return not record.log and record.challenge_id is None
+
+
 def dealt(first: str, abandoned: GameRecord | None, *, challenge: str | None = None) -> str:
     """The line under a new board: what was dealt, and which game was abandoned for it.
 
@@ -374,9 +392,9 @@ def dealt(first: str, abandoned: GameRecord | None, *, challenge: str | None = N
         return first
     if challenge is not None:
         return joined(first, _("Your attempt at {name} ended with a score of {score}.",
-                               name=challenge, score=abandoned.score))
+                               name=challenge, score=score_words(abandoned.score, abandoned.variant)))
     return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
-                           deal=abandoned.deal, score=abandoned.score))
+                           deal=abandoned.deal, score=score_words(abandoned.score, abandoned.variant)))
 
 
 def _title(record: GameRecord) -> str:

@@ -37,6 +37,14 @@ def has_stock(variant: str) -> bool:
         return True
 
 
+def score_words(score: int, variant: str) -> str:
+    """A game's score as its board shows it, the cards home out of its deck: ``31/52``, ``8/104`` in Archway.
+
+    Every sentence that tells a score says it so, so a player reads one number everywhere.
+    """
+    return f"{score}/{deck_size(variant)}"
+
+
 def variant_title(variant: str, options: Sequence[str] = ()) -> str:
     """The variant's name with its options: "Gate", "Little Gate (single-moves)", "Archway (kit)"."""
     try:

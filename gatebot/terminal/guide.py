@@ -1,6 +1,6 @@
 """What the terminal says when asked: the move language (``help``) and the rules (``rules``).
 
-Both are written for the player, from RULES.md sections 3-5 and what
+Both are written for the player, from docs/rules.md (Gate's rules and options, move notation) and what
 :mod:`gatebot.rules.notation` accepts; a test reads every example in the help with the
 real parser, so an example that stops working fails the suite instead of misleading a
 player.

@@ -16,9 +16,9 @@ from typing import TextIO
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
 from gatebot.locale.commands import command_of, words_for
-from gatebot.messages import N_, _, joined, message_of, n_
+from gatebot.messages import N_, Text, _, joined, message_of
 from gatebot.render import render_spoken, render_text
-from gatebot.render.card import duration, render_card
+from gatebot.render.card import render_card
 from gatebot.rules import Game, describe_move
 from gatebot.rules.notation import split_phrases
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -43,8 +43,6 @@ _COMMANDS = _("help, moves, hint, undo, new, resign, stats, card, quit")
 _COMMAND_WORDS = words_for({"quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
                             "card", "auto", "new", "end"})
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of letters, umlauts too
-_RESULTS = {GameStatus.WON: _("You won"), GameStatus.LOST: _("No move was left"),
-            GameStatus.RESIGNED: _("You ended the game")}
 _AGAIN = N_("Play again? [y/N] ")
 _NO_GAME = N_("You have no game in progress: start one with new.")
 
@@ -105,8 +103,11 @@ class TerminalGame:
         return _("Type a move ({examples}), or {commands}.", examples=type(self.game).move_examples, commands=_COMMANDS)
 
     async def play_again(self) -> bool:
-        """Sum the ended game up and ask to play again; True when a new game of its kind is on the board."""
-        self.say(await self.summary())
+        """Ask to play again; True when a new game of its kind is on the board.
+
+        The ended game was said just above, once: its board's last line (won, or no move left, with
+        the score) and the reply's message (a win's time, moves and streak; a resignation's score).
+        """
         again = self.screen.language.say(_AGAIN)
         if self.screen.interactive:
             answer = self.reader.read(again)
@@ -116,20 +117,6 @@ class TerminalGame:
         if answer is None or answer.strip().lower() not in _YES:
             return False
         return await self.new([])
-
-    async def summary(self) -> str:
-        """The ended game in a line: how it ended, its score, its moves, and its time when that is known."""
-        game, ended = self.game, self.ended
-        if game is None or ended is None:
-            return _("The game is over.")
-        moves, facts = len(game.moves), {"score": game.score, "cards": game.card_count}
-        home = n_("{score}/{cards} cards home in {n} move", "{score}/{cards} cards home in {n} moves", moves, **facts)
-        card = await self.statistics.latest_result(self.actor.platform, self.actor.user_id)
-        if card is not None and card.deal == game.deal and card.title == game.title and card.seconds is not None:
-            home = n_("{score}/{cards} cards home in {n} move, in {time}",
-                      "{score}/{cards} cards home in {n} moves, in {time}", moves, **facts,
-                      time=duration(card.seconds))
-        return _("{result}: {home}.", result=_RESULTS[ended], home=home)
 
     async def handle(self, line: str) -> bool:
         """Carry out one line; False when the session ends (the player quit, or the game is over)."""
@@ -251,12 +238,17 @@ class TerminalGame:
                 game = current.game if current.ok and current.status is GameStatus.ACTIVE else None
             self.game = game
             return True
-        if reply.status in _ENDED:
+        ended = reply.status in _ENDED
+        if ended:
             self.ended = reply.status
-        notes = fill_notes(before, reply.played, game) if before is not None and reply.played else []
+        # Once the game is over its board and message say how it ended: no note on a column emptied
+        # by the last moves comes between them, and what was played is said before the board.
+        notes = fill_notes(before, reply.played, game) if before is not None and reply.played and not ended else []
         self.game = game
+        if reply.played and ended:
+            self.say(_("Played {moves}.", moves=", ".join(reply.played)))
         self.draw(game)
-        if reply.played:
+        if reply.played and not ended:
             self.say(_("Played {moves}.", moves=", ".join(reply.played)))
         for note in notes:
             self.say(note)
@@ -265,8 +257,8 @@ class TerminalGame:
             self.say(_("Then: {message}", message=reply.message) if after_moves else reply.message)
         offer = await self.service.end_offer(reply)
         if offer is not None and offer.message:
-            self.say(offer.message)
-        return reply.status not in _ENDED
+            self.say(added(offer.message, reply.message))  # the reply's own message was said just above
+        return not ended
 
     def list_moves(self) -> None:
         """Every legal move: its token, then the move in words."""
@@ -307,3 +299,10 @@ class TerminalGame:
 
     def _prompt(self) -> str:
         return f"{self.game.name if self.game is not None else 'gatebot'}> "
+
+
+def added(whole: str, said: str | None) -> str:
+    """What ``whole`` (built as ``joined(said, more)``) adds to ``said``, already said; all of it otherwise."""
+    if said and isinstance(whole, Text) and whole.parts is not None and len(whole.parts) > 1 and whole.parts[0] == said:
+        return joined(*whole.parts[1:], sep=whole.sep)
+    return whole

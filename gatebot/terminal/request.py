@@ -81,7 +81,7 @@ class Screen:
 
 
 def parse_deal(text: str) -> int | None:
-    """The deal number ``text`` names, or None if it is not one (RULES.md §2: 1 to 2^32 − 1)."""
+    """The deal number ``text`` names, or None if it is not one (docs/rules.md#deal-numbers: 1 to 2^32 − 1)."""
     number = parse_whole(text)
     return number if number is not None and 1 <= number <= MAX_DEAL else None
 

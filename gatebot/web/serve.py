@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from aiohttp import web
 
 from gatebot.messages import _
+from gatebot.rules import Game
 from gatebot.service import GameService
 from gatebot.settings import KeyFileError, WebSettings
 from gatebot.settings import web_key as cookie_key
@@ -29,6 +30,13 @@ __all__ = ["KeyFileError", "ServeError", "cookie_key", "serve_alone", "serving",
 #: How the table's sentences name starting a game and ending a lost one: its buttons.
 NEW_COMMAND = _("New deal")
 END_PROMPT = _("Press End game to finish")
+
+
+def dialog_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:
+    """How the table deals ``variant`` with ``options``, or a proven deal of it: its New deal dialog."""
+    if winnable:
+        return _("New deal with “A deal that can be won” ticked")
+    return _("New deal with the options {options}", options=" ".join(options))
 
 
 async def start(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, str]:
@@ -74,7 +82,7 @@ async def serve_alone(database_url: str, settings: WebSettings, announce: Callab
         upgraded = await ensure_schema(db)
         if upgraded:
             announce(upgraded)
-        service = GameService(db, new_command=NEW_COMMAND, end_prompt=END_PROMPT)
+        service = GameService(db, new_command=NEW_COMMAND, end_prompt=END_PROMPT, deal_command=dialog_deal_command)
         runner, address = await start(build_app(service, settings, cookie_key(settings)), settings.host,
                                       settings.port)
         announce(address)

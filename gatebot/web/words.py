@@ -22,6 +22,8 @@ import re
 from gatebot.locale import Translator
 from gatebot.messages import N_, NN_, NP_
 from gatebot.render.spoken import RANK_NAMES, SUIT_NAMES
+from gatebot.rules import VARIANTS
+from gatebot.service.odds import chance_sentence, deal_odds
 
 #: The labels of ``index.html``, each written there as ``[[...]]`` (a test checks the two lists agree).
 PAGE = (
@@ -62,8 +64,11 @@ SCRIPT: dict[str, str | tuple[str, str]] = {
     "challengeNamed": N_("challenge “{name}”"),
     # TRANSLATORS: the line under the game's name: "deal 5 · 12 moves · 8/52" ({game} is "deal 5" or a challenge).
     "facts": NN_("{game} · {n} move · {score}/{total}", "{game} · {n} moves · {score}/{total}"),
-    "wonFacts": NN_("{title}, {game}, in {n} move.", "{title}, {game}, in {n} moves."),
+    # TRANSLATORS: under "You won!": the game won; its moves and time are in the message above it.
+    "wonFacts": N_("{title}, {game}."),
     "played": N_("Played {move}."),
+    # TRANSLATORS: said when a move leaves no legal move: the page's board has no line saying so, as chat's has.
+    "lost": N_("Game over: no move left."),
     "undone": N_("Move taken back."),
     "shared": NN_("I won {title}, {game}, in {n} move on gatebot.",
                   "I won {title}, {game}, in {n} moves on gatebot."),
@@ -105,6 +110,9 @@ def script_words(language: Translator) -> dict[str, object]:
             said[key] = {"one": language.ngettext(*message, 1), "other": language.ngettext(*message, 2)}
         else:
             said[key] = language.gettext(message)
+    # The New deal dialog says how often a plain deal of the variant picked can be won (service/odds).
+    said["odds"] = {cls.name: language.say(chance_sentence(cls, odds)) for cls in VARIANTS
+                    if (odds := deal_odds(cls.name)) is not None}
     said["suits"] = {letter: language.pgettext("card", name) for letter, name in _SUITS.items()}
     said["ranks"] = {letter: language.pgettext("card", name) for letter, name in _RANKS.items()}
     return said

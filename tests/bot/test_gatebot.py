@@ -222,7 +222,7 @@ async def test_a_whole_game_won_with_slash_commands(gatebot: Callable) -> None:
         await (await run.fake.send_command("gate move", {"moves": token})).response()
     await won(run)
     board = board_of(run.fake)
-    assert "You won!" in board.content
+    assert "Win streak:" in board.content
     assert finished_board(board) == ending_components((await run.game_row()).id)
 
 
@@ -267,15 +267,17 @@ async def test_a_whole_game_in_direct_messages(gatebot: Callable) -> None:
     sent = await fake.send_message(" ".join(LOST_DEAL_10), author=bob, dm=True)
     assert "✅" in await sent.reaction()
     dm = fake.dm_channel(bob)
+    over = "Game over: no move left. Score 12/52."
     board = await fake.wait_for(
-        lambda: next((m for m in fake.messages(dm) if "No legal move is left" in m.content), None),
+        lambda: next((m for m in fake.messages(dm) if over in " ".join(m.content.split())), None),
         what="the board saying the game is over",
     )
     assert board.custom_ids(), "it is the board, with its buttons"
     row = await run.game_row()
     assert row.status == "lost"
-    said = [m for m in fake.messages(dm) if "No legal move is left" in m.content]
+    said = [m for m in fake.messages(dm) if "no move left" in m.content.lower() or "No legal move" in m.content]
     assert said == [board], "the end of the game is said once"
+    assert " ".join(board.content.split()).count("12/52") == 2, board.content  # the header's score and the last line
 
 
 async def test_slow_work_is_acknowledged_in_time_then_answered(gatebot: Callable, monkeypatch) -> None:
@@ -399,6 +401,8 @@ async def test_a_new_game_over_a_running_one_asks_with_buttons(gatebot: Callable
     run: Running = await gatebot()
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
+    # A deal nothing was played in is replaced by a proven deal without a question: play a move first.
+    await (await fake.send_command("gate move", {"moves": "d"})).response()
     asked = await fake.send_command("gate new", {"winnable": True})
     question = await asked.response()
     assert question.ephemeral and "abandon" in question.content
@@ -408,7 +412,7 @@ async def test_a_new_game_over_a_running_one_asks_with_buttons(gatebot: Callable
     click = await fake.click(message, yes)
     assert (await click.response()).type == 7
     board = await click.followup(0, timeout=10)
-    assert "Dealt Gate deal" in board.content and "abandoned with a score of 0" in board.content
+    assert "Dealt Gate deal" in board.content and "abandoned with a score of 0/52" in board.content
     row = await run.game_row()
     assert row.status == "active" and (row.deal in winnable_deals("gate") or proved(row.deal))
 
@@ -425,7 +429,7 @@ async def test_auto_finishes_a_game_the_solver_wins(gatebot: Callable) -> None:
     board = board_of(fake)
     click = await fake.click(board, button(board, "auto"))
     assert (await click.response()).type in (6, 7)
-    await fake.wait_for(lambda: "You won!" in fake.message(board.id).content or None, timeout=10,
+    await fake.wait_for(lambda: "Win streak:" in fake.message(board.id).content or None, timeout=10,
                         what="the won board")
     await won(run)
 
@@ -450,7 +454,7 @@ async def test_a_game_that_can_no_longer_be_won_gets_an_end_game_button(gatebot:
     assert (await click.response()).type == 7
     row = await run.game_row()
     assert (row.status, row.score) == ("resigned", 9)
-    assert "You ended the game with a score of 9." in fake.message(board.id).content
+    assert "You ended the game with a score of 9/52." in fake.message(board.id).content
 
 
 async def test_canfield_with_the_move_menu_and_buttons(gatebot: Callable, monkeypatch: pytest.MonkeyPatch) -> None:

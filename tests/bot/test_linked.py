@@ -185,7 +185,7 @@ async def test_with_shards_named_a_board_in_a_direct_message_follows_too(gatebot
 
 def won_boards(fake: FakeDiscord) -> list[StoredMessage]:
     """The bot's messages in #general that show a won game."""
-    return [m for m in fake.messages(fake.channel) if "You won!" in m.content]
+    return [m for m in fake.messages(fake.channel) if "Win streak:" in m.content]
 
 
 def labels(message: StoredMessage) -> list[str]:
@@ -237,7 +237,7 @@ async def test_a_challenge_played_on_the_table_is_counted_and_its_win_posted_in_
     assert labels(board) == labels(in_chat[0])  # the same won board: Share result, Play again, Replay...
     assert "Friday" in board.content and "deal 1" not in board.content.casefold()
     said, bob_said = board.content.rsplit("```", 1)[1], fake.message(in_chat[0].id).content.rsplit("```", 1)[1]
-    assert "You won! Every card is home: 52/52" in said and "Win streak: 1." in said  # the win message, as Bob's
+    assert "That took " in said and "Win streak: 1." in said  # the win message, as Bob's
     assert said.split(":")[0] == bob_said.split(":")[0] and "Your first win of Gate." in said
     assert (await run.game_row()).board_message_id == board.id  # her board now: a later change edits it
     assert len(edits_of(fake, in_chat[0])) == bobs_edits, "Bob's chat win is not drawn again"

@@ -19,7 +19,7 @@ async def win_deal_1(run: Running, user: FakeUser | None = None) -> None:
     await (await run.fake.send_command("gate new", {"deal": 1}, user=user)).response()
     played = await run.fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=user)
     await played.response()
-    await run.fake.wait_for(lambda: "You won!" in board_of(run.fake).content or None, what="the board saying so")
+    await run.fake.wait_for(lambda: "Win streak:" in board_of(run.fake).content or None, what="the board saying so")
 
 
 async def rows_of(run: Running, user: FakeUser) -> tuple[int, int]:
@@ -143,7 +143,7 @@ async def test_the_share_button_posts_a_won_games_card_for_its_player_only(gateb
     played = await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})
     await played.response()
     board = fake.message(board.id)
-    assert "You won!" in board.content
+    assert "Win streak:" in board.content
     share = share_button(board)
     game_id = (await run.game_row()).id
     assert share["custom_id"] == f"gate:share:{game_id}" and not share.get("disabled")

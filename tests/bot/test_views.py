@@ -63,7 +63,7 @@ async def test_a_won_board_says_one_win_message_and_offers_play_again_new_deal_a
     board = board_of(fake)
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})).response()
     board = fake.message(board.id)
-    assert f"in 0:00 and {len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in board.content
+    assert f"That took 0:00 and {len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in board.content
     assert len(win_sentences(fake)) == 1, "the win is said once, on the board"
     game_id = (await run.game_row()).id
     again, share = component(board, "gate:again:"), component(board, "gate:share:")
@@ -264,7 +264,7 @@ async def test_a_german_players_board_labels_its_buttons_and_menus_in_german(gat
     assert labels == ["Ziehen", "Zurück", "Auto", "Tipp"]
     assert component(board, "gate:move:")["placeholder"] == "Wähle einen Zug …"
     menu = {option["value"]: option["label"] for option in component(board, "gate:move:")["options"]}
-    # Deal 1: the A♦ tops column 3 (RULES.md's deal numbering), so 3f plays it home.
+    # Deal 1: the A♦ tops column 3 (docs/rules.md#deal-numbers), so 3f plays it home.
     assert menu["3f"] == "3f — Karo-Ass von Spalte 3 auf den Ablagestapel"
     assert menu["d"] == "d — ziehe vom Talon"
     typed = await (await fake.send_autocomplete("gate move", {"moves": "3"}, "moves", user=bob)).response()

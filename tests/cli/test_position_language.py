@@ -1,7 +1,7 @@
 """A position file ``gatebot solve`` can't read is refused in the terminal's language.
 
 A player meets the rules' position errors here: ``gatebot solve FILE`` reads a position in
-the text form of RULES.md section 6 and, when it is malformed, says why in one sentence that
+the text form of docs/rules.md#position-text and, when it is malformed, says why in one sentence that
 names the line to fix. In a German terminal that sentence is German through and through; in
 a C terminal it is the English it always was.
 """

@@ -7,11 +7,12 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageFont
+from PIL import Image
 
 from gatebot.locale import translator
 from gatebot.render.card import DEALT, ResultCard, render_card
 from gatebot.render.card_image import CardLayout, card_layout, render_card_png
+from gatebot.render.image_geometry import font
 from gatebot.service.stats import ascents
 from tests.lines import LOST_DEAL_10, WIN_DEAL_1
 
@@ -81,7 +82,7 @@ def test_every_square_of_the_picture_is_coloured_as_the_text_cards_square(card: 
 
 
 def text_boxes(layout: CardLayout) -> list[tuple[int, int, int, int]]:
-    return [ImageFont.load_default(size=t.size).getbbox(t.text, anchor="lt") for t in layout.texts]
+    return [font(t.size).getbbox(t.text, anchor="lt") for t in layout.texts]
 
 
 @settings(max_examples=8, deadline=None)

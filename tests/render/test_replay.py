@@ -132,13 +132,18 @@ def test_a_long_game_is_shown_by_evenly_spaced_positions_the_deal_and_the_end_am
 
 
 @pytest.mark.skipif(not features.check("webp"), reason="this Pillow has no WebP")
-def test_the_replay_can_be_an_animated_webp() -> None:
-    deal, log = won_log()
-    seen = positions(deal, log[:6], undo_token=UNDO)
-    animation = animate(seen, image_format="webp")
-    image = Image.open(io.BytesIO(animation.data))
-    assert image.format == "WEBP" and animation.mime_type == "image/webp"
-    assert getattr(image, "n_frames", 1) == animation.frames == len(seen)
+def test_the_replay_as_webp_is_no_larger_than_the_gif_and_shows_the_same_frames(
+    won_game: tuple[list[Game], replay.Animation],
+) -> None:
+    seen, gif = won_game
+    webp = animate(seen, image_format="webp")
+    assert Image.open(io.BytesIO(webp.data)).format == "WEBP" and webp.mime_type == "image/webp"
+    assert len(webp.data) <= len(gif.data)
+    webp_frames, gif_frames = frames_of(webp.data), frames_of(gif.data)
+    assert len(webp_frames) == webp.frames == gif.frames == len(seen)
+    # Lossless over the GIF's colours: the very same pixels, shown as long.
+    for (webp_frame, webp_ms), (gif_frame, gif_ms) in zip(webp_frames, gif_frames, strict=True):
+        assert webp_frame.tobytes() == gif_frame.tobytes() and webp_ms == gif_ms
 
 
 def test_an_unknown_picture_format_or_no_position_is_refused() -> None:

@@ -1,6 +1,6 @@
 """A deliberately simple reference model of Archway, for differential tests only.
 
-Written from ``../shared/seeds/archway-rules.txt`` and ``docs/archway.md`` alone,
+Written from the Archway rules text quoted in ``docs/archway.md``, and that page, alone,
 independently of ``gatebot.rules``, so that the engine and this model can be checked against
 each other move for move. Clarity beats speed: positions are immutable, cards are strings like
 ``"7H"``, each foundation is the tuple of its cards, legal moves are found by trying every

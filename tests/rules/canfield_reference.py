@@ -1,6 +1,6 @@
 """A deliberately simple reference model of Canfield, for differential tests only.
 
-Written from ``../shared/seeds/canfield-rules.txt`` and ``docs/canfield.md`` alone,
+Written from the Canfield rules text quoted in ``docs/canfield.md``, and that page, alone,
 independently of ``gatebot.rules``, so that the engine and this model can be checked against
 each other move for move. Clarity beats speed: positions are immutable, cards are strings like
 ``"7H"``, legal moves are found by trying every source against every destination, and every

@@ -1,6 +1,6 @@
 """A deliberately simple reference model of the Gate rules, for differential tests only.
 
-Written from ``../shared/RULES.md`` alone, independently of ``gatebot.rules``, so that
+Written from ``docs/rules.md`` alone, independently of ``gatebot.rules``, so that
 the fast engine and this model can be checked against each other ("two implementations
 must agree"). Clarity beats speed here: positions are immutable, legal moves are found by
 trying every source against every destination, and every move played is first checked

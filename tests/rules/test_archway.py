@@ -1,4 +1,4 @@
-"""One test per rule of Archway (seeds/archway-rules.txt, docs/archway.md), on hand-built positions."""
+"""One test per rule of Archway (docs/archway.md#3-the-rules), on hand-built positions."""
 
 from collections import Counter
 

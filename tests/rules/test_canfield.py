@@ -1,4 +1,4 @@
-"""One test per rule of Canfield (seeds/canfield-rules.txt, docs/canfield.md), on hand-built positions."""
+"""One test per rule of Canfield (docs/canfield.md#3-the-rules), on hand-built positions."""
 
 from collections import Counter
 

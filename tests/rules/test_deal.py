@@ -1,4 +1,4 @@
-"""Numbered deals (RULES.md section 2) and the opening layout."""
+"""Numbered deals (docs/rules.md#deal-numbers) and the opening layout."""
 
 import pytest
 

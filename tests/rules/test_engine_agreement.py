@@ -1,9 +1,9 @@
 """Differential tests: the rules engine must agree with the independent reference model.
 
-``reference.py`` is a naive model written from RULES.md alone; here both are driven through
+``reference.py`` is a naive model written from docs/rules.md alone; here both are driven through
 the same seeded random playouts, perft trees and hand-built positions, and must agree on
 the position text, the set of canonical legal moves, the score and the end of the game at
-every step. Only the engine's public API (RULES.md section 7) is used.
+every step. Only the engine's public API (docs/library.md#the-rules-library) is used.
 """
 
 from __future__ import annotations

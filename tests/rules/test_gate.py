@@ -1,4 +1,4 @@
-"""One test per rule of Gate (RULES.md sections 3 and 4), on hand-built positions."""
+"""One test per rule of Gate (docs/rules.md#gates-rules, #gates-options), on hand-built positions."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The Move value type and the strict canonical notation (RULES.md section 5)."""
+"""The Move value type and the strict canonical notation (docs/rules.md#canonical-moves)."""
 
 import pytest
 

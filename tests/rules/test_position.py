@@ -1,4 +1,4 @@
-"""The position text (RULES.md section 6): format, parse, hidden stock and refusals."""
+"""The position text (docs/rules.md#position-text): format, parse, hidden stock and refusals."""
 
 import pytest
 

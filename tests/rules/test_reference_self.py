@@ -1,7 +1,7 @@
-"""Tests of the reference model itself, against facts stated in RULES.md.
+"""Tests of the reference model itself, against facts stated in docs/rules.md.
 
 The reference model is only worth comparing the engine against if it is right, so these
-tests pin it to the checks and examples RULES.md states outright (the deal-1 check, the
+tests pin it to the checks and examples docs/rules.md states outright (the deal-1 check, the
 example position lines, the fill order of section 3, the notation of section 5).
 """
 
@@ -43,7 +43,7 @@ def make(lines: dict[str, str], variant: str = "gate", options: str = "") -> ref
 
 
 def test_deal_1_first_cards() -> None:
-    """RULES.md section 2 check: the first 18 cards of deal 1."""
+    """docs/rules.md#deal-numbers check: the first 18 cards of deal 1."""
     assert ref.deal_cards(1)[:18] == ("JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS".split())
 
 
@@ -62,7 +62,7 @@ def test_deal_number_range() -> None:
 
 
 def test_deal_1_layout() -> None:
-    """Deal 1: the reserves, column 1 and the stock agree with RULES.md sections 2 and 6."""
+    """Deal 1: the reserves, column 1 and the stock agree with docs/rules.md (its Gate layout, position text)."""
     pos = ref.new_position("gate", 1)
     assert pos.left == tuple("JD 9H 5D 7C KD".split())
     assert pos.columns[0] == ("9S",)

@@ -1,9 +1,9 @@
 """Dealing Archway through the service: a plain deal says how rarely it is won, and winnable deals don't repeat soon.
 
-Nearly every plain Archway deal is lost before the first move, so the deal's message says so
-and names the commands that deal a game that can be won, in the words of the front end it
-was dealt from. Winnable Archway comes from a short list of proven deals: a player is dealt
-each of them before any comes back.
+Nearly every plain Archway deal is lost before the first move, so the deal's message says how
+often one can be won and names the commands that deal a game that can be, in the words of the
+front end it was dealt from; a proven deal says it is one. Winnable Archway comes from a short
+list of proven deals: a player is dealt each of them before any comes back.
 """
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ async def test_a_plain_archway_deal_says_it_is_almost_surely_lost_and_how_to_win
     assert dealt.message is not None
     note = dealt.message
     assert note.startswith("Dealt Archway deal 3. ")
-    assert "Almost no plain Archway deal can be won from the start" in note
-    assert "about 4 in 1,000" in note  # the measured share, as the README gives it
+    assert "About 4 deals in 1,000 of Archway can be won." in note  # docs/figures.md: 4 of 979 decided deals
     assert "new archway kit" in note and "new archway winnable" in note
     assert note.count(". ") == 2 and note.endswith(".")  # the deal's line, then two short sentences
+    assert dealt.actions[-1] == "winnable"  # a front end may offer a proven deal in one press
     by_number = await service.new_game(ALICE, "archway", deal=LOST_DEAL, confirm=True)
     assert by_number.message is not None and "new archway kit" in by_number.message
 
@@ -64,15 +64,19 @@ async def test_the_note_names_the_front_ends_own_commands(db: Database) -> None:
     assert "new archway" not in dealt.message
 
 
-async def test_games_that_can_be_won_get_no_note(db: Database, solver: ThreadPoolExecutor) -> None:
+async def test_games_that_can_be_won_get_no_note_and_proven_ones_say_so(
+    db: Database, solver: ThreadPoolExecutor
+) -> None:
     service = GameService(db, solver=solver, winnable_tries=0, deal_picker=lambda: LOST_DEAL)
     kit = await service.new_game(Actor("terminal", "kit", "Kit"), "archway", options=("kit",))
     assert kit.message == "Dealt Archway deal 3."  # with kit every deal can be won
     proven = await service.new_game(Actor("terminal", "proven", "Proven"), "archway", winnable=True)
-    assert proven.game is not None and proven.message == f"Dealt Archway deal {proven.game.deal}."
+    assert proven.game is not None and proven.message == (
+        f"Dealt Archway deal {proven.game.deal}. This deal is proven winnable: the solver found a win.")
+    assert "winnable" not in proven.actions
     listed = winnable_deals("archway")[0]
     asked = await service.new_game(Actor("terminal", "listed", "Listed"), "archway", deal=listed)
-    assert asked.message == f"Dealt Archway deal {listed}."
+    assert asked.message == f"Dealt Archway deal {listed}. This deal is proven winnable: the solver found a win."
     gate = await service.new_game(BOB, "gate")
     assert gate.message == "Dealt Gate deal 3."
 

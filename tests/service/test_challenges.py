@@ -541,7 +541,7 @@ async def test_auto_finishes_with_the_solver_when_hints_are_allowed(
     before = await games.play(BOB, " ".join(NEEDS_SOLVER_DEAL_1))
     auto = await games.auto(BOB)
     assert auto.status is GameStatus.WON and auto.played and before.game.score < 52
-    assert auto.message.startswith("You won!")
+    assert auto.message.startswith("That took ")
     assert ("the solver's finish counts as one hint" in auto.message) is bool(charged)
     assert solve_text in solver.calls
     record = await stored(db, start.game_id)
@@ -1094,7 +1094,7 @@ async def test_a_closing_names_the_games_it_ended_and_their_boards_show_the_end(
     owner, board = await games.board_of(alices.game_id)
     assert (owner.platform, owner.user_id, owner.display_name) == ("discord", ALICE.user_id, "Alice")
     assert board.status is GameStatus.EXPIRED and board.game.score == 1 and board.actions == ()
-    assert board.message == f"{made.name} has closed, so your attempt ended with a score of 1."
+    assert board.message == f"{made.name} has closed, so your attempt ended with a score of 1/52."
     _, resigned = await games.board_of(bobs.game_id)
     assert resigned.status is GameStatus.RESIGNED and resigned.message is None
     assert await games.board_of(10**9) is None

@@ -150,7 +150,7 @@ async def test_auto_finishes_a_game_the_solver_can_win(db: Database, solver) -> 
     assert not autoplay(before.game.copy())  # no card is safe: only the solver can finish this
     reply = await service.auto(ALICE)
     assert reply.kind is ReplyKind.BOARD and reply.status is GameStatus.WON
-    assert reply.message.startswith("You won!")
+    assert reply.message.startswith("That took ")  # the one win message (the board says "Won!")
     record = await stored(db, start.game_id)
     assert (record.status, record.score) == ("won", 52)
     logged = record.log.split()
@@ -203,7 +203,7 @@ async def test_a_game_that_can_no_longer_be_won_is_offered_to_end(db: Database, 
     assert record.log.split()[-1] == "u" and record.status == "active"  # auto played nothing
 
     ended = await service.act(ALICE, "end", game_id=start.game_id, expected_version=auto.version)
-    assert ended.status is GameStatus.RESIGNED and ended.message == "You ended the game with a score of 9."
+    assert ended.status is GameStatus.RESIGNED and ended.message == "You ended the game with a score of 9/52."
     assert (await stored(db, start.game_id)).status == "resigned"
 
 
@@ -310,11 +310,24 @@ async def _none_found(*_args: object) -> None:
 async def test_winnable_asks_before_abandoning_and_takes_no_deal_number(db: Database, solver) -> None:
     service = GameService(db, solver=solver)
     await service.new_game(ALICE, deal=1)
+    await service.play(ALICE, "3f")  # a game nothing was played in is replaced by a proven deal without asking
     ask = await service.new_game(ALICE, winnable=True)
     assert ask.kind is ReplyKind.CONFIRM and solver.calls == []  # asked first, before any solving
     both = await service.new_game(ALICE, winnable=True, deal=5, confirm=True)
     assert both.kind is ReplyKind.ERROR and both.message == "Choose a deal number or a winnable deal, not both."
     assert (await service.show(ALICE)).game.deal == 1
+
+
+async def test_a_proven_deal_replaces_a_deal_nothing_was_played_in_without_asking(db: Database, solver) -> None:
+    service = GameService(db, solver=solver, winnable_tries=0)
+    first = await service.new_game(ALICE, "little-gate", deal=3)
+    assert first.actions[-1] == "winnable" and "About 1 deal in 100 of Little Gate can be won." in first.message
+    assert (await service.new_game(ALICE, "little-gate", deal=4)).kind is ReplyKind.CONFIRM  # any other deal asks
+    proven = await service.new_game(ALICE, "little-gate", winnable=True)
+    assert proven.kind is ReplyKind.BOARD and proven.game.deal in winnable_deals("little-gate")
+    assert proven.message.endswith("This deal is proven winnable: the solver found a win.")
+    assert "winnable" not in proven.actions
+    assert (await stored(db, first.game_id)).status == "abandoned"
 
 
 async def test_a_hint_from_memory_notices_a_move_made_by_another_process(db: Database, solver: Recording) -> None:

@@ -370,18 +370,18 @@ async def test_the_win_message_gives_time_moves_streak_and_personal_bests(db: Da
     service = GameService(db, clock=clock)
     moves = len(WIN_DEAL_1)
     first = await timed_win(service, clock, 10)
-    assert first == (f"You won! Every card is home: 52/52 in 10:00 and {moves} moves. Win streak: 1. "
-                     "Your first win of Gate.")
+    # The board says the win and the score ("Won! Every card is home. Score 52/52."): the message says the rest.
+    assert first == f"That took 10:00 and {moves} moves. Win streak: 1. Your first win of Gate."
     # Quicker, in as many moves: a best in time only.
-    assert (await timed_win(service, clock, 7)).endswith(
-        f"52/52 in 7:00 and {moves} moves. Win streak: 2. A personal best: your fastest win of Gate.")
+    assert (await timed_win(service, clock, 7)) == (
+        f"That took 7:00 and {moves} moves. Win streak: 2. A personal best: your fastest win of Gate.")
     async with db.sessions() as session, session.begin():  # the earlier wins took more moves
         await session.execute(update(GameRecord).values(move_count=moves + 40))
     assert (await timed_win(service, clock, 5)).endswith(
         "Win streak: 3. A personal best: your fastest win and fewest moves of Gate.")
     await lose(service, ALICE)
     assert (await timed_win(service, clock, 6)).endswith(
-        f"in 6:00 and {moves} moves. Win streak: 1. Your bests of Gate: 5:00 and {moves} moves.")
+        f"That took 6:00 and {moves} moves. Win streak: 1. Your bests of Gate: 5:00 and {moves} moves.")
 
 
 async def test_the_win_message_counts_the_variants_apart(db: Database) -> None:

@@ -51,7 +51,7 @@ async def test_a_variant_is_dealt_played_undone_resigned_and_replayed(
 
     resigned = await GameService(db).resign(ALICE)
     assert resigned.status is GameStatus.RESIGNED
-    assert resigned.message == f"You resigned with a score of {expected.score}."
+    assert resigned.message == f"You resigned with a score of {expected.score}/{expected.card_count}."
     record = await stored(db, dealt.game_id)
     assert (record.variant, record.log, record.status) == (variant, f"{line} u", GameStatus.RESIGNED)
     assert replay(record).to_text() == expected.to_text()

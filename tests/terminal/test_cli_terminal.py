@@ -77,10 +77,12 @@ def test_no_discord_markup_and_a_guess_for_a_mistyped_command(tmp_path: Path) ->
     assert stored(tmp_path / "games.db")[0][4] == "3f"
 
 
-def test_after_a_win_a_summary_and_yes_deals_the_same_variant_again(tmp_path: Path) -> None:
+def test_after_a_win_its_one_message_and_yes_deals_the_same_variant_again(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--deal", "1", stdin=" ".join(WIN_DEAL_1) + "\ny\nd\n").stdout
-    assert re.search(rf"\nYou won: 52/52 cards home in {len(WIN_DEAL_1)} moves, in \d+:\d\d\.\n", out)
-    assert "Play again? [y/N]" in out
+    # The board's last line says the win, the message under it the rest; nothing sums it up again.
+    assert re.search(rf"\nWon! Every card is home\. Score 52/52\.\nThat took \d+:\d\d and {len(WIN_DEAL_1)} moves\. "
+                     r"Win streak: 1\. Your first win of Gate\.\nPlay again\? \[y/N\]\n", out), out
+    assert "You won" not in out and out.count("52/52.") == 1
     won, again = stored(tmp_path / "games.db")
     assert won[3] == "won" and won[4] == " ".join(WIN_DEAL_1)
     assert again[0] == "gate" and again[3] == "active" and again[4] == "d"  # the next line went to the new game
@@ -89,7 +91,7 @@ def test_after_a_win_a_summary_and_yes_deals_the_same_variant_again(tmp_path: Pa
 def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "canfield", "--option", "draw-one", "--deal", "5",
                        stdin="resign\nyes\n").stdout
-    assert "You ended the game: " in out and "0 moves" in out
+    assert "You resigned with a score of 1/52." in out and "You ended the game: " not in out  # the base card is home
     first, again = stored(tmp_path / "games.db")
     assert first[:4] == ("canfield", "draw-one", 5, "resigned")
     assert again[:2] == ("canfield", "draw-one") and again[3] == "active"
@@ -97,7 +99,9 @@ def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
 
 def test_anything_but_yes_ends_the_session_after_a_loss(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--deal", "10", stdin=" ".join(LOST_DEAL_10) + "\nmaybe\n3f\n").stdout
-    assert "No move was left: " in out and "Play again? [y/N]" in out
+    # Said once, on the board's last line: no sentence after it says it again.
+    assert "\nGame over: no move left. Score 12/52.\nPlay again? [y/N]" in out
+    assert "No move was left: " not in out and "No legal move" not in out
     [lost] = stored(tmp_path / "games.db")
     assert lost[3] == "lost"
     assert out.rstrip().endswith("Play again? [y/N]")  # nothing more happened
@@ -134,7 +138,7 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
     assert "Du hast noch kein beendetes Spiel: Seine Karte erscheint hier, sobald eins endet." in out
     assert "ist zu lang für einen Zug: Züge sind kurz, etwa 3f, w5 oder d." in out
     assert "Erlaubte Züge (" in out
-    assert re.search(r"Du hast das Spiel beendet: 0/52 Karten in 1 Zug( und \d+:\d\d)? abgelegt\.", out), out
+    assert "Du hast mit 0/52 Punkten aufgegeben." in out and "Du hast das Spiel beendet:" not in out
     assert "Noch einmal spielen? [j/N]" in out
     assert out.count("ist ausgeteilt.") == 2, "a German yes (j) deals the next game"
     english = ("Played", "neither a move nor a command", "Say undo", "Say new", "Your games", "You have no",
@@ -153,7 +157,9 @@ def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_ger
     assert "'zz' ist kein Zug, den ich kenne: schreib Züge wie 3a, 7hk, fhk, 2>4 oder eine Karte wie 7h." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert "aus dem Bogen auf" in hint and "-Ass-Ablagestapel" in hint, hint
-    assert "kein Sieg mehr möglich; so kommt wenigstens eine Karte hoch" in hint, hint
+    assert ("so kommt wenigstens eine Karte hoch. Von hier ist kein Sieg mehr möglich — 8 Karten sind abgelegt."
+            in hint), hint
+    assert hint.count("kein Sieg") == 1, hint  # said once, by the outlook
     assert not re.search(r"\b(the|from|onto|foundation|at least)\b", hint), hint
     out = gatebot_play(tmp_path / "canfield.db", "--variant", "canfield", "--deal", "4", stdin="hint\n5h\n",
                        lang="de_DE.UTF-8").stdout
@@ -194,7 +200,7 @@ def test_a_german_terminal_gets_the_rules_and_the_move_examples_in_german(tmp_pa
 def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_won(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="quit\n",
                        lang="de_DE.UTF-8").stdout
-    note = ("Fast kein gewöhnliches Spiel von Archway lässt sich von Anfang an gewinnen: Der Löser gewinnt etwa "
-            "4 von 1.000. Für einen Sieg versuch neu archway kit (jedes Spiel gewinnbar) oder neu archway gewinnbar.")
+    note = ("Etwa 4 von 1.000 Spielen von Archway lassen sich gewinnen. Ein nachweislich gewinnbares Spiel gibt es "
+            "mit neu archway gewinnbar; mit neu archway kit ist jedes Spiel gewinnbar.")
     assert note in " ".join(out.split()), out
-    assert "Almost no plain" not in out and "in 1,000" not in out and "every deal winnable" not in out
+    assert "About 4" not in out and "in 1,000" not in out and "every deal can be won" not in out

@@ -242,9 +242,10 @@ async def test_new_with_a_bad_deal_changes_nothing() -> None:
 
 
 async def test_end_of_input_while_asked_to_confirm_keeps_the_game() -> None:
-    code, _, _ = await run("new 2\n")
+    code, out, _ = await run("new 2\n")
     [record] = await games()
     assert code == 0 and record.status == "active"
+    assert "You have a game of Gate in progress (deal 1, score 0/52): start a new one and abandon it?" in out
 
 
 async def test_a_damaged_saved_game_is_reported_in_one_sentence_and_a_new_one_dealt() -> None:
@@ -341,7 +342,7 @@ async def test_winning_ends_the_game_and_is_stored() -> None:
     code, out, rest = await run(" ".join(most) + "\n" + last + "\nno\nd\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("won", 52)
-    assert "You won" in out and "52/52" in out
+    assert "Won! Every card is home. Score 52/52." in out  # the board's last line
     assert f"{len(WIN_DEAL_1)} moves. Win streak: 1. Your first win of Gate." in out  # the service's win message
     assert rest.read() == "d\n"  # after the game ends, only the answer to play again is read
 
@@ -352,7 +353,8 @@ async def test_a_game_with_no_legal_move_left_ends() -> None:
     code, out, rest = await run(" ".join(LOST_DEAL_10) + "\nno\nd\n", deal=10)
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("lost", dead.score)
-    assert "No legal move" in out and str(dead.score) in out
+    assert f"Game over: no move left. Score {dead.score}/52." in out  # the board's last line, said once
+    assert "No legal move" not in out
     assert rest.read() == "d\n"
 
 
@@ -454,7 +456,7 @@ async def test_auto_finishes_a_game_the_solver_can_win() -> None:
     code, out, _ = await run(" ".join(STOCK_OUT_DEAL_1) + "\nauto\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("won", 52)
-    assert "You won!" in out
+    assert out.count("Every card is home") == 1 and "Win streak: 1." in out
 
 
 async def test_a_game_that_can_no_longer_be_won_is_offered_to_end() -> None:
@@ -462,7 +464,7 @@ async def test_a_game_that_can_no_longer_be_won_is_offered_to_end() -> None:
     assert "No win is left from here — 9 cards are home. Type end to finish, or play on." in out
     [record] = await games()
     assert code == 0 and (record.status, record.score) == ("resigned", 9)
-    assert "You ended the game with a score of 9." in out
+    assert "You ended the game with a score of 9/52." in out
     assert rest.read() == "d\n"
 
 
@@ -533,13 +535,13 @@ def test_new_reads_a_variant_by_its_title_or_an_alias_in_any_case() -> None:
 
 async def test_a_plain_archway_deal_names_the_commands_that_deal_a_win_and_they_do() -> None:
     _, out, _ = await run("", deal=3, variant="archway")  # deal 3 is lost from the start
-    found = re.search(r"the solver wins about 4 in 1,000\. For a win, try (new [^(]+) \(every deal winnable\) "
-                      r"or (new .+?)\.$", out, re.MULTILINE)
+    found = re.search(r"About 4 deals in 1,000 of Archway can be won\. For a deal proven winnable, use (new .+?); "
+                      r"with (new .+?), every deal can be won\.$", out, re.MULTILINE)
     assert found is not None, out
-    kit_command, winnable_command = found.groups()
+    winnable_command, kit_command = found.groups()
     assert parse_new(winnable_command.split()[1:]) == NewGame("archway", (), None, winnable=True)
     _, out, _ = await run(f"{kit_command}\nyes\n", deal=None)
     plain, kit = await games()
     assert (plain.variant, plain.options, plain.status) == ("archway", "", "abandoned")
     assert (kit.variant, kit.options, kit.status) == ("archway", "kit", "active")
-    assert "For a win" not in out  # every kit deal can be won: no note
+    assert "can be won" not in out  # every kit deal can be won: no note

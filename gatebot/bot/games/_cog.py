@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -12,6 +11,7 @@ from discord.ext import commands
 
 from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import OVERVIEW, HelpMenu, help_view, rules_for
+from gatebot.bot.history import HistoryScreen
 from gatebot.bot.language import speaker
 from gatebot.bot.questions import ConfirmNewGame, Question
 from gatebot.bot.reach import everywhere
@@ -30,8 +30,8 @@ from gatebot.locale import Translator
 from gatebot.messages import N_, Text, _
 from gatebot.rules import MAX_DEAL, Move, describe_move
 from gatebot.service import Actor, GameService, Preferences, Reply
+from gatebot.service.history import History
 from gatebot.service.links import LINK_SECONDS, Link, Links
-from gatebot.service.stats import stats_text
 from gatebot.settings import KeyFileError, web_key
 
 log = logging.getLogger(__name__)
@@ -81,13 +81,15 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
         self.table = services.table
         self.statistics = services.statistics
         self._links: Links | None = None
+        self.history = HistoryScreen(self.statistics, History(self.service.database, clock=self.service.now),
+                                     safety_defer=self.table.safety_defer)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*self.table.dynamic_items(), HelpMenu)
+        self.bot.add_dynamic_items(*self.table.dynamic_items(), *self.history.items, HelpMenu)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*self.table.dynamic_items(), HelpMenu)
+        self.bot.remove_dynamic_items(*self.table.dynamic_items(), *self.history.items, HelpMenu)
 
     @app_commands.command(description="Deal a new game (asks first if one is running)")
     @app_commands.describe(variant=variant_help(), deal="Deal number (default: random)",
@@ -223,22 +225,18 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
             await answer.send(speaker(interaction).say(settings_text(chosen)))
 
 
-    @app_commands.command(description="Your statistics, or another player's (shown only to you)")
-    @app_commands.describe(user="Whose statistics (default: yours)")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        whose = user or interaction.user
-        own = whose.id == interaction.user.id
-        async with OnTime(interaction, after=self.table.safety_defer, ephemeral=True) as answer:
-            found = await self.statistics.player(PLATFORM, str(whose.id), guild_id=interaction.guild_id)
-            text: str
-            if found is None:
-                text = _("You haven't played yet: start a game with /gate new.") if own else (
-                    _("{name} hasn't played yet.", name=whose.display_name)
-                )
-            else:
-                named = replace(found, display_name=whose.display_name)
-                text = stats_text(named, own=own, here=interaction.guild_id is not None, new_command=_("/gate new"))
-            await answer.send(speaker(interaction).say(text))
+    @app_commands.command(description="Your statistics and their picture, or another player's (shown only to you)")
+    @app_commands.describe(user="Whose statistics (default: yours)",
+                           variant="The variant the picture shows (default: the one played most)")
+    @app_commands.choices(variant=variant_choices())
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    variant: app_commands.Choice[str] | None = None) -> None:
+        await self.history.stats(interaction, user, variant.value if variant is not None else None)
+
+    @app_commands.command(description="Your finished games, newest first, with the numbers replay takes")
+    @app_commands.describe(page="Which page (default: 1, the newest games)")
+    async def games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
+        await self.history.open(interaction, page)
 
     @app_commands.command(description="Post a spoiler-free card of your last finished game here")
     async def share(self, interaction: discord.Interaction) -> None:

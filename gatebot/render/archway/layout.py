@@ -90,10 +90,12 @@ def layout_archway(
         badges.append(badge(label, (boxes[0][0], top, boxes[-1][2], top), badge_top, m))
         cards += [CardSpot(label, card, box, m.card_h) for box, card in zip(boxes, tops, strict=True)]
         middle = top + m.card_h // 2
+        # Each direction has half the room between the two rows, a gap kept between them.
+        room = (right_xs[0] - left_xs[-1] - m.card_w - 3 * m.gap) // 2
         if label == "A":
-            texts.append(Text(words, (boxes[-1][2] + m.gap, middle), m.caption_font, "caption", "lm"))
+            texts += _direction(words, (boxes[-1][2] + m.gap, middle), "lm", room, m)
         else:
-            texts.append(Text(words, (boxes[0][0] - m.gap, middle), m.caption_font, "caption", "rm"))
+            texts += _direction(words, (boxes[0][0] - m.gap, middle), "rm", room, m)
 
     # The arch, each packet in its own place, moved down below the foundations.
     arch_top = top + m.card_h + 2 * m.pad
@@ -147,6 +149,24 @@ def column_step(count: int, m: Metrics) -> int:
 def side_step(m: Metrics) -> int:
     """How far apart a packet's cards are fanned sideways: each covered card's suit pip shows whole."""
     return m.corner_pip + m.pad * 3 // 2
+
+
+def _direction(words: str, xy: tuple[int, int], anchor: str, room: int, m: Metrics) -> list[Text]:
+    """A foundation row's direction (``up to K``) beside it: one line, or two where it is wider than ``room``.
+
+    The two lines are split between words where the longer is shortest (``aufwärts`` over ``bis K``),
+    centred together on ``xy``'s height, so a small board (a replay) keeps the caption readable
+    instead of running it into the other row's.
+    """
+    face = font(m.caption_font)
+    parts = words.split(" ")
+    lines = [words]
+    if face.getlength(words) > room and len(parts) > 1:
+        splits = [(" ".join(parts[:i]), " ".join(parts[i:])) for i in range(1, len(parts))]
+        lines = list(min(splits, key=lambda pair: max(face.getlength(line) for line in pair)))
+    step = round(m.caption_font * 1.2)
+    first = xy[1] - step * (len(lines) - 1) // 2
+    return [Text(line, (xy[0], first + i * step), m.caption_font, "caption", anchor) for i, line in enumerate(lines)]
 
 
 def packet_places(m: Metrics) -> list[Box]:

@@ -18,6 +18,8 @@ base rank it starts at. Every pile carries a badge with the name players type fo
 
 from __future__ import annotations
 
+import math
+
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.canfield.text import canfield_facts, pass_words, shown_waste
 from gatebot.render.image_geometry import (
@@ -33,6 +35,7 @@ from gatebot.render.image_geometry import (
     badge,
     card_box,
     fan_step,
+    font,
     header_texts,
 )
 from gatebot.render.text_rows import rank_word, title_words
@@ -149,8 +152,14 @@ def _waste(
 
 
 def _caption(text: str, under: Box, m: Metrics) -> Text:
-    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown."""
-    return Text(text, ((under[0] + under[2]) // 2, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
+    """A count centred under a card: the reserve's face-down cards, the waste's cards under those shown.
+
+    Under the reserve, at the board's left edge, a long caption (``+12 darunter``) is moved right
+    just enough to start half a margin inside the board.
+    """
+    half = math.ceil(font(m.caption_font).getlength(text) / 2)
+    centre = max((under[0] + under[2]) // 2, m.margin // 2 + half)
+    return Text(text, (centre, under[3] + m.pad + m.pad // 2), m.caption_font, "caption", "mt")
 
 
 def _header(

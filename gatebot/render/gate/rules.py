@@ -7,7 +7,7 @@ from gatebot.rules import GateGame
 
 
 def gate_rules(game: GateGame, language: Language = ENGLISH) -> list[str]:
-    """Gate's rules (RULES.md), with this game's options and number of columns, worded in ``language``."""
+    """Gate's rules (docs/rules.md#gate), with this game's options and number of columns, worded in ``language``."""
     gettext = language.gettext
     if "single-moves" in game.options:
         runs = gettext("Only a column's top card moves (single-moves): runs never move together.")

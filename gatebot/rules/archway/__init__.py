@@ -71,8 +71,6 @@ class ArchwayGame(Game):
     rule_options = (RuleOption(KIT, _("a column's card may go back to the arch")),)
     card_count = 104
     has_stock = False
-    #: The solver won 4 of the 979 plain deals 1-1000 it decided (docs/figures.md, "Archway, deals 1–1000").
-    plain_deal_odds = _("about 4 in 1,000")
     always_winnable_option = KIT
     pile_words = MappingProxyType({
         "a": ACE_FOUNDATION, "ace": ACE_FOUNDATION, "aces": ACE_FOUNDATION,

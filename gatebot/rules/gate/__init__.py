@@ -1,4 +1,4 @@
-"""Gate and Little Gate (RULES.md sections 2-4): the position, legal moves, play and undo.
+"""Gate and Little Gate (docs/rules.md#gate, #little-gate): the position, legal moves, play and undo.
 
 The position lives in plain lists of card indices and every move is applied in place and
 recorded for undo, because the solver and the hint engine play and take back millions of
@@ -62,7 +62,7 @@ def _move_tables(columns: int) -> tuple[
 def fill_column(
     column: list[int], reserves: list[list[int]], waste: list[int], stock: list[int], *, stock_fill: bool
 ) -> int:
-    """Fill ``column``, just emptied, as RULES.md §3 says; return where the card came from.
+    """Fill ``column``, just emptied, as docs/rules.md#filling-an-emptied-column says; return where the card came from.
 
     From the deeper reserve (the left on a tie), else the waste's top card, else — with the
     ``stock-fill`` option — the next stock card (``stock`` lists it last), else nothing: a
@@ -388,7 +388,10 @@ class GateGame(Game):
         self._moves.append(move)
 
     def _fill(self, column: list[int]) -> int:
-        """Fill a column that has just become empty (RULES.md §3); say where the card came from."""
+        """Fill a column that has just become empty; say where the card came from.
+
+        The rule: docs/rules.md#filling-an-emptied-column.
+        """
         left, right = self._reserves
         if self._stock_hidden and self._stock_fill and self._stock and not (left or right or self._waste):
             raise IllegalMove(HIDDEN_STOCK)
@@ -470,10 +473,11 @@ class GateGame(Game):
         return self._pile_label(self._sources[name])
 
     def fill_note(self, before: Game, move: Move) -> str | None:
-        """Which card filled the column ``move`` emptied and from where, or that it is a free space (RULES.md §3).
+        """Which card filled the column ``move`` emptied and from where, or that it is a free space.
 
-        The fill is automatic and easy to miss on a redrawn board. None when ``move`` emptied
-        no column, or when ``before`` isn't this game one move earlier.
+        The fill (docs/rules.md#filling-an-emptied-column) is automatic and easy to miss on a
+        redrawn board. None when ``move`` emptied no column, or when ``before`` isn't this game
+        one move earlier.
         """
         if not move.source.isdigit() or not isinstance(before, GateGame):
             return None

@@ -1,4 +1,7 @@
-"""Gate's position text (RULES.md section 6), for Gate and Little Gate: reading it line by line, and writing it."""
+"""Gate's position text, for Gate and Little Gate: reading it line by line, and writing it.
+
+The format is docs/rules.md#position-text.
+"""
 
 from __future__ import annotations
 

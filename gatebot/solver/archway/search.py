@@ -535,7 +535,8 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
     if not up:
         return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
     move = to_moves(board, up[0])[0]
-    why = _("no win is left from here; {play} at least puts a card up", play=_play(board, move))
+    # The outlook's own sentence says no win is left; this says what the move is still for.
+    why = _("it at least puts a card up")
     return Hint(move, Text.of_parts((board.describe(move), why), ": "), Outlook.LOST)
 
 

@@ -168,7 +168,7 @@ def explain(game: GateGame, move: Move, *, why: str | None = None) -> str:
 
 
 def _apply(table: _Table, move: Move) -> _Effect:
-    """Play ``move`` on a copy of the visible table, auto-fill included (RULES.md §3)."""
+    """Play ``move`` on a copy of the visible table, auto-fill included (docs/rules.md#filling-an-emptied-column)."""
     after = table.copy()
     pile = after.pile(move.source)
     if move.target == FOUNDATION:

@@ -94,11 +94,13 @@ async function play(move) {
 
 // Say what an answer says; its plain "Played 3f." is left unsaid when the End offer for the very board
 // it brings was said already (the offer may come by the live stream before the answer does).
+// A move that leaves no move at all is said to be the end (chat's board says it on its last line).
 function answer(data, otherwise) {
   const view = data.view;
   const plain = !data.error && !data.message;
   if (plain && view && offered && view.game === offered.game && view.version === offered.version) return;
-  say(data.error || data.message || otherwise);
+  const over = view && view.status === "lost" ? words.lost : "";
+  say(data.error || [data.message, over].filter(Boolean).join(" ") || otherwise);
 }
 
 async function act(name) {
@@ -220,7 +222,10 @@ $("undo").addEventListener("click", () => act("undo"));
 $("hint").addEventListener("click", () => act("hint"));
 $("auto").addEventListener("click", () => act("auto"));
 $("end").addEventListener("click", () => act("end"));
-$("new").addEventListener("click", () => $("deal-dialog").showModal());
+$("new").addEventListener("click", () => {
+  sayOdds();
+  $("deal-dialog").showModal();
+});
 $("again").addEventListener("click", () => deal({ variant: shown ? shown.variant : "gate", options: shown ? shown.options : [] }));
 $("share").addEventListener("click", async () => {
   if (!shown) return;
@@ -235,6 +240,12 @@ $("share").addEventListener("click", async () => {
     say(text);
   }
 });
+// The New deal dialog says how often a plain deal of the variant picked can be won (a figure per variant).
+function sayOdds() {
+  const picked = $("deal-form").elements.variant.value;
+  $("deal-odds").textContent = (words.odds || {})[picked] || "";
+}
+$("deal-form").elements.variant.addEventListener("change", sayOdds);
 $("deal-dialog").addEventListener("close", () => {
   if ($("deal-dialog").returnValue !== "deal") return;
   const form = new FormData($("deal-form"));

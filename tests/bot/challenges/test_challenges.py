@@ -477,11 +477,11 @@ async def test_a_challenge_made_to_open_later_is_announced_then_and_its_boards_e
         lambda: fake.message(board.id) if "has closed" in fake.message(board.id).content else None,
         what="Bob's board redrawn when the challenge closed",
     )
-    assert "Later has closed, so your attempt ended with a score of 1." in ended.content
+    assert "Later has closed, so your attempt ended with a score of 1/52." in ended.content
     enabled = [c["custom_id"] for r in ended.components for c in r["components"] if not c.get("disabled")]
     assert enabled == ending_components((await run.games())[-1].id)
     late = await (await fake.send_command("gate move", {"moves": "d"}, user=bob)).response()
-    assert late.ephemeral and late.content == "Later has closed, so your attempt ended with a score of 1."
+    assert late.ephemeral and late.content == "Later has closed, so your attempt ended with a score of 1/52."
 
 
 async def test_the_daily_challenge_needs_a_channel_the_bot_can_post_in(gatebot: Callable, fake: FakeDiscord) -> None:

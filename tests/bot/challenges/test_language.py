@@ -181,7 +181,7 @@ async def test_an_attempts_rules_refuse_a_german_player_in_german(gatebot: Calla
     assert english == "Hints are off in Freitag: this attempt is all your own work."
     asked = await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
     assert asked.ephemeral and asked.content == (
-        "Du spielst Freitag (Punktestand 1): Ein neues Spiel starten und deinen Versuch beenden? Er behält seine "
+        "Du spielst Freitag (Punktestand 1/52): Ein neues Spiel starten und deinen Versuch beenden? Er behält seine "
         "Punkte, und einen zweiten Versuch gibt es nicht."
     )
     for said in (hint, undo.content, asked.content):

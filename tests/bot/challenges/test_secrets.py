@@ -189,7 +189,7 @@ async def test_a_new_game_that_ends_an_open_attempt_names_the_challenge_not_its_
     yes = await fake.click(asked.original, button)
     await yes.response()
     board = await yes.followup(0)
-    assert "Your attempt at Friday Gate ended with a score of 0." in board.content, board.content
+    assert "Your attempt at Friday Gate ended with a score of 0/52." in board.content, board.content
     assert str(DEAL) not in said_anywhere(fake, since)
 
 

@@ -43,10 +43,11 @@ async def test_a_plain_archway_deal_names_the_slash_commands_that_deal_a_win(gat
     fake = run.fake
     dealt = await (await fake.send_command("gate new", {"variant": "archway"})).response()
     assert not dealt.ephemeral and "```\nArchway\ndeal 3 · " in dealt.content
-    found = re.search(r"the solver wins about 4 in 1,000\. For a win, try (/gate new [^(]+) \(every deal winnable\) "
-                      r"or (/gate new .+?)\.(?:\n|$)", dealt.content)
+    found = re.search(r"About 4 deals in 1,000 of Archway can be won\. "
+                      r"For a deal proven winnable, use (/gate new .+?); "
+                      r"with (/gate new .+?), every deal can be won\.(?:\n|$)", dealt.content)
     assert found is not None, dealt.content
-    kit_command, winnable_command = found.groups()
+    winnable_command, kit_command = found.groups()
     assert kit_command == "/gate new variant:Archway options:kit"
 
     assert winnable_command == "/gate new variant:Archway winnable:True"
@@ -55,7 +56,7 @@ async def test_a_plain_archway_deal_names_the_slash_commands_that_deal_a_win(gat
         path, options = as_typed(command)
         board = await (await fake.send_command(path, options, user=fake.user(username))).response()
         assert not board.ephemeral and "Dealt Archway deal " in board.content
-        assert "For a win" not in board.content  # a game that can be won gets no note
+        assert "can be won" not in board.content  # a game that can be won gets no note
     _, kit, proven = await run.games()
     assert (kit.variant, kit.options, kit.deal) == ("archway", "kit", LOST_DEAL)
     assert (proven.variant, proven.options) == ("archway", "") and proven.deal in winnable_deals("archway")

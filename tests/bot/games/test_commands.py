@@ -81,7 +81,7 @@ async def test_the_end_game_offer_survives_a_restart(gatebot: Callable) -> None:
     assert end is not None
     assert asked.original is not None
     pressed = await (await fake.click(asked.original, end)).response()
-    assert pressed.type == 7 and "You ended the game with a score of 9." in pressed.content
+    assert pressed.type == 7 and "You ended the game with a score of 9/52." in pressed.content
     assert ((await again.game_row()).status, (await again.game_row()).score) == ("resigned", 9)
 
 
@@ -105,7 +105,7 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
     # The challenge is still open: the board names it, never its deal.
     assert header.startswith("Gate · Cup · ") and f" · {kept} moves · " in header and "deal 1" not in won, header
     # The time is the wall clock's: a second or two on a busy machine.
-    assert re.search(rf"You won! Every card is home: 52/52 in 0:0\d and {kept} moves\. Win streak: 1\.", won), won
+    assert re.search(rf"That took 0:0\d and {kept} moves\. Win streak: 1\.", won), won
     card = await (await fake.send_command("gate share")).response()
     assert card.content.splitlines()[-1].startswith(f"{kept} moves · no hints · 1 undo · ")
     stats = await (await fake.send_command("gate stats")).response()
@@ -114,17 +114,22 @@ async def test_one_move_count_on_the_board_the_win_the_card_the_statistics_and_t
     assert f"{kept} moves (+1 counted)" in ranked.content  # the ranking adds the counted undo, and says so
 
 
-WIN_SENTENCE = "You won!"
+#: The board's last line at a win (its text style, wrapped in the compact layout) and the win's message under it.
+WIN_SENTENCE = "Won! Every card is home."
+WIN_MESSAGE = "Win streak: 1."
 
 
-def win_sentences(fake: FakeDiscord) -> list[tuple[int, int]]:
-    """(message id, version) of every message and every edit of one, ephemeral ones too, that says "You won!"."""
+def win_sentences(fake: FakeDiscord, sentence: str = WIN_SENTENCE) -> list[tuple[int, int]]:
+    """(message id, version) of every message and every edit of one, ephemeral ones too, that says ``sentence``.
+
+    Each text is read with its lines joined, as a board wraps a long line in the compact layout.
+    """
     said = []
     for message in fake.messages(fake.channel, include_deleted=True):
         for version, payload in enumerate([*message.history, message.payload]):
             embeds = payload.get("embeds", [])
             texts = [payload.get("content") or "", *(embed.get("description") or "" for embed in embeds)]
-            if any(WIN_SENTENCE in text for text in texts):
+            if any(sentence in " ".join(text.split()) for text in texts):
                 said.append((message.id, version))
     return said
 
@@ -140,7 +145,7 @@ async def test_a_win_is_announced_once(gatebot: Callable, way: str) -> None:
         board = fake.message(board.id)
         auto = next(cid for cid in board.custom_ids() if cid.startswith("gate:auto:"))
         await (await fake.click(board, auto)).response()
-        await fake.wait_for(lambda: WIN_SENTENCE in fake.message(board.id).content or None, timeout=10, what="won")
+        await fake.wait_for(lambda: WIN_MESSAGE in fake.message(board.id).content or None, timeout=10, what="won")
     elif way == "slash command":  # the whole game in one line, so no End-game question comes first
         await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})).response()
     else:
@@ -148,7 +153,12 @@ async def test_a_win_is_announced_once(gatebot: Callable, way: str) -> None:
         assert "✅" in await sent.reaction()
     assert (await run.game_row()).status == "won"
     await (await fake.send_command("gate stats")).response()  # anything the bot still had to say is out by now
-    assert win_sentences(fake) == [(board.id, len(fake.message(board.id).history))]  # the board's last edit only
+    last = [(board.id, len(fake.message(board.id).history))]
+    assert win_sentences(fake) == win_sentences(fake, WIN_MESSAGE) == last  # the board's last edit only
+    content = " ".join(fake.message(board.id).content.split())
+    # One announcement in it: the board's line says the win and the score, the message the rest.
+    assert content.count("Every card is home") == 1 and content.count("52/52") == 2, content  # the header's, the line's
+    assert "You won" not in content, content
 
 
 async def test_the_words_style_posts_the_board_as_plain_sentences(gatebot: Callable) -> None:

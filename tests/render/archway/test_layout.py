@@ -101,7 +101,8 @@ def test_the_deal_is_an_arch_from_the_aces_over_the_sevens_to_the_kings() -> Non
     boxes = [union([box, labels[RANK_WORDS[rank]]]) for rank, box in enumerate(tops(game, layout))]
     aces, sevens, kings = boxes[0], boxes[6], boxes[12]
     label_xs = [box[0] + box[2] for box in labels.values()]  # twice each label's centre
-    assert labels["A"][0] + labels["A"][2] == min(label_xs) and labels["K"][0] + labels["K"][2] == max(label_xs)
+    # Outermost, to a pixel: each glyph's ink sits a little differently in its advance.
+    assert labels["A"][0] + labels["A"][2] <= min(label_xs) + 2 and labels["K"][0] + labels["K"][2] >= max(label_xs) - 2
     middle = layout.size[0]
     assert all(box[0] + box[2] < middle for box in boxes[:6]) and all(box[0] + box[2] > middle for box in boxes[7:])
     assert sevens[0] < middle / 2 < sevens[2]

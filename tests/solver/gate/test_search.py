@@ -23,7 +23,7 @@ def gate(game: Game) -> GateGame:
 
 
 def board_text(search: Search, game: GateGame) -> str:
-    """The search's board as position text (RULES.md section 6), to compare with the engine's."""
+    """The search's board as position text (docs/rules.md#position-text), to compare with the engine's."""
 
     def pile(label: str, cards: list[int]) -> str:
         return f"{label}:" + "".join(" " + CARD_TEXT[c] for c in cards)

@@ -83,7 +83,7 @@ def brute_force(game: GateGame, limit: int = 25_000) -> bool | None:
 
 
 def position_text(variant: str, options: tuple[str, ...], piles: dict[str, list[int]], found: list[int]) -> str:
-    """Position text (RULES.md section 6) from card indices; ``piles`` keys: L R W S and 1..n."""
+    """Position text (docs/rules.md#position-text) from card indices; ``piles`` keys: L R W S and 1..n."""
     count = 4 if variant == "little-gate" else 8
 
     def line(label: str) -> str:

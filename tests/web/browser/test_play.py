@@ -6,13 +6,14 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
 
 from gatebot.render.view import board_view
 from gatebot.rules import Game
 from gatebot.solver.deals import winnable_deals
 from gatebot.solver.registry import solve
 from gatebot.solver.results import Verdict
-from tests.lines import NO_WIN_DEAL_1
+from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1
 from tests.web.browser.conftest import Server, wait
 from tests.web.browser.table import (
     card,
@@ -44,6 +45,45 @@ def test_a_winnable_gate_deal_played_by_taps_ends_on_the_win_screen(page: WebDri
     assert "You won" in won.text
     assert page.find_element(By.ID, "board").get_attribute("data-status") == "won"
     assert stored(page)["status"] == "won"
+    # Said once: "You won!" over the game's name, and the moves and time in the message above it.
+    message = page.find_element(By.ID, "message")
+    wait(page).until(lambda d: "Win streak: 1." in message.text)
+    moves = len(solution.line)
+    assert message.text.startswith("That took ") and f" and {moves} moves." in message.text, message.text
+    assert page.find_element(By.ID, "won-facts").text == f"Gate, deal {number}."
+    body = page.find_element(By.TAG_NAME, "body").text
+    # Besides the facts line over the board (the game's state, as a board's header), the moves are said once.
+    assert body.count("You won") == 1 and body.count(f"{moves} moves") == 2 and "moves" not in won.text, body
+
+
+def test_the_new_deal_dialog_says_how_often_the_variant_picked_can_be_won(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    page.find_element(By.ID, "new").click()
+    odds = page.find_element(By.ID, "deal-odds")
+    wait(page).until(lambda d: odds.is_displayed())
+    assert odds.text == "About 99 deals in 100 of Gate can be won."
+    Select(page.find_element(By.NAME, "variant")).select_by_value("little-gate")
+    assert odds.text == "About 1 deal in 100 of Little Gate can be won."
+    Select(page.find_element(By.NAME, "variant")).select_by_value("archway")
+    assert odds.text == "About 4 deals in 1,000 of Archway can be won."
+
+
+def test_the_move_that_leaves_no_move_says_the_game_is_over_once(page: WebDriver, server: Server) -> None:
+    open_table(page, server)
+    *most, last = LOST_DEAL_10
+    view = deal(page, server, "gate", 10)
+    for move in most:  # the page's own requests, then the page reloaded on the position
+        answer = post(page, "/api/play", {"move": move, "version": view["version"]})
+        assert answer["status"] == 200, answer
+        view = answer["body"]["view"]
+    open_table(page, server)
+    page.find_element(By.TAG_NAME, "body").send_keys(last)  # typed in the Move box, as a person does
+    page.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(page).until(lambda d: stored(d)["status"] == "lost")
+    message = page.find_element(By.ID, "message")
+    wait(page).until(lambda d: message.text == "Game over: no move left.")
+    body = page.find_element(By.TAG_NAME, "body").text
+    assert body.count("no move left") == 1 and "No legal move" not in body, body
 
 
 def test_a_card_dragged_onto_its_place_is_played(page: WebDriver, server: Server) -> None:
