@@ -149,7 +149,7 @@ def test_a_rules_refusal_is_said_in_german_with_the_cards_named_and_stays_englis
     message = message_of(caught.value)
     assert str(caught.value) == "9♣ can't go on K♥: it takes a black Q"
     assert translator("en-GB").say(message) == str(caught.value)
-    assert translator("de").say(message) == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q"
+    assert translator("de").say(message) == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame"
 
 
 def test_counts_take_the_languages_plural_and_parts_are_each_translated() -> None:
@@ -217,6 +217,6 @@ def test_a_number_reads_alike_in_english_and_german_but_for_the_comma_and_the_sp
 def test_a_date_in_a_sentence_is_written_each_languages_way() -> None:
     said = _("Daily {day}", day=Day.of(date(2026, 3, 5)))
     assert said == translator("en").say(said) == "Daily 5 Mar 2026"
-    assert translator("de").say(said) == "Tages-Challenge 5. März 2026"
+    assert translator("de").say(said) == "Tagesherausforderung 5. März 2026"
     december = _("Daily {day}", day=Day.of(date(2026, 12, 24)))
-    assert translator("de").say(december) == "Tages-Challenge 24. Dezember 2026"
+    assert translator("de").say(december) == "Tagesherausforderung 24. Dezember 2026"

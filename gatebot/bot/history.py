@@ -212,7 +212,7 @@ class HistoryScreen:
                 return
             named = replace(found, display_name=whose.display_name)
             text = say.say(stats_text(named, own=own, here=interaction.guild_id is not None,
-                                      new_command="/gate new"))
+                                      new_command=_("/gate new")))
             chosen = found.of(variant)
             if variant is not None and chosen is None:
                 text = "\n".join((text, say.say(_("No finished game of that variant yet, so no picture of it."))))

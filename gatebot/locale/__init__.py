@@ -28,7 +28,7 @@ from babel.numbers import parse_pattern
 
 from gatebot.messages import Day, Name, Number, Text
 from gatebot.render.spoken import RANK_NAMES, SUIT_NAMES
-from gatebot.rules.cards import CardWord
+from gatebot.rules.cards import CardWord, RankWord, WantedCard
 
 DOMAIN = "gatebot"
 #: The languages with a catalogue, besides English (the source language).
@@ -96,6 +96,18 @@ class Translator:
         # TRANSLATORS: a card in a sentence; {symbol} is K♦, {rank} "king", {suit} "diamonds".
         return self.pgettext("card in a sentence", "{symbol}").format(symbol=str.__str__(card), rank=rank, suit=suit)
 
+    def rank(self, rank: RankWord) -> str:
+        """A rank named in a sentence: its letter in English (``J``), its name in German (``Bube``)."""
+        if self.language == ENGLISH:
+            return rank
+        return self.pgettext("card", RANK_NAMES[rank.rank])
+
+    def wanted(self, wanted: WantedCard) -> str:
+        """A card a pile takes: ``a black J`` in English, German ``ein schwarzer Bube``, inflected as the rank needs."""
+        if self.language == ENGLISH:
+            return wanted
+        return self.pgettext("a card a pile takes", wanted.msgid)
+
     def number(self, number: Number) -> str:
         """A measured number in this language's way (German ``26,5``, ``52 %``), as Babel writes it."""
         locale = Locale.parse(self.language)
@@ -110,6 +122,10 @@ class Translator:
         for name, value in params.items():
             if isinstance(value, CardWord):
                 said[name] = self.card(value)
+            elif isinstance(value, WantedCard):
+                said[name] = self.wanted(value)
+            elif isinstance(value, RankWord):
+                said[name] = self.rank(value)
             elif isinstance(value, Text):
                 said[name] = self.say(value)
             elif isinstance(value, Name):

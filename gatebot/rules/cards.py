@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from gatebot.messages import _
+from gatebot.messages import NP_, _
 from gatebot.rules.errors import NotationError, quoted
 
 RANK_LETTERS = "A23456789TJQK"
@@ -116,6 +116,67 @@ class CardWord(str):
 
 #: Each card index as a sentence names it (:class:`CardWord`).
 CARD_WORDS: tuple[CardWord, ...] = tuple(CardWord(i) for i in range(52))
+
+
+class RankWord(str):
+    """A rank named in a sentence: it reads as its letter (``J``, ``10``), and a front end may name it in words.
+
+    German says "Bube" where English keeps the letter, as with a :class:`CardWord`.
+    """
+
+    rank: int
+
+    def __new__(cls, rank: int) -> RankWord:
+        word = super().__new__(cls, "10" if rank == 9 else RANK_LETTERS[rank])
+        word.rank = rank
+        return word
+
+    def __reduce__(self) -> tuple[type[RankWord], tuple[int]]:
+        return RankWord, (self.rank,)
+
+
+#: A card that a pile takes, by rank (ace first) then black and red, as a refusal names it in
+#: words: "it takes a black J" in English (which keeps the letter) is "darauf passt ein
+#: schwarzer Bube" in German, whose article and adjective follow each rank's gender.
+WANTED_NAMES: tuple[tuple[str, str], ...] = (
+    (NP_("a card a pile takes", "a black ace"), NP_("a card a pile takes", "a red ace")),
+    (NP_("a card a pile takes", "a black two"), NP_("a card a pile takes", "a red two")),
+    (NP_("a card a pile takes", "a black three"), NP_("a card a pile takes", "a red three")),
+    (NP_("a card a pile takes", "a black four"), NP_("a card a pile takes", "a red four")),
+    (NP_("a card a pile takes", "a black five"), NP_("a card a pile takes", "a red five")),
+    (NP_("a card a pile takes", "a black six"), NP_("a card a pile takes", "a red six")),
+    (NP_("a card a pile takes", "a black seven"), NP_("a card a pile takes", "a red seven")),
+    (NP_("a card a pile takes", "a black eight"), NP_("a card a pile takes", "a red eight")),
+    (NP_("a card a pile takes", "a black nine"), NP_("a card a pile takes", "a red nine")),
+    (NP_("a card a pile takes", "a black ten"), NP_("a card a pile takes", "a red ten")),
+    (NP_("a card a pile takes", "a black jack"), NP_("a card a pile takes", "a red jack")),
+    (NP_("a card a pile takes", "a black queen"), NP_("a card a pile takes", "a red queen")),
+    (NP_("a card a pile takes", "a black king"), NP_("a card a pile takes", "a red king")),
+)
+
+
+class WantedCard(str):
+    """A card a pile takes, named by rank and colour in a sentence: ``a black J``, ``a red 10``.
+
+    English reads it as here; a front end in another language says :data:`WANTED_NAMES`'
+    phrase for it (German "ein schwarzer Bube", "eine rote Zehn"), article and all.
+    """
+
+    rank: int
+    red: bool
+
+    def __new__(cls, rank: int, red: bool) -> WantedCard:
+        word = super().__new__(cls, f"a {'red' if red else 'black'} {RankWord(rank)}")
+        word.rank, word.red = rank, red
+        return word
+
+    def __reduce__(self) -> tuple[type[WantedCard], tuple[int, bool]]:
+        return WantedCard, (self.rank, self.red)
+
+    @property
+    def msgid(self) -> str:
+        """The catalogue's id for this card in words (``a black jack``), context ``a card a pile takes``."""
+        return WANTED_NAMES[self.rank][self.red]
 #: Whether each card index is red.
 RED: tuple[bool, ...] = tuple((i & 3) in (1, 2) for i in range(52))
 

@@ -410,8 +410,9 @@ def no_winnable_deals(variant: str, options: Iterable[str] = ()) -> str | None:
 
 
 def typed_deal_command(variant: type[Game], options: tuple[str, ...], winnable: bool) -> str:
-    """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable``."""
-    return " ".join(["new", variant.name, *options, *(["winnable"] if winnable else [])])
+    """The terminal's words for a deal of ``variant``: ``new archway kit``, ``new archway winnable`` (``neu …``)."""
+    deal = " ".join([variant.name, *options])
+    return _("new {deal} winnable", deal=deal) if winnable else _("new {deal}", deal=deal)
 
 
 def join(first: str | None, second: str) -> str:

@@ -133,7 +133,7 @@ class GameService:
         db: Database,
         *,
         deal_picker: Callable[[], int] | None = None,
-        new_command: str = "new",
+        new_command: str = _("new"),
         end_prompt: str = _("Type end to finish"),
         deal_command: DealCommand = typed_deal_command,
         solver: Executor | None = None,

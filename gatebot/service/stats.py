@@ -586,7 +586,7 @@ def ascents(variant: str, deal: int, options: Iterable[str], steps: Iterable[str
     return tuple(tuple(row) for row in when)
 
 
-def stats_text(stats: PlayerStats, *, own: bool, here: bool = False, new_command: str = "new") -> str:
+def stats_text(stats: PlayerStats, *, own: bool, here: bool = False, new_command: str = _("new")) -> str:
     """The statistics as a few lines a player reads, for every front end.
 
     ``own``: the asker's own statistics (``Your games``) or someone else's (``Bob's games``);

@@ -17,22 +17,25 @@ from gatebot.messages import N_
 from gatebot.render import notation_guide, rules_paragraphs
 from gatebot.rules import DEFAULT_VARIANT, Game
 
-#: The terminal's commands, as typed (the same in every language), and what each does.
+#: The terminal's commands: the words a player types (in the terminal's language: German has its own, which
+#: :mod:`gatebot.locale.commands` reads, and the English ones work too), and what each does.
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("undo, u", N_("take back your last move; undo 3 takes back three")),
-    ("restart", N_("start this deal over: the same cards, every move taken back as undos (asks first)")),
-    ("moves", N_("the legal moves, in words")),
-    ("hint", N_("a good move and how the game looks after it; nothing is played")),
-    ("auto", N_("every card that can safely go up; once the stock is out, finishes a game the solver can win")),
-    ("board", N_("the board again")),
-    ("rules", N_("the rules of the game you play")),
-    ("new", N_("a new deal (asks first); new 617 for deal 617, new winnable for one proved winnable, another "
-               "variant with its options first: new canfield draw-one, new archway kit")),
-    ("resign", N_("end this game now, keeping its score (asks first); end, once I offer it when no win is left")),
-    ("stats", N_("your wins, streaks and best times")),
-    ("card", N_("a spoiler-free card of your last finished game, to share")),
-    ("help, h, ?", N_("this help")),
-    ("quit, q", N_("stop here: your game is saved after every move, and gatebot play resumes it")),
+    # TRANSLATORS: the words of the terminal's commands, as a player types them: use the words
+    # gatebot/locale/commands.py reads (the first of each command's), keeping u, h, ? and q as they are.
+    (N_("undo, u"), N_("take back your last move; undo 3 takes back three")),
+    (N_("restart"), N_("start this deal over: the same cards, every move taken back as undos (asks first)")),
+    (N_("moves"), N_("the legal moves, in words")),
+    (N_("hint"), N_("a good move and how the game looks after it; nothing is played")),
+    (N_("auto"), N_("every card that can safely go up; once the stock is out, finishes a game the solver can win")),
+    (N_("board"), N_("the board again")),
+    (N_("rules"), N_("the rules of the game you play")),
+    (N_("new"), N_("a new deal (asks first); new 617 for deal 617, new winnable for one proved winnable, another "
+                   "variant with its options first: new canfield draw-one, new archway kit")),
+    (N_("resign"), N_("end this game now, keeping its score (asks first); end, once I offer it when no win is left")),
+    (N_("stats"), N_("your wins, streaks and best times")),
+    (N_("card"), N_("a spoiler-free card of your last finished game, to share")),
+    (N_("help, h, ?"), N_("this help")),
+    (N_("quit, q"), N_("stop here: your game is saved after every move, and gatebot play resumes it")),
 )
 #: Below this width an example and its meaning don't share a column: the meaning follows the example.
 ALIGNED_WIDTH = 56
@@ -50,7 +53,7 @@ def help_text(game: Game | None, language: Translator, width: int | None) -> str
     lines = [*_wrapped(say(N_("Moves in {title}:")).format(title=shown.title), width)]
     lines += _entries(notation_guide(shown, language=language), width)
     lines += _wrapped(say(N_("Commands:")), width)
-    lines += _entries(((typed, say(meaning)) for typed, meaning in COMMANDS), width)
+    lines += _entries(((say(typed), say(meaning)) for typed, meaning in COMMANDS), width)
     return "\n".join(lines)
 
 

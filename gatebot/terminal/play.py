@@ -15,6 +15,7 @@ from typing import TextIO
 
 from gatebot.digits import parse_whole
 from gatebot.errors import UserError
+from gatebot.locale.commands import command_of, words_for
 from gatebot.messages import N_, Text, _, joined, message_of
 from gatebot.render import render_spoken, render_text
 from gatebot.render.card import render_card
@@ -36,11 +37,13 @@ _RESTART = frozenset({"restart"})
 #: A yes, in English or German (the prompt asks in the terminal's language).
 _YES = frozenset({"yes", "y", "ja", "j"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
-_COMMANDS = "help, moves, hint, undo, restart, new, resign, stats, card, quit"
-#: The words a mistyped command is compared with (the one-letter ones are too short to guess).
-_COMMAND_WORDS = ("quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
-                  "card", "auto", "new", "restart")
-_WORD = re.compile(r"[a-z]{3,}")
+#: The commands the first tip lists, in the terminal's language (German: hilfe, tipp, zurück, neu…).
+# TRANSLATORS: the terminal's commands, as a player types them: use the words gatebot/locale/commands.py reads.
+_COMMANDS = _("help, moves, hint, undo, restart, new, resign, stats, card, quit")
+#: The words a mistyped command is compared with, in every language (the one-letter ones are too short to guess).
+_COMMAND_WORDS = words_for({"quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
+                            "card", "auto", "new", "end", "restart"})
+_WORD = re.compile(r"[^\W\d_]{3,}")  # a word of letters, umlauts too
 _AGAIN = N_("Play again? [y/N] ")
 _NO_GAME = N_("You have no game in progress: start one with new.")
 
@@ -121,16 +124,17 @@ class TerminalGame:
         words = line.lower().split()
         if not words:
             return True
-        command, args = words[0], words[1:]
+        typed, args = words[0], words[1:]
+        command = command_of(typed)  # hilfe, tipp, zurück, neu… are read as help, hint, undo, new…
         if command in _UNDO:
             return await self.undo(args)
         if command == "new":
             return await self.new(args)
-        if not args and _WORD.fullmatch(command) and command not in _COMMAND_WORDS and not self._is_move(line):
-            guess = difflib.get_close_matches(command, _COMMAND_WORDS, n=1, cutoff=0.7)
+        if not args and _WORD.fullmatch(typed) and typed not in _COMMAND_WORDS and not self._is_move(line):
+            guess = difflib.get_close_matches(typed, _COMMAND_WORDS, n=1, cutoff=0.7)
             if guess:
                 self.say(_('"{word}" is neither a move nor a command. Did you mean {guess}?',
-                           word=command, guess=guess[0]))
+                           word=typed, guess=guess[0]))
                 return True
         if not args:
             if command in _QUIT:
@@ -198,7 +202,7 @@ class TerminalGame:
         ``new`` (a random deal of the variant being played), ``new 617`` for that deal,
         ``new winnable``, and a variant with its options first: ``new archway kit``.
         """
-        asked = parse_new(args)
+        asked = parse_new([command_of(word) if command_of(word) == "winnable" else word for word in args])
         if asked is None:
             self.say(_("Say new for a random deal, new and a deal number, like new 617, new winnable, "
                        "or a variant and its options first, like new archway kit or new canfield draw-one 617."))

@@ -22,7 +22,9 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 #: "/gate new", "/challenge-admin daily on", "/gate forget-me": a group and one or two words.
 MENTION = re.compile(r"(?<![\w/])/(gate|challenge-admin|challenge)((?: [a-z][a-z-]*){1,2})")
 #: The same in any language: a German command name may hold "ü" ("/gate zurück").
-ANY_MENTION = re.compile(r"(?<![\w/])/(gate|challenge-admin|challenge)((?: [^\W\d_][\w-]*){1,2})")
+ANY_MENTION = re.compile(
+    r"(?<![\w/])/(gate|challenge-admin|challenge|herausforderung-admin|herausforderung)((?: [^\W\d_][\w-]*){1,2})"
+)
 
 
 async def registered_commands(tmp_path: Path) -> set[str]:
@@ -141,9 +143,11 @@ async def test_the_german_help_names_real_commands_as_a_german_client_shows_them
     pages = [de.say(OVERVIEW), *(de.say(text) for *_, text in SECTIONS)]
     assert pages[0].startswith("**Gate mit gatebot spielen**") and len(pages[0]) < 600
     assert all(0 < len(page) <= 2000 for page in pages)  # each one Discord message
-    assert [de.say(label) for _, label, _, _ in SECTIONS] == ["Spielen", "Züge", "Tipps", "Challenges", "Einstellungen"]
+    assert [de.say(label) for _, label, _, _ in SECTIONS] == [
+        "Spielen", "Züge", "Tipps", "Herausforderungen", "Einstellungen"
+    ]
     named = set().union(*(mentioned(page, german, ANY_MENTION) for page in pages))
-    assert {"gate neu", "gate zurück", "gate tipp", "challenge spielen"} <= named
+    assert {"gate neu", "gate zurück", "gate tipp", "herausforderung spielen"} <= named
     assert named <= german, f"the German help names commands the bot lacks: {sorted(named - german)}"
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gatebot.rules import Game
 from tests.bot.gatebots import Running
 from tests.fake_discord import FakeDiscord
 
@@ -40,7 +41,7 @@ async def test_a_german_and_an_english_player_each_get_their_own_language(gatebo
     # Column 1 holds 9♣ and column 2 K♥ in deal 5: the same refusal, in each player's words.
     refused = await (await fake.send_command("gate move", {"moves": "12"}, user=bob)).response()
     assert refused.ephemeral
-    assert refused.content == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q."
+    assert refused.content == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame."
     refused = await (await fake.send_command("gate move", {"moves": "12"}, user=alice)).response()
     assert refused.content == "9♣ can't go on K♥: it takes a black Q."
     nothing = await (await fake.send_command("gate undo", user=bob)).response()
@@ -70,7 +71,7 @@ async def test_typed_moves_are_answered_in_the_servers_language(fake: FakeDiscor
     await (await fake.send_command("gate new", {"deal": 5})).response()  # from an English client
     sent = await fake.send_message(f"{fake.bot.mention} 12")
     assert "❌" in await sent.reaction()
-    assert (await sent.reply()).content == "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q."
+    assert (await sent.reply()).content == "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame."
 
 
 def _walk(command: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -104,3 +105,22 @@ async def test_the_gate_commands_are_named_and_described_in_german(gatebot: Call
             assert re.fullmatch(r"[-_\w]{1,32}", german) and german == german.lower(), (path, german)
         described = (part.get("description_localizations") or {}).get("de")
         assert described is None or 1 <= len(described) <= 100, (path, described)
+
+
+async def test_a_german_player_types_tipp_and_zurueck_in_chat(fake: FakeDiscord, gatebot: Callable) -> None:
+    fake.guild.preferred_locale = "de"
+    run: Running = await gatebot()
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    asked = await fake.send_message(f"{fake.bot.mention} was nun? Tipp bitte")
+    hint = await asked.reply()
+    assert hint.content.startswith("Tipp: ") and not asked.message.reactions  # a hint, not read as moves
+    assert (await run.game_row()).hint_count == 1
+    played = await fake.send_message(f"{fake.bot.mention} 45")
+    assert await played.reaction() == ["✅"]
+    back = await fake.send_message(f"{fake.bot.mention} zurück")
+    assert await back.reaction() == ["✅"]
+    again = await fake.send_message(f"{fake.bot.mention} 45 d")
+    assert await again.reaction() == ["✅"]
+    both = await fake.send_message(f"{fake.bot.mention} Zurueck 2")
+    assert await both.reaction() == ["✅"]
+    assert (await run.position()).to_text() == Game.new("gate", deal=1).to_text()  # every move taken back

@@ -229,15 +229,15 @@ async def test_a_german_player_is_refused_a_replay_in_german(gatebot: Callable) 
 
     assert all(refused.ephemeral for refused in refusals.values())
     said = {what: refused.content for what, refused in refusals.items()}
-    assert said["none yet"] == "Du hast noch kein beendetes Spiel zum Anschauen: spiel zuerst eins."
+    assert said["none yet"] == "Du hast noch kein beendetes Spiel zum Anschauen: Spiel zuerst eins."
     assert said["not his"] == (
-        f"Spiel #{game_id} gehört einem anderen Spieler, und nur Challenge-Versuche können andere anschauen, "
-        "sobald ihre Challenge beendet ist."
+        f"Spiel #{game_id} gehört einem anderen Spieler, und nur Versuche in Herausforderungen können andere "
+        "anschauen, sobald ihre Herausforderung beendet ist."
     )
     assert said["his button"] == said["not his"], "a press on Alice's Replay button is refused alike"
     assert said["no such"] == f"Es gibt kein Spiel #{game_id + 5}."
-    assert said["his own, running"] == "Dein Spiel läuft noch: beende es zuerst, dann schau es dir noch einmal an."
-    assert said["chosen, running"] == f"Spiel #{bobs} läuft noch: beende es zuerst, dann schau es dir noch einmal an."
+    assert said["his own, running"] == "Dein Spiel läuft noch: Beende es zuerst, dann schau es dir noch einmal an."
+    assert said["chosen, running"] == f"Spiel #{bobs} läuft noch: Beende es zuerst, dann schau es dir noch einmal an."
     for what, content in said.items():
         assert not ENGLISH_REFUSAL.search(content), (what, content)
     english = await (await fake.send_command("gate replay", {"game": game_id + 5})).response()
@@ -383,7 +383,7 @@ async def test_a_german_reader_gets_the_replay_screen_in_german(gatebot: Callabl
     _handle, replay = await opened(fake)
     content = replay.content
     assert "Wiederholung von Spiel #" in content and ": Gate von Alice, Spiel 1, aufgegeben nach 4 Zügen." in content
-    assert "Schritt 0 von 6 · die Auslage" in content
+    assert "Schritt 0 von 6 · die Ausgangsstellung" in content
     assert "Spiel 1 · 0 Züge" in board_part(content), "the board is drawn in German too"
     assert set(buttons(replay)) == {"⏮", "◀", "▶", "⏭", "Animation"}
     await (await press(fake, replay, "⏭")).response()

@@ -10,10 +10,10 @@ REFUSALS = [
     # (variant, options, German, English)
     ("canfield", "draw-one passes-1 passes-2", "Canfield nimmt entweder passes-1 oder passes-2, nicht beide.",
      "Canfield takes one of passes-1 and passes-2, not both."),
-    ("canfield", "passes-1", "passes-1 und passes-2 gehen nur mit draw-one: wer je drei Karten umdreht, hat "
+    ("canfield", "passes-1", "passes-1 und passes-2 gehen nur mit draw-one: Wer je drei Karten umdreht, hat "
      "unbegrenzt viele Durchgänge.", "passes-1 and passes-2 go with draw-one: turning three at a time, the passes "
      "are unlimited."),
-    ("gate", "kit", "Gate hat keine Option 'kit': seine Optionen sind single-moves, stock-fill.",
+    ("gate", "kit", "Gate hat keine Option 'kit': Seine Optionen sind single-moves, stock-fill.",
      "Gate has no option 'kit': its options are single-moves, stock-fill."),
 ]
 

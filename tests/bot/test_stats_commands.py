@@ -213,7 +213,7 @@ async def test_a_german_player_reads_their_statistics_in_german(gatebot: Callabl
     bob = fake.user("bob")
     bob.locale = "de"
     before = await (await fake.send_command("gate stats", user=bob)).response()
-    assert before.content == "Du hast noch nicht gespielt: starte ein Spiel mit /gate neu."
+    assert before.content == "Du hast noch nicht gespielt: Starte ein Spiel mit /gate neu."
     theirs = await (await fake.send_command("gate stats", {"user": fake.user("alice")}, user=bob)).response()
     assert theirs.content == "Alice hat noch nicht gespielt."
     await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
@@ -241,7 +241,7 @@ async def test_a_german_player_is_asked_and_answered_about_forgetting_in_german(
     labels = [c.get("label") for row in question.components for c in row["components"]]
     assert labels == ["Alles löschen", "Meine Daten behalten"]
     kept = await (await fake.click(question, labelled(question, "Meine Daten behalten"), user=bob)).response()
-    assert kept.content == "Nichts wurde gelöscht: deine Daten sind, wie sie waren."
+    assert kept.content == "Nichts wurde gelöscht: Deine Daten sind, wie sie waren."
     assert await rows_of(run, bob) == (1, 1)
     asked = await fake.send_command("gate forget-me", user=bob)
     await asked.response()

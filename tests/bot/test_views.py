@@ -132,9 +132,9 @@ async def test_a_german_player_is_told_in_german_whose_board_it_is_and_when_its_
     finished = await finish_little_gate(run)
     again = component(finished, "gate:again:")["custom_id"]
     theirs = await told_privately(await fake.click(finished, again, user=bob))
-    assert theirs == "Das ist das Spiel von Alice: starte mit /gate neu dein eigenes."
+    assert theirs == "Das ist das Spiel von Alice: Starte mit /gate neu dein eigenes."
     nothing = await told_privately(await fake.send_command("gate share", user=bob))
-    assert nothing == "Du hast noch kein beendetes Spiel zum Teilen: beende eins und teile es dann."
+    assert nothing == "Du hast noch kein beendetes Spiel zum Teilen: Beende eins und teile es dann."
 
     question = await ask_to_forget(run)  # Alice's games are deleted: her finished board stays in the channel
     await (await fake.click(question, labelled(question, "Delete everything"))).settled()
@@ -142,7 +142,7 @@ async def test_a_german_player_is_told_in_german_whose_board_it_is_and_when_its_
     assert gone == "That game is no longer stored: start a new one with /gate new."
     alice.locale = "de"
     gone = await told_privately(await fake.click(finished, again))
-    assert gone == "Dieses Spiel ist nicht mehr gespeichert: starte mit /gate neu ein neues."
+    assert gone == "Dieses Spiel ist nicht mehr gespeichert: Starte mit /gate neu ein neues."
     english = re.compile(r"\b(game|start|your|own|finished|share)\b")
     for said in (theirs, nothing, gone):
         assert not english.search(said), said
@@ -272,7 +272,7 @@ async def test_a_german_players_board_labels_its_buttons_and_menus_in_german(gat
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)}, user=bob)).response()
     board = fake.message(board.id)
     finished = [component(board, f"gate:{action}:")["label"] for action in ("again", "share", "replay")]
-    assert finished == ["Nochmal spielen", "Ergebnis teilen", "Wiederholung"]
+    assert finished == ["Noch einmal spielen", "Ergebnis teilen", "Wiederholung"]
     assert component(board, "gate:newdeal:")["placeholder"] == "Neues Spiel von …"
     every = [c.get("label") or c.get("placeholder") for row in board.components for c in row["components"]]
     assert all(len(label) <= 80 for label in every), every

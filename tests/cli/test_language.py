@@ -217,7 +217,7 @@ def test_card_and_replay_say_their_lines_in_german(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize(("args", "environment", "german", "english"), [
     (("play", "--variant", "spider"), {}, "Eine Variante namens 'spider' gibt es nicht", "There is no variant called"),
-    (("analyse", "--deals", "9-3"), {}, "Der Spielbereich 9-3 läuft rückwärts: schreib ihn als 3-9", "runs backwards"),
+    (("analyse", "--deals", "9-3"), {}, "Der Spielbereich 9-3 läuft rückwärts: Schreib ihn als 3-9", "runs backwards"),
     (("play",), {"DATABASE_URL": "mysql://gatebot@localhost/games"}, "gatebot kann mit 'mysql' keine Spiele speichern",
      "can't store games"),
 ])

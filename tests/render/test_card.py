@@ -188,4 +188,4 @@ def test_no_english_is_left_on_a_german_card(played: int, hints: int, undos: int
         card = dataclasses.replace(card, ascents=((DEALT, *card.ascents[0][1:]), *card.ascents[1:]))
     text = render_card(card, GERMAN)
     assert not CARD_ENGLISH.search(text), text
-    assert ("seit dem Geben" in text) == dealt and ("nie abgelegt" in text) == (card.score < 52)
+    assert ("seit dem Austeilen" in text) == dealt and ("nie abgelegt" in text) == (card.score < 52)

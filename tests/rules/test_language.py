@@ -48,14 +48,15 @@ def _refusal(game: Game, token: str) -> Exception | None:
 def test_archways_refusals_name_its_piles_and_cards_in_german() -> None:
     game = Game.new("archway", deal=3)
     cases = {
-        "d": "Archway hat keinen Talon: jede Karte wird zu Beginn offen ausgeteilt, also gibt es nichts zu ziehen",
+        "d": "Archway hat keinen Talon: Jede Karte wird zu Beginn offen ausgeteilt, also gibt es nichts zu ziehen",
         "9a": "Spalte 9 gibt es nicht: Archway hat die Spalten 1–4",
         "1p": "Karten kommen nur mit der Option kit in den Bogen zurück",
         # 5♣ is column 3's exposed card; the clubs foundations are at A♣ and K♣.
-        "3a": "Kreuz-Fünf kann nicht auf den Kreuz-Ass-Ablagestapel: er ist bei Kreuz-Ass und nimmt als "
+        "3a": "Kreuz-Fünf kann nicht auf den Kreuz-Ass-Ablagestapel: Er ist bei Kreuz-Ass und nimmt als "
               "Nächstes Kreuz-Zwei",
-        "fhk": "Die Herz-Ablagestapel haben sich noch nicht getroffen: zum Umlegen muss die oberste Karte des "
-               "Ass-Ablagestapels genau eins unter der des König-Ablagestapels liegen (jetzt Herz-Ass und Herz-König)",
+        "fhk": "Die Herz-Ablagestapel haben sich noch nicht getroffen: Zum Umlegen muss die oberste Karte des "
+               "Ass-Ablagestapels genau einen Rang unter der des König-Ablagestapels liegen "
+               "(jetzt Herz-Ass und Herz-König)",
     }
     for token, expected in cases.items():
         refused = _refusal(game, token)
@@ -71,7 +72,7 @@ def test_where_a_card_is_in_archway_and_canfield_is_said_in_german() -> None:
         "Kreuz-Zwei liegt in Spalte 1 unter 4 Karten, die andere in Spalte 1 unter 11 Karten"
     )
     assert GERMAN.say(archway.why_buried_card_stays(4 * 4 + 0)).endswith(
-        ": nur die oberste Karte einer Spalte kann ziehen"
+        ": Nur die freiliegende Karte einer Spalte kann ziehen"
     )
     canfield = Game.new("canfield", deal=4)
     hidden = next(card for card in range(52) if canfield.locate(card) is None)
@@ -84,7 +85,7 @@ def test_the_move_languages_own_errors_are_german() -> None:
     with pytest.raises(NotationError) as caught:
         Move.from_text("3x")
     assert str(caught.value) == "'3x' is not a move token: try d, 3f, w5 or 35:2"
-    assert german(caught.value) == "'3x' ist kein Zug: versuch d, 3f, w5 oder 35:2"
+    assert german(caught.value) == "'3x' ist kein Zug: Versuch d, 3f, w5 oder 35:2"
     with pytest.raises(NotationError) as caught:
         Move.from_text("33")
     assert german(caught.value) == "'33' zieht Spalte 3 auf sich selbst"
@@ -132,7 +133,7 @@ def test_a_card_named_alone_that_fits_two_places_asks_which_in_german() -> None:
     assert str(refused) == ("'7c' could be 7♣ from column 3 onto 8♥ in column 1 (31) or 7♣ from column 3 onto 8♦ "
                             "in column 2 (32): say which")
     assert german(refused) == ("'7c' kann Kreuz-Sieben von Spalte 3 auf Herz-Acht in Spalte 1 (31) oder "
-                               "Kreuz-Sieben von Spalte 3 auf Karo-Acht in Spalte 2 (32) heißen: sag, welcher Zug "
+                               "Kreuz-Sieben von Spalte 3 auf Karo-Acht in Spalte 2 (32) heißen: Sag, welcher Zug "
                                "gemeint ist")
 
 
@@ -140,4 +141,4 @@ def test_a_word_that_is_no_card_is_refused_in_german() -> None:
     with pytest.raises(NotationError) as caught:
         parse_card("zz")
     assert str(caught.value) == "'zz' is not a card: write a rank and a suit, like 7H or 10♦"
-    assert german(caught.value) == "'zz' ist keine Karte: schreib einen Rang und eine Farbe, etwa 7H oder 10♦"
+    assert german(caught.value) == "'zz' ist keine Karte: Schreib einen Rang und eine Farbe, etwa 7H oder 10♦"

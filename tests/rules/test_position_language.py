@@ -56,9 +56,9 @@ def test_undo_with_no_move_made_is_refused_in_german_by_gate_and_canfield() -> N
     (("passes-1", "passes-2", "draw-one"), "Canfield takes one of passes-1 and passes-2, not both",
      "Canfield nimmt entweder passes-1 oder passes-2, nicht beide"),
     (("passes-2",), "passes-1 and passes-2 go with draw-one: turning three at a time, the passes are unlimited",
-     "passes-1 und passes-2 gehen nur mit draw-one: wer je drei Karten umdreht, hat unbegrenzt viele Durchgänge"),
+     "passes-1 und passes-2 gehen nur mit draw-one: Wer je drei Karten umdreht, hat unbegrenzt viele Durchgänge"),
     (("kit",), "Canfield has no option 'kit': its options are draw-one, passes-1, passes-2, partial-moves",
-     "Canfield hat keine Option 'kit': seine Optionen sind draw-one, passes-1, passes-2, partial-moves"),
+     "Canfield hat keine Option 'kit': Seine Optionen sind draw-one, passes-1, passes-2, partial-moves"),
 ])
 def test_canfields_option_conflicts_are_german(options: tuple[str, ...], english: str, said: str) -> None:
     with pytest.raises(UnknownVariant) as caught:

@@ -1184,8 +1184,8 @@ async def test_a_servers_default_names_are_said_as_its_caller_says_them_and_stor
     challenges.server_say = lambda guild: german if guild == GUILD else str
     opened = await challenges.tick()
     names = {announcement.challenge.guild_id: announcement.challenge.name for announcement in opened}
-    assert names == {GUILD: "Tages-Challenge 1. Dezember 2026", OTHER_GUILD: "Daily 1 Dec 2026"}  # DAY_1's
+    assert names == {GUILD: "Tagesherausforderung 1. Dezember 2026", OTHER_GUILD: "Daily 1 Dec 2026"}  # DAY_1's
     made = await challenges.create(ALICE, GUILD, channel_id=CHANNEL, deal=3, say=german)
-    assert made.name == "Challenge 1"
+    assert made.name == "Herausforderung 1"
     listed = await challenges.listing(GUILD)
-    assert {info.name for info in listed} == {names[GUILD], "Challenge 1"}  # read back as stored, in any language
+    assert {info.name for info in listed} == {names[GUILD], "Herausforderung 1"}  # read back as stored, in any language

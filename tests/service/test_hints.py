@@ -289,7 +289,7 @@ async def test_a_winnable_deal_not_found_is_said_in_the_readers_language(db: Dat
     with_options = await service.new_game(ALICE, "little-gate", winnable=True, options=("stock-fill",))
     assert with_options.kind is ReplyKind.ERROR and with_options.message is not None
     assert german.say(with_options.message) == (
-        "Ich konnte gerade kein gewinnbares Spiel von Little Gate mit stock-fill finden: versuch es noch einmal "
+        "Ich konnte gerade kein gewinnbares Spiel von Little Gate mit stock-fill finden: Versuch es noch einmal "
         "oder frag nach irgendeinem Spiel."
     )
     service.advice.winnable_deal = _none_found  # type: ignore[method-assign]
@@ -297,7 +297,7 @@ async def test_a_winnable_deal_not_found_is_said_in_the_readers_language(db: Dat
     assert plain.kind is ReplyKind.ERROR and plain.message is not None
     assert plain.message == "I couldn't find a winnable deal of Canfield just now: try again, or ask for any deal."
     assert german.say(plain.message) == (
-        "Ich konnte gerade kein gewinnbares Spiel von Canfield finden: versuch es noch einmal oder frag nach "
+        "Ich konnte gerade kein gewinnbares Spiel von Canfield finden: Versuch es noch einmal oder frag nach "
         "irgendeinem Spiel."
     )
 

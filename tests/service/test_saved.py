@@ -202,7 +202,7 @@ async def test_a_german_owner_is_told_in_german_that_their_game_is_set_aside(db:
     with pytest.raises(UserError) as refused:
         await games.replays.replay(ALICE, server.alices)
     assert german.say(message_of(refused.value)) == (
-        f"Spiel #{server.alices} ist als unlesbar beiseitegelegt, also lässt es sich nicht wiederholen."
+        f"Spiel #{server.alices} ist als unlesbar beiseitegelegt, deshalb lässt es sich nicht wiederholen."
     )
     assert fresh.game_id is not None
     await damage(db, "options", fresh.game_id)

@@ -113,7 +113,7 @@ def test_a_german_terminal_gets_german_boards_refusals_and_hints(tmp_path: Path)
     assert "Gate · Spiel 5 · 0 Züge · Punkte 0/52" in out
     assert "W   ·· leer" in out and "S   34 Karten · d zieht eine" in out
     # Column 1 holds 9♣, column 2 K♥: the refusal names the cards in German.
-    assert "Kreuz-Neun kann nicht auf Herz-König: darauf passt eine schwarze Q." in out
+    assert "Kreuz-Neun kann nicht auf Herz-König: Darauf passt eine schwarze Dame." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert re.search(r"\b(Kreuz|Karo|Herz|Pik)-[A-ZÄÖÜ]", hint) and " the " not in hint, hint
     english = gatebot_play(tmp_path / "other.db", "--deal", "5", stdin="12\n", lang="en_GB.UTF-8").stdout
@@ -127,19 +127,19 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
              "j", "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
     assert re.search(r"\nZüge in Gate:\n  d 3f w5 +mehrere Züge in einer Zeile, der Reihe nach gespielt\n", out)  # help
-    assert "\nBefehle:\n  undo, u" in out and "Commands:" not in out
+    assert re.search(r"\nBefehle \(die englischen gehen auch\):\n  zurück, u +", out) and "Commands:" not in out
     # moves: each legal move in words, its cards named in full
     assert re.search(r"^  \S+ +(Kreuz|Karo|Herz|Pik)-\S+ von Spalte \d", out, re.MULTILINE), out
     assert "Gespielt: d." in out
     assert "„hlep“ ist weder ein Zug noch ein Befehl. Meintest du help?" in out
-    assert "Sag undo, um einen Zug zurückzunehmen, oder undo und eine Zahl, etwa undo 3." in out
-    assert "Sag new für ein zufälliges Spiel" in out
-    assert "Deine Spiele: noch keins beendet: starte eins mit new." in out
-    assert "Du hast noch kein beendetes Spiel: seine Karte erscheint hier, sobald eins endet." in out
+    assert "Sag zurück, um einen Zug zurückzunehmen, oder zurück und eine Zahl, etwa zurück 3." in out
+    assert "Sag neu für ein zufälliges Spiel" in out
+    assert "Deine Spiele: noch keins beendet – starte eins mit neu." in out
+    assert "Du hast noch kein beendetes Spiel: Seine Karte erscheint hier, sobald eins endet." in out
     assert "ist zu lang für einen Zug: Züge sind kurz, etwa 3f, w5 oder d." in out
     assert "Erlaubte Züge (" in out
     assert "Du hast mit 0/52 Punkten aufgegeben." in out and "Du hast das Spiel beendet:" not in out
-    assert "Nochmal spielen? [j/N]" in out
+    assert "Noch einmal spielen? [j/N]" in out
     assert out.count("ist ausgeteilt.") == 2, "a German yes (j) deals the next game"
     english = ("Played", "neither a move nor a command", "Say undo", "Say new", "Your games", "You have no",
                "too long to be a move", "Legal moves", "You ended the game", "cards home", "Play again?")
@@ -153,7 +153,7 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
 def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_german(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="d\nzz\nhint\n",
                        lang="de_DE.UTF-8").stdout
-    assert "Archway hat keinen Talon: jede Karte wird zu Beginn offen ausgeteilt" in out
+    assert "Archway hat keinen Talon: Jede Karte wird zu Beginn offen ausgeteilt" in out
     assert "'zz' ist kein Zug, den ich kenne: schreib Züge wie 3a, 7hk, fhk, 2>4 oder eine Karte wie 7h." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert "aus dem Bogen auf" in hint and "-Ass-Ablagestapel" in hint, hint
@@ -201,7 +201,7 @@ def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_
     out = gatebot_play(tmp_path / "games.db", "--variant", "archway", "--deal", "3", stdin="quit\n",
                        lang="de_DE.UTF-8").stdout
     note = ("Etwa 4 von 1.000 Spielen von Archway lassen sich gewinnen. Ein nachweislich gewinnbares Spiel gibt es "
-            "mit new archway winnable; mit new archway kit ist jedes Spiel gewinnbar.")
+            "mit neu archway gewinnbar; mit neu archway kit ist jedes Spiel gewinnbar.")
     assert note in " ".join(out.split()), out
     assert "About 4" not in out and "in 1,000" not in out and "every deal can be won" not in out
 

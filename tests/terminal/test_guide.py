@@ -45,7 +45,7 @@ GAMES = games()
 
 def moves_part(text: str) -> str:
     """The help's moves: everything before its list of commands."""
-    return text.split("\nCommands:", 1)[0].split("\nBefehle:", 1)[0]
+    return text.split("\nCommands:", 1)[0].split("\nBefehle", 1)[0]
 
 
 @settings(max_examples=60, deadline=None)

@@ -47,6 +47,6 @@ async def test_the_page_comes_in_the_readers_language_with_nothing_left_to_fill(
     assert '<label>Spielnummer <input' in german and 'placeholder="beliebig"' in german
     words = served_words(german)
     assert words["suits"]["H"] == "Herz" and words["ranks"]["K"] == "König"
-    assert words["pickedUp"] == {"one": "{card} aufgenommen: {n} Platz zum Ablegen.",
-                                 "other": "{card} aufgenommen: {n} Plätze zum Ablegen."}
+    assert words["pickedUp"] == {"one": "{card} aufgenommen: {n} möglicher Platz.",
+                                 "other": "{card} aufgenommen: {n} mögliche Plätze."}
     assert served_words(english)["card"] == "{rank} of {suit}"

@@ -2,7 +2,8 @@
 
 A message of these that has the word "hint" in it (``@Gate hint``, ``@Gate what now? hint
 please``) asks for a hint instead: no move is ever called "hint". ``undo`` (or ``undo 3``)
-takes moves back, as ``/gate undo`` does.
+takes moves back, as ``/gate undo`` does. The German words do the same (``tipp``,
+``zurück 3``, also ``zurueck``): every word :mod:`gatebot.locale.commands` has for them.
 
 None of these needs the privileged message-content intent: Discord delivers the content of
 DMs, of messages that mention the bot and of replies to it. Servers that grant the intent
@@ -17,11 +18,19 @@ import discord
 from discord.ext import commands
 
 from gatebot.bot.services import ServedBot, Services
+from gatebot.locale.commands import words_for
 
 _MENTION = re.compile(r"<@!?\d+>")
-_HINT = re.compile(r"\bhints?\b", re.IGNORECASE)
-#: "undo" or "undo 3": take moves back, as /gate undo does.
-_UNDO = re.compile(r"undo(?:\s+(?P<count>\d{1,3}))?", re.IGNORECASE)
+
+
+def _any_of(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+
+
+#: "hint", "hints", "tipp", "tipps" anywhere in the message (a word of its own).
+_HINT = re.compile(rf"\b(?:{_any_of(words_for({'hint'}))})s?\b", re.IGNORECASE)
+#: "undo" or "undo 3" (German "zurück 3"): take moves back, as /gate undo does.
+_UNDO = re.compile(rf"(?:{_any_of(words_for({'undo'}))})(?:\s+(?P<count>\d{{1,3}}))?", re.IGNORECASE)
 
 
 class TypedMoves(commands.Cog):
@@ -74,5 +83,5 @@ class TypedMoves(commands.Cog):
 
 
 def asks_for_hint(text: str) -> bool:
-    """Whether a message meant for the bot asks for a hint (it has the word "hint" in it)."""
+    """Whether a message meant for the bot asks for a hint (it has the word "hint" or "tipp" in it)."""
     return _HINT.search(text) is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gatebot.messages import Text, _, n_
-from gatebot.rules.cards import CARD_WORDS, RANK_LETTERS, RED
+from gatebot.rules.cards import CARD_WORDS, RED, RankWord, WantedCard
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, quoted
 from gatebot.rules.move import DRAW, FOUNDATION, Move
 
@@ -37,9 +37,6 @@ _IDLE_PASS = _(
     "the same cards: the game is over"
 )
 
-
-def _rank_name(rank: int) -> str:
-    return "10" if rank == 9 else RANK_LETTERS[rank]
 
 
 def validate(game: CanfieldGame, move: Move) -> Move:
@@ -141,12 +138,9 @@ def _validate_pile_move(game: CanfieldGame, move: Move, pile: list[int], top: in
         )
     if run == 1:
         raise IllegalMove(why_not_on(pile[-1], top))
-    wanted = _rank_name(((top >> 2) - 1) % 13)
-    if RED[top]:
-        raise IllegalMove(_("No card of the top {run} of pile {pile} fits on {card}: it takes a black {rank}",
-                            run=run, pile=source, card=CARD_WORDS[top], rank=wanted))
-    raise IllegalMove(_("No card of the top {run} of pile {pile} fits on {card}: it takes a red {rank}",
-                        run=run, pile=source, card=CARD_WORDS[top], rank=wanted))
+    wanted = WantedCard(((top >> 2) - 1) % 13, red=not RED[top])
+    raise IllegalMove(_("No card of the top {run} of pile {pile} fits on {card}: it takes {wanted}",
+                        run=run, pile=source, card=CARD_WORDS[top], wanted=wanted))
 
 
 def why_not_up(game: CanfieldGame, card: int) -> Text:
@@ -158,7 +152,7 @@ def why_not_up(game: CanfieldGame, card: int) -> Text:
         return _(
             "{card} can't go up yet: the {suit} foundation starts with {first} "
             "(every foundation starts at the base rank, {rank})",
-            card=CARD_WORDS[card], suit=SUIT_NAMES[suit], first=CARD_WORDS[start], rank=_rank_name(game._base),
+            card=CARD_WORDS[card], suit=SUIT_NAMES[suit], first=CARD_WORDS[start], rank=RankWord(game._base),
         )
     top = game._foundation_top(suit)
     following = (((top >> 2) + 1) % 13) * 4 + suit
@@ -173,16 +167,11 @@ def why_not_on(card: int, top: int) -> Text:
     moved, under = CARD_WORDS[card], CARD_WORDS[top]
     if (card >> 2) == ((top >> 2) - 1) % 13:
         return _("{card} can't go on {top}: build down in alternating colours", card=moved, top=under)
-    wanted = _rank_name(((top >> 2) - 1) % 13)
+    wanted = WantedCard(((top >> 2) - 1) % 13, red=not RED[top])
     if top < 4:  # building wraps round: only a King goes on an Ace
-        if RED[top]:
-            return _("{card} can't go on {top}: it takes a black {rank} (an Ace takes a King)", card=moved,
-                     top=under, rank=wanted)
-        return _("{card} can't go on {top}: it takes a red {rank} (an Ace takes a King)", card=moved, top=under,
-                 rank=wanted)
-    if RED[top]:
-        return _("{card} can't go on {top}: it takes a black {rank}", card=moved, top=under, rank=wanted)
-    return _("{card} can't go on {top}: it takes a red {rank}", card=moved, top=under, rank=wanted)
+        return _("{card} can't go on {top}: it takes {wanted} (an Ace takes a King)", card=moved, top=under,
+                 wanted=wanted)
+    return _("{card} can't go on {top}: it takes {wanted}", card=moved, top=under, wanted=wanted)
 
 
 def check_pile(game: CanfieldGame, name: str, *, as_target: bool) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gatebot.messages import Text, _, n_
-from gatebot.rules.cards import CARD_WORDS, RED
+from gatebot.rules.cards import CARD_WORDS, RED, WantedCard
 from gatebot.rules.errors import AmbiguousMove, IllegalMove, quoted
 from gatebot.rules.move import DRAW, Move
 
@@ -107,10 +107,8 @@ def why_not_on(card: int, top: int) -> Text:
         return _("{card} can't go on {top}: nothing builds on an Ace", card=moved, top=under)
     if (card >> 2) == (top >> 2) - 1:
         return _("{card} can't go on {top}: build down in alternating colours", card=moved, top=under)
-    wanted = "A23456789TJQK"[(top >> 2) - 1].replace("T", "10")
-    if RED[top]:
-        return _("{card} can't go on {top}: it takes a black {rank}", card=moved, top=under, rank=wanted)
-    return _("{card} can't go on {top}: it takes a red {rank}", card=moved, top=under, rank=wanted)
+    wanted = WantedCard((top >> 2) - 1, red=not RED[top])
+    return _("{card} can't go on {top}: it takes {wanted}", card=moved, top=under, wanted=wanted)
 
 
 def _run_too_long(game: GateGame, source: int, pile: list[int], count: int, run: int) -> Text:

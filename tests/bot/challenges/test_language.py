@@ -45,16 +45,16 @@ async def test_a_german_player_gets_the_challenge_answers_and_refusals_in_german
     again = await (await fake.send_command("challenge play", user=bob)).response()
     assert again.ephemeral
     assert again.content == (
-        "Du hast Freitag schon gespielt: ein Versuch für jeden, die Ergebnisse zeigt /challenge rangliste."
+        "Du hast Freitag schon gespielt: Jeder hat nur einen Versuch; die Ergebnisse zeigt /herausforderung rangliste."
     )
     missing = await (await fake.send_command("challenge leaderboard", {"challenge": 99}, user=bob)).response()
-    assert missing.content == "Dieser Server hat keine Challenge Nummer 99: siehe /challenge liste."
+    assert missing.content == "Dieser Server hat keine Herausforderung mit der Nummer 99: siehe /herausforderung liste."
     made = await (await fake.send_command("challenge-admin create", {"deal": 3}, user=bob)).response()
     assert made.ephemeral
-    assert made.content == "Nur Mitglieder mit der Berechtigung „Server verwalten“ können Challenges erstellen."
+    assert made.content == "Nur Mitglieder mit der Berechtigung „Server verwalten“ können Herausforderungen erstellen."
 
     listed = await (await fake.send_command("challenge list", user=bob)).response()
-    assert listed.content.startswith("**Offene Challenges**\n")
+    assert listed.content.startswith("**Offene Herausforderungen**\n")
     assert "Freitag** — Gate · Tipps erlaubt" in listed.content and "1 hat gespielt" in listed.content
     assert not ENGLISH.search(listed.content), listed.content
     board = await (await fake.send_command("challenge leaderboard", user=bob)).response()
@@ -76,8 +76,8 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
     assert on.content.startswith("The daily challenge is on"), "the admin's own answer is in their language"
     await run.scheduler.run_once()
     [daily] = posts(fake, games)
-    assert "ist offen! (Challenge 1)" in daily.content and "Tipps erlaubt" in daily.content
-    assert "Ein Versuch für jeden: drück **Spielen**" in daily.content
+    assert "ist eröffnet! (Herausforderung 1)" in daily.content and "Tipps erlaubt" in daily.content
+    assert "Ein Versuch für jeden: Drück **Spielen**" in daily.content
     assert labels(daily) == ["Spielen"], "its button is worded like the announcement"
     assert not ENGLISH.search(daily.content), daily.content
     pressed = await fake.click(daily, play_button(daily))  # from an English client
@@ -86,12 +86,12 @@ async def test_announcements_are_said_in_the_servers_language(fake: FakeDiscord,
                         what="the announcement's count of players, in German")
 
     ended = await (await fake.send_command("challenge-admin end", {"challenge": 1})).response()
-    assert "(Challenge 1) ist beendet: Gate, Spiel" in ended.content
+    assert "(Herausforderung 1) ist beendet: Gate, Spiel" in ended.content
     assert "Endstand (1 Spieler):" in ended.content and "Karten abgelegt" in ended.content
     assert not ENGLISH.search(ended.content), ended.content
     retired = await fake.wait_for(lambda: None if fake.message(daily.id).custom_ids()
                                   else fake.message(daily.id), what="the Play button removed")
-    assert "(Challenge 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
+    assert "(Herausforderung 1) wurde <t:" in retired.content and "Die Ergebnisse zeigt" in retired.content
     assert not ENGLISH.search(retired.content), retired.content
 
 
@@ -107,13 +107,13 @@ async def test_a_daily_challenge_on_a_german_server_is_named_in_german(fake: Fak
     await (await fake.send_command("challenge-admin daily on", {"channel": games})).response()
     await run.scheduler.run_once()
     today = datetime.now(UTC).date()
-    name = f"Tages-Challenge {today.day}. {MONTHS[today.month - 1]} {today.year}"
+    name = f"Tagesherausforderung {today.day}. {MONTHS[today.month - 1]} {today.year}"
     [daily] = posts(fake, games)
-    assert f"**{name}** ist offen!" in daily.content, daily.content
+    assert f"**{name}** ist eröffnet!" in daily.content, daily.content
     listed = await (await fake.send_command("challenge list")).response()
     assert name in listed.content, "the name is stored as said: an English reader sees it too"
     made = await (await fake.send_command("challenge-admin create", {"deal": 3})).response()
-    assert "**Challenge 1** ist offen!" in made.content, made.content
+    assert "**Herausforderung 1** ist eröffnet!" in made.content, made.content
 
 
 async def test_the_question_before_an_attempt_has_german_buttons_for_a_german_player(gatebot: Callable) -> None:
@@ -151,7 +151,9 @@ async def test_the_challenge_commands_are_named_and_described_in_german(gatebot:
     assert parts["challenge leaderboard"]["name_localizations"]["de"] == "rangliste"
     assert parts["challenge-admin daily"]["name_localizations"]["de"] == "täglich"
     assert parts["challenge-admin create hours"]["name_localizations"]["de"] == "stunden"
-    assert parts["challenge"]["description_localizations"]["de"] == "Server-Challenges: ein Spiel, jeder einmal"
+    assert parts["challenge"]["description_localizations"]["de"] == (
+        "Herausforderungen auf dem Server: ein Spiel, jeder einmal"
+    )
     assert parts["challenge-admin create hints = Forbidden"]["name_localizations"]["de"] == "Verboten"
 
 
@@ -171,15 +173,15 @@ async def test_an_attempts_rules_refuse_a_german_player_in_german(gatebot: Calla
     await (await fake.send_command("gate move", {"moves": "3f"}, user=bob)).response()
 
     hint = (await (await fake.send_command("gate hint", user=bob)).original_edited()).content
-    assert hint == "Tipps sind bei Freitag aus: dieser Versuch ist ganz deine eigene Arbeit."
+    assert hint == "Tipps sind bei Freitag ausgeschaltet: Dieser Versuch ist ganz deine eigene Arbeit."
     undo = await (await fake.send_command("gate undo", user=bob)).response()
-    assert undo.ephemeral and undo.content == "Zurücknehmen ist bei Freitag aus: jeder Zug bleibt stehen."
+    assert undo.ephemeral and undo.content == "Zurücknehmen ist bei Freitag ausgeschaltet: Jeder Zug gilt."
     await (await fake.send_command("challenge play")).response()  # Alice, from an English client
     english = (await (await fake.send_command("gate hint")).original_edited()).content
     assert english == "Hints are off in Freitag: this attempt is all your own work."
     asked = await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
     assert asked.ephemeral and asked.content == (
-        "Du spielst Freitag (Punktestand 1/52): ein neues Spiel starten und deinen Versuch beenden? Er behält seine "
+        "Du spielst Freitag (Punktestand 1/52): Ein neues Spiel starten und deinen Versuch beenden? Er behält seine "
         "Punkte, und einen zweiten Versuch gibt es nicht."
     )
     for said in (hint, undo.content, asked.content):
@@ -194,7 +196,7 @@ async def test_a_german_player_asking_for_an_open_challenges_deal_is_refused_in_
     await create(run, name="Freitag", deal=7)
     refused = await (await fake.send_command("gate new", {"deal": 7}, user=bob)).response()
     assert refused.ephemeral and refused.content == (
-        "Spiel 7 ist eine Challenge, die gerade läuft: nimm mit /challenge spielen daran teil "
+        "Spiel 7 ist eine Herausforderung, die gerade läuft: Nimm mit /herausforderung spielen daran teil "
         "oder wähle ein anderes Spiel."
     )
     english = await (await fake.send_command("gate new", {"deal": 7})).response()

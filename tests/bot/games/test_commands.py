@@ -219,6 +219,6 @@ async def test_a_german_player_is_told_their_settings_in_german(gatebot: Callabl
     options = {"style": "emoji", "compact": False, "four_colour": True}
     chosen = await (await fake.send_command("gate settings", options, user=bob)).response()
     assert chosen.ephemeral
-    assert chosen.content == "Deine Bretter werden als Emoji gezeichnet, im normalen Layout, mit vierfarbigem Blatt."
+    assert chosen.content == "Deine Bretter werden als Emoji gezeichnet, in voller Breite, mit vierfarbigem Blatt."
     chosen = await (await fake.send_command("gate settings", {"style": "words", "compact": True}, user=bob)).response()
-    assert chosen.content == "Deine Bretter werden als Wörter gezeichnet, im kompakten Layout, mit vierfarbigem Blatt."
+    assert chosen.content == "Deine Bretter werden als Wörter gezeichnet, kompakt, mit vierfarbigem Blatt."

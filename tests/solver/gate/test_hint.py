@@ -313,8 +313,8 @@ def test_a_game_with_no_move_left_has_no_hint():
 
 @pytest.mark.parametrize(("deal", "line", "english", "german"), [
     (1, WIN_DEAL_1, "The game is won: every card is on its foundation.",
-     "Das Spiel ist gewonnen: jede Karte liegt auf ihrem Ablagestapel."),
-    (10, LOST_DEAL_10, "No move is left: the game is over.", "Kein Zug ist mehr möglich: das Spiel ist vorbei."),
+     "Das Spiel ist gewonnen: Jede Karte liegt auf ihrem Ablagestapel."),
+    (10, LOST_DEAL_10, "No move is left: the game is over.", "Kein Zug mehr möglich: Das Spiel ist vorbei."),
 ])
 def test_the_hint_of_a_finished_game_is_said_in_the_readers_language(
     deal: int, line: str, english: str, german: str
