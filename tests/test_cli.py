@@ -153,7 +153,7 @@ def test_variant_options_and_compact(typed, capsys: pytest.CaptureFixture[str]) 
     game = Game.new("little-gate", deal=7, options=("single-moves", "stock-fill"))
     assert isinstance(game, GateGame)
     assert render_text(game, compact=True) in out
-    assert all(len(line) <= 40 for line in out.splitlines() if not line.startswith(("Upgraded", "Dealt")))
+    assert all(len(line) <= 40 for line in out.splitlines() if not line.startswith(("Your games are saved", "Dealt")))
 
 
 def test_canfield_is_played_with_its_own_options(typed, capsys: pytest.CaptureFixture[str]) -> None:
@@ -329,7 +329,7 @@ def _looks_like(frame: Image.Image, game: Game) -> bool:
 
 
 def test_python_m_gatebot_replay_writes_the_last_finished_game_move_by_move(typed, tmp_path: Path) -> None:
-    typed("3f\n45\nundo\nresign\n")
+    typed("3f\n45\nundo\nresign\ny\n")
     assert main(["play", "--deal", "1"]) == 0
     out = tmp_path / "game.gif"
     result = _subprocess("replay", "--out", str(out), stdin="")
@@ -361,7 +361,7 @@ def test_replay_refuses_a_game_still_running_and_writes_nothing(
 def test_replay_without_out_names_the_file_after_the_game_and_webp_follows_the_name(
     typed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    typed("3f\nresign\n")
+    typed("3f\nresign\ny\n")
     assert main(["play", "--deal", "1"]) == 0
     monkeypatch.chdir(tmp_path)
     assert main(["replay"]) == 0
@@ -373,7 +373,7 @@ def test_replay_without_out_names_the_file_after_the_game_and_webp_follows_the_n
 
 
 def test_replay_of_another_players_game_is_refused(typed, capsys: pytest.CaptureFixture[str]) -> None:
-    typed("resign\n")
+    typed("resign\ny\n")
     assert main(["play", "--deal", "1", "--user", "ann"]) == 0
     capsys.readouterr()
     assert main(["replay", "--user", "bob", "--game", "1"]) == 2
@@ -1076,7 +1076,7 @@ def test_a_database_stamped_behind_its_tables_is_one_sentence_of_advice(
 def test_python_m_gatebot_card_prints_the_last_finished_games_card_and_writes_its_picture(
     typed, tmp_path: Path
 ) -> None:
-    typed("3f\nresign\n")
+    typed("3f\nresign\ny\n")
     assert main(["play", "--deal", "1"]) == 0
     out = tmp_path / "card.png"
     result = _subprocess("card", "--out", str(out), stdin="")
@@ -1091,7 +1091,7 @@ def test_python_m_gatebot_card_prints_the_last_finished_games_card_and_writes_it
 
 
 def test_python_m_gatebot_card_prints_the_card_in_the_terminals_language(typed) -> None:
-    typed("3f\nresign\n")
+    typed("3f\nresign\ny\n")
     assert main(["play", "--deal", "1"]) == 0
     german = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
     lines = _subprocess("card", stdin="", env=german).stdout.splitlines()
@@ -1109,7 +1109,7 @@ def test_card_without_a_finished_game_or_with_a_bad_file_name_says_so_and_writes
     assert main(["card", "--out", str(out)]) == 2
     assert capsys.readouterr().err == (
         "gatebot: You have no finished game to share yet: finish one with gatebot play, then share it.\n")
-    typed("resign\n")
+    typed("resign\ny\n")
     assert main(["play", "--deal", "1"]) == 0
     capsys.readouterr()
     assert main(["card", "--out", str(tmp_path / "card.gif")]) == 2

@@ -25,6 +25,7 @@ from gatebot.rules import Game, IllegalMove, Move
 from gatebot.rules.canfield.checks import why_not_on as canfield_why_not_on
 from gatebot.rules.gate.checks import why_not_on as gate_why_not_on
 from gatebot.rules.notation import split_phrases
+from gatebot.terminal.guide import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
 DE = translator("de")
@@ -115,9 +116,9 @@ def test_no_german_word_is_a_move_or_another_commands_english_name() -> None:
 
 
 def test_the_terminals_german_command_list_names_only_commands() -> None:
-    listed = DE.say("help, moves, hint, undo, new, resign, stats, card, quit").split(", ")
-    assert {command_of(word) for word in listed} == {"help", "moves", "hint", "undo", "new", "resign", "stats",
-                                                     "card", "quit"}
+    listed = DE.say("help, moves, hint, undo, restart, new, resign, stats, card, quit").split(", ")
+    assert {command_of(word) for word in listed} == {"help", "moves", "hint", "undo", "restart", "new", "resign",
+                                                     "stats", "card", "quit"}
     assert all(word in WORDS for word in listed), listed
 
 
@@ -168,3 +169,11 @@ def test_a_sentence_after_a_colon_starts_with_a_capital_when_it_is_an_order() ->
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for text in strings:
             assert not orders.search(text), (message.id, text)
+
+
+def test_the_terminals_help_names_each_command_by_words_that_work() -> None:
+    for typed, _ in COMMANDS:
+        for language in (DE, translator("en")):
+            words = [word for word in language.say(typed).split(", ") if word not in ("u", "h", "?", "q")]
+            english = command_of(typed.split(", ")[0])
+            assert {command_of(word) for word in words} == {english}, (typed, language.say(typed))

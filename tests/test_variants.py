@@ -24,6 +24,7 @@ from gatebot.render import (
     MissingBoard,
     boards_for,
     layout_board,
+    notation_guide,
     render_emoji,
     render_png,
     render_spoken,
@@ -183,13 +184,14 @@ def test_every_board_style_draws_the_deal_and_a_played_out_game_within_discords_
         game = variant.new(deal=7, options=options)
         check_boards(game)
         check_boards(played_out(game.copy(), random.Random(7)))
+        assert notation_guide(game), f"{variant.title} has no guide to its notation for the help"
     assert boards_for(variant) is boards_for(variant.new(deal=1))
 
 
 def test_a_variant_without_drawings_is_told_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.new("gate", deal=1)
     monkeypatch.setattr(GateGame, "family", "nowhere")
-    for draw in (render_text, render_emoji, render_spoken, layout_board, rules_text):
+    for draw in (render_text, render_emoji, render_spoken, layout_board, rules_text, notation_guide):
         with pytest.raises(MissingBoard, match=r"Gate: no package gatebot\.render\.nowhere"):
             draw(game)
 

@@ -17,7 +17,7 @@ from discord.ui import DynamicItem
 from gatebot.bot.language import speaker
 from gatebot.locale import Translator
 from gatebot.messages import ENGLISH, N_
-from gatebot.render import rules_text
+from gatebot.render import rules_paragraphs
 from gatebot.rules import DEFAULT_VARIANT, Game
 
 #: What ``/gate help`` opens with: where to start, and the menu of sections under it.
@@ -39,7 +39,8 @@ the game you play.
 Play with the buttons and the move menu under your board, with `/gate move`, or by typing moves: \
 in a DM, by mentioning me (`@Gate 3f w5`), or by replying to your board. In a group DM, or a server I \
 wasn't added to, only the slash commands and the buttons reach me.
-`/gate undo`, `/gate auto` (safe cards to the foundations), `/gate board`, `/gate resign`, `/gate rules`.
+`/gate undo`, `/gate restart` (the same deal from its start), `/gate auto` (safe cards to the foundations), \
+`/gate board`, `/gate resign`, `/gate rules`.
 **You:** `/gate stats` (yours or a member's, with a picture), `/gate games` (your finished games and \
 their numbers), `/gate share` or a finished board's Share button \
 (a spoiler-free card of your game), `/gate replay` (watch a finished game again), \
@@ -76,10 +77,13 @@ def help_page(key: str | None, say: Translator) -> str:
 
 
 def rules_for(game: Game | None, say: Translator | None = None) -> str:
-    """The rules of the player's game (its variant and options), or of plain Gate, in ``say``'s language."""
+    """The rules of the player's game (its variant and options), or of plain Gate, in ``say``'s language.
+
+    A paragraph a rule, unbroken: Discord wraps them to the reader's screen, a phone's or a desktop's.
+    """
     shown = game if game is not None else Game.new(DEFAULT_VARIANT, deal=1)
     language = say if say is not None else ENGLISH
-    return f"```\n{rules_text(shown, width=60, language=language)}\n```"
+    return "\n\n".join(rules_paragraphs(shown, language=language))
 
 
 #: The help menu's custom id: the section chosen travels in the select's values, so it works after a restart.

@@ -1,4 +1,6 @@
-"""The buttons under a yes/no question the bot asks one person (before abandoning a game, or deleting data).
+"""The buttons under a yes/no question the bot asks one person, before a change that can't be taken back.
+
+Before a game is abandoned, resigned or restarted, or a player's data deleted.
 
 A button's label is fixed where its class is defined, in English; each question is worded
 for the one it asks when it is made: :class:`Question` says its buttons' labels (marked with
@@ -70,3 +72,57 @@ class ConfirmNewGame(Question):
     async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmNewGame]) -> None:
         self.stop()
         await interaction.response.edit_message(content=speaker(interaction).say(_("Your game goes on.")), view=None)
+
+
+class ConfirmChange(Question):
+    """Yes/no before a change to the running game that can't be taken back: ``/gate resign``, ``/gate restart``.
+
+    ``act`` is what the yes does (the service told it was confirmed), answering the yes's
+    interaction with the changed board; a no changes nothing. Subclasses name the buttons.
+    """
+
+    #: What the question's message says while the yes is carried out.
+    working = N_("Just a moment…")
+
+    def __init__(
+        self, user_id: str, act: Callable[[discord.Interaction], Awaitable[None]], language: Translator | None = None
+    ) -> None:
+        super().__init__(user_id, language)
+        self._act = act
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        self.stop()
+        await interaction.response.edit_message(content=speaker(interaction).say(self.working), view=None)
+        await self._act(interaction)
+
+    async def kept(self, interaction: discord.Interaction) -> None:
+        self.stop()
+        await interaction.response.edit_message(content=speaker(interaction).say(_("Your game goes on.")), view=None)
+
+
+class ConfirmResign(ConfirmChange):
+    """Yes/no before ``/gate resign`` ends the game (or a challenge attempt) with its score as it is."""
+
+    working = N_("Resigning…")
+
+    @discord.ui.button(label=N_("Resign"), style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmResign]) -> None:
+        await self.confirmed(interaction)
+
+    @discord.ui.button(label=N_("Keep playing"), style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmResign]) -> None:
+        await self.kept(interaction)
+
+
+class ConfirmRestart(ConfirmChange):
+    """Yes/no before ``/gate restart`` takes every move back, the deal as it was dealt."""
+
+    working = N_("Starting over…")
+
+    @discord.ui.button(label=N_("Restart the deal"), style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmRestart]) -> None:
+        await self.confirmed(interaction)
+
+    @discord.ui.button(label=N_("Keep playing"), style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmRestart]) -> None:
+        await self.kept(interaction)

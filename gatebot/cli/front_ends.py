@@ -152,8 +152,8 @@ def web_command(args: argparse.Namespace) -> int:
 
     def announce(text: str) -> None:
         if text.startswith("http"):
-            text = say(_("The table is at {address} (Ctrl-C stops it).", address=text))
-        print(text, flush=True)
+            text = _("The table is at {address} (Ctrl-C stops it).", address=text)
+        print(say(text), flush=True)
 
     quiet_service_logs()
     try:

@@ -19,9 +19,11 @@ from gatebot.render.boards import (
     boards_for,
     describe_board,
     layout_board,
+    notation_guide,
     render_emoji,
     render_spoken,
     render_text,
+    rules_paragraphs,
     rules_text,
 )
 from gatebot.render.emoji_rows import COMPACT_EMOJI_WIDTH, NORMAL_EMOJI_WIDTH
@@ -42,10 +44,12 @@ __all__ = [
     "boards_for",
     "describe_board",
     "layout_board",
+    "notation_guide",
     "render_emoji",
     "render_png",
     "render_spoken",
     "render_text",
+    "rules_paragraphs",
     "rules_text",
     "visible_len",
 ]

@@ -5,7 +5,8 @@ A family's package (``gatebot/render/<family>``: ``gate``, ``canfield``, ``archw
 variant's :attr:`~gatebot.rules.game.Game.family`, so a new variant needs only its own package
 (or none, when it is drawn like a family it belongs to) and its line in
 :data:`gatebot.rules.variants.VARIANTS`. The entry points here (:func:`render_text`,
-:func:`render_emoji`, :func:`render_spoken`, :func:`layout_board`, :func:`rules_text`) draw any variant through it;
+:func:`render_emoji`, :func:`render_spoken`, :func:`layout_board`, :func:`rules_text`, :func:`notation_guide`) draw any
+variant through it;
 a variant with no such drawing gets a :class:`MissingBoard` naming what is missing.
 
 The PNG layout is imported only when a picture is asked for, so drawing text never loads Pillow.
@@ -78,9 +79,15 @@ class RulesSummary(Protocol[G_contra]):
     def __call__(self, game: G_contra, language: Language = ENGLISH) -> list[str]: ...
 
 
+class NotationGuide(Protocol[G_contra]):
+    """How moves are written in a game: (as typed, what it does) pairs in a language (see :func:`notation_guide`)."""
+
+    def __call__(self, game: G_contra, language: Language = ENGLISH) -> list[tuple[str, str]]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Boards(Generic[G]):
-    """A family's drawings: one function for each board style and the rules summary.
+    """A family's drawings: one function for each board style, the rules summary and the notation guide.
 
     A field left None is a drawing the family doesn't have; asking for it raises
     :class:`MissingBoard` (the contract tests make sure every listed variant has them all).
@@ -90,6 +97,7 @@ class Boards(Generic[G]):
     emoji: EmojiBoard[G] | None = None
     layout: ImageLayout[G] | None = None
     rules: RulesSummary[G] | None = None
+    notation: NotationGuide[G] | None = None
     spoken: SpokenBoard[G] | None = None
     view: TableView[G] | None = None
 
@@ -206,14 +214,33 @@ def layout_board(
     return lay_out(game, scale, language, label=label, phone=phone)
 
 
-def rules_text(game: Game, width: int = 78, *, language: Language = ENGLISH) -> str:
-    """A short, exact summary of the rules this game is played by, options included.
+def rules_paragraphs(game: Game, *, language: Language = ENGLISH) -> list[str]:
+    """A short, exact summary of the rules this game is played by, options included: one paragraph a rule.
 
-    For any front end (``rules`` in the terminal, ``/gate rules``): one paragraph a rule,
-    wrapped to ``width`` with indented continuation lines, worded in ``language`` (pile
-    letters, moves and option names are notation and read the same in every language).
+    Unbroken, for the front end to fit to its screen (a terminal wraps them to its width,
+    Discord wraps by itself); worded in ``language`` (pile letters, moves and option names are
+    notation and read the same in every language).
     """
     summary = boards_for(game).rules
     if summary is None:
         raise MissingBoard(f"There is no summary of the rules of {game.title} yet")
-    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ") for text in summary(game, language))
+    return summary(game, language)
+
+
+def rules_text(game: Game, width: int = 78, *, language: Language = ENGLISH) -> str:
+    """:func:`rules_paragraphs` wrapped to ``width``, continuation lines indented: for a fixed-width block."""
+    return "\n".join(textwrap.fill(text, width, subsequent_indent="  ")
+                     for text in rules_paragraphs(game, language=language))
+
+
+def notation_guide(game: Game, *, language: Language = ENGLISH) -> list[tuple[str, str]]:
+    """How moves are written in this game (its variant's notation only, its columns and options), as examples.
+
+    Each pair is a move as typed and what it does in ``language``; an empty first part is a
+    paragraph of its own (the words the parser accepts). Every example reads with the real
+    parser of the game's variant (a test makes sure), so the help never teaches a move that fails.
+    """
+    guide = boards_for(game).notation
+    if guide is None:
+        raise MissingBoard(f"There is no guide to the notation of {game.title} yet")
+    return guide(game, language)

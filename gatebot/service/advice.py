@@ -122,8 +122,15 @@ class Advice:
         self._verdicts: LRUCache[str, tuple[Verdict, tuple[str, ...], int]] = LRUCache(maxsize=VERDICTS)
 
     def close(self) -> None:
-        """Stop the solver's worker processes, if any were started."""
+        """Stop the solver's worker processes, if any were started, and the hints still being worked out.
+
+        A hint's task outlives its askers (they await it shielded); once the service closes,
+        nobody will read its answer, and it must not go on to count the hint in a database
+        its owner is closing (Ctrl-C in the terminal while a hint was being worked out).
+        """
         self.thinker.close()
+        for pending in list(self._hinting.values()):
+            pending.cancel()
 
     # -- hints -----------------------------------------------------------------------------
 

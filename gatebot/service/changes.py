@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from gatebot.messages import _, message_of
+from gatebot.messages import _, message_of, n_
 from gatebot.rules import Game, Move, RulesError
 from gatebot.rules.autoplay import autoplay
 from gatebot.service.advice import join, sentence
@@ -63,6 +63,43 @@ def undo(count: int) -> Apply:
         return [UNDO_TOKEN] * len(taken), took_back(taken, every=every)
 
     return apply
+
+
+def cannot_restart(game: Game, attempt: AttemptRules | None) -> str | None:
+    """Why ``game`` can't start over from its deal (a challenge attempt, or no move to take back); None if it can."""
+    if attempt is not None:
+        return _("An attempt at {name} is played once, from its deal: it can't start over.", name=attempt.name)
+    if not game.moves:
+        return _("There is no move to take back: the cards are as they were dealt.")
+    return None
+
+
+def restart_question(game: Game) -> str:
+    """The question before a game starts over, saying what it costs: every move taken back, as undos."""
+    return n_(
+        "Restart deal {deal}? You keep the same cards; your {n} move is taken back, counted as an undo.",
+        "Restart deal {deal}? You keep the same cards; your {n} moves are taken back, counted as undos.",
+        len(game.moves), deal=game.deal,
+    )
+
+
+def restart(game: Game, attempt: AttemptRules | None) -> tuple[list[str], str | None]:
+    """Take every move back, the deal as it was dealt: an undo of each (as honest as ``undo`` with that many).
+
+    Refused, with nothing taken back, in a challenge attempt (undo there never goes past a
+    seen card, and the deal is played once) and when no move was played.
+    """
+    refusal = cannot_restart(game, attempt)
+    if refusal is not None:
+        return [], refusal
+    taken = 0
+    while game.moves:
+        game.undo()
+        taken += 1
+    return [UNDO_TOKEN] * taken, n_(
+        "Back to the deal as it was dealt: {n} move taken back.",
+        "Back to the deal as it was dealt: {n} moves taken back.", taken,
+    )
 
 
 def took_back(taken: list[str], *, every: bool = False) -> str:

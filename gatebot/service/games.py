@@ -54,12 +54,15 @@ from gatebot.service.changes import (
     Apply,
     GameDamaged,
     auto,
+    cannot_restart,
     finish,
     move_count,
     outcome_message,
     play_line,
     progress,
     replay,
+    restart,
+    restart_question,
     took_back,
     undo,
 )
@@ -507,17 +510,52 @@ class GameService:
         """Take back ``count`` moves (all there are, if fewer)."""
         return await self._change(actor, undo(count), expected_version)
 
+    async def restart(
+        self, actor: Actor, *, confirm: bool = False, expected_version: int | None = None,
+        game_id: int | None = None,
+    ) -> Reply:
+        """Start the game in progress over from its deal: the same game, cards and options, every move taken back.
+
+        Without ``confirm`` nothing changes: the reply is the question (:attr:`ReplyKind.CONFIRM`,
+        saying how many moves go), or the refusal. It is honest bookkeeping, not a new game:
+        each move taken back is logged and counted as an undo, as ``undo`` with that many
+        would be, so statistics and leaderboards see it. Refused in a challenge attempt
+        (played once, and undo there never goes past a seen card) and with no move played.
+        """
+        if confirm:
+            return await self._change(actor, restart, expected_version, game_id)
+
+        async def ask(session: AsyncSession) -> Reply:
+            opened = await self._reader.open(session, actor, game_id, expected_version)
+            if isinstance(opened, Reply):
+                return opened
+            record, game = opened
+            refusal = cannot_restart(game, await self.attempts.of_record(session, record))
+            if refusal is not None:
+                return await self._reader.board(session, record, game, kind=ReplyKind.ERROR, message=refusal)
+            return Reply(ReplyKind.CONFIRM, restart_question(game), game_id=record.id, version=record.version,
+                         status=GameStatus.ACTIVE)
+
+        return await self._serve(actor, ask)
+
     async def resign(
         self, actor: Actor, *, expected_version: int | None = None, game_id: int | None = None,
-        ending: bool = False,
+        ending: bool = False, confirm: bool = True,
     ) -> Reply:
-        """End the game in progress now, keeping its score (``ending``: the End game offer was taken)."""
+        """End the game in progress now, keeping its score (``ending``: the End game offer was taken).
+
+        ``confirm=False`` asks first, as a front end does for a player's own ``resign``: nothing
+        changes, and the reply is the question (:attr:`ReplyKind.CONFIRM`) when there is a game
+        to end, or the refusal when there is none. The End game offer is its own question.
+        """
 
         async def work(session: AsyncSession) -> Reply:
             opened = await self._reader.open(session, actor, game_id, expected_version)
             if isinstance(opened, Reply):
                 return opened
             record, game = opened
+            if not confirm and not ending:
+                return await self._reader.ask_to_resign(session, record, game)
             record.score = game.score  # the board's, which a row dealt before it was kept at the deal may lack
             finish(record, GameStatus.RESIGNED, self._clock())
             await session.flush()

@@ -156,6 +156,20 @@ class Reader:
             ReplyKind.CONFIRM, question, game_id=current.id, version=current.version, status=GameStatus.ACTIVE
         )
 
+    async def ask_to_resign(self, session: AsyncSession, current: GameRecord, game: Game) -> Reply:
+        """The question before the game in progress is resigned (or an attempt ended), with the board's score."""
+        rules = await self._attempts.of_record(session, current)
+        score = score_words(game.score, game.name)
+        if rules is not None:
+            question = _("End your attempt at {name} now, with a score of {score}? There is no second attempt.",
+                         name=rules.name, score=score)
+        else:
+            question = _("Resign your game of {game} (deal {deal})? It ends now, with a score of {score}.",
+                         game=_title(current), deal=current.deal, score=score)
+        return Reply(
+            ReplyKind.CONFIRM, question, game_id=current.id, version=current.version, status=GameStatus.ACTIVE
+        )
+
     async def last_game(self, session: AsyncSession, actor: Actor) -> Reply:
         """The board of the player's most recent game, finished; the refusal of a move when there is none to show."""
         player_id = self._players.known_id(actor)

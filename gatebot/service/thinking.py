@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 import time
@@ -32,6 +31,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any, TypeVar
 
 from gatebot.rules import VARIANTS, Game
@@ -60,16 +60,45 @@ def start_worker(nice: int) -> None:
     """Ready a worker process for solver work (its pool's initializer): lower its priority, ignore Ctrl-C.
 
     Ctrl-C at a terminal reaches the whole process group, but it is the event loop's process
-    to handle (:meth:`Thinker.close` stops the workers). The priority is lowered with
-    ``os.nice``, which only ever lowers it, so it needs no privilege; where the system allows
-    no change (a sandbox), the worker runs at the priority it has.
+    to handle (:meth:`Thinker.close` stops the workers). The worker was started with SIGINT
+    blocked (:class:`_DeafProcess`), so a Ctrl-C typed while it was still importing waits,
+    pending; ignoring SIGINT discards it, and only then is it unblocked. The priority is
+    lowered with ``os.nice``, which only ever lowers it, so it needs no privilege; where the
+    system allows no change (a sandbox), the worker runs at the priority it has.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if nice > 0:
         try:
             os.nice(nice)
         except OSError as error:
             log.warning("the solver's worker process runs at the event loop's priority: %s", error)
+
+
+class _DeafProcess(SpawnProcess):
+    """A spawned worker process that starts with SIGINT blocked, until :func:`start_worker` ignores it.
+
+    Without this, a Ctrl-C typed in the second or so a new worker spends importing (the first
+    hint's) would raise KeyboardInterrupt inside it and print its traceback under the game. A
+    blocked signal stays blocked across fork and exec (CPython's resource tracker starts the
+    same way). Only the starting thread blocks it, and only while it starts the process: a
+    Ctrl-C meant for this process meanwhile is delivered to another thread or, at the latest,
+    when the mask is put back, never lost.
+    """
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return SpawnProcess._Popen(process_obj)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+class _DeafSpawnContext(SpawnContext):
+    """The ``spawn`` start method, its processes starting deaf to Ctrl-C (:class:`_DeafProcess`)."""
+
+    Process = _DeafProcess
 
 
 def warmed() -> None:
@@ -185,7 +214,7 @@ class Thinker:
             raise ThinkingFailed("the service is closed")
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
+                max_workers=self._workers, mp_context=_DeafSpawnContext(),
                 initializer=start_worker, initargs=(WORKER_NICE,),
             )
         return self._executor

@@ -255,3 +255,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def saved_where(db: Database, home: Path | None = None) -> str | None:
+    """The SQLite file the games are saved in, written as a person types it (``~`` for the home folder).
+
+    None for any other database (its address is its operator's, who chose it) and for a
+    database in memory: there is no file to tell of.
+    """
+    if not db.is_sqlite or db.url.database in (None, "", ":memory:"):
+        return None
+    path = Path(db.url.database).expanduser().resolve()
+    home = (home or Path.home()).resolve()
+    if path.is_relative_to(home):
+        return str(Path("~") / path.relative_to(home))
+    return str(path)

@@ -25,7 +25,7 @@ from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
-from gatebot.terminal.guide import HELP_TEXT, rules_text
+from gatebot.terminal.guide import help_text, rules_said
 from gatebot.terminal.notes import fill_notes
 from gatebot.terminal.request import Screen, parse_new
 from gatebot.terminal.text import plain, wrap
@@ -33,15 +33,16 @@ from gatebot.terminal.text import plain, wrap
 _QUIT = frozenset({"quit", "exit", "q"})
 _UNDO = frozenset({"undo", "u"})
 _HELP = frozenset({"help", "h", "?"})
+_RESTART = frozenset({"restart"})
 #: A yes, in English or German (the prompt asks in the terminal's language).
 _YES = frozenset({"yes", "y", "ja", "j"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
 #: The commands the first tip lists, in the terminal's language (German: hilfe, tipp, zurück, neu…).
 # TRANSLATORS: the terminal's commands, as a player types them: use the words gatebot/locale/commands.py reads.
-_COMMANDS = _("help, moves, hint, undo, new, resign, stats, card, quit")
+_COMMANDS = _("help, moves, hint, undo, restart, new, resign, stats, card, quit")
 #: The words a mistyped command is compared with, in every language (the one-letter ones are too short to guess).
 _COMMAND_WORDS = words_for({"quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
-                            "card", "auto", "new", "end"})
+                            "card", "auto", "new", "end", "restart"})
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of letters, umlauts too
 _AGAIN = N_("Play again? [y/N] ")
 _NO_GAME = N_("You have no game in progress: start one with new.")
@@ -139,10 +140,13 @@ class TerminalGame:
             if command in _QUIT:
                 return False
             if command in _HELP:
-                self.say(HELP_TEXT)
+                self.show(help_text(self.game, self.screen.language, self.screen.width))
                 return True
             if command == "rules":
-                self.say(rules_text(self.game, language=self.screen.language) if self.game is not None else _NO_GAME)
+                if self.game is None:
+                    self.say(_NO_GAME)
+                else:
+                    self.show(rules_said(self.game, self.screen.language, self.screen.width))
                 return True
             if command == "moves":
                 self.list_moves()
@@ -150,7 +154,9 @@ class TerminalGame:
             if command == "board":
                 return await self.answer(await self.service.show(self.actor))
             if command == "resign":
-                return await self.answer(await self.service.resign(self.actor))
+                return await self.resign()
+            if command in _RESTART:
+                return await self.restart()
             if command == "end":
                 return await self.answer(await self.service.act(self.actor, "end"))
             if command == "hint":
@@ -210,16 +216,46 @@ class TerminalGame:
         options = asked.options if asked.options is not None else options
         reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, winnable=winnable)
         if reply.kind is ReplyKind.CONFIRM:
-            self.say(reply.message or _("Start a new game and abandon the one in progress?"))
-            answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
-            if answer is None:
-                return False
-            if answer.strip().lower() not in _YES:
-                self.say(_("You keep your game: nothing has changed."))
-                return True
+            yes = self.ask(reply.message or _("Start a new game and abandon the one in progress?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
             reply = await self.service.new_game(self.actor, variant, deal=deal, options=options, confirm=True,
                                                 winnable=winnable)
         return await self.answer(reply)
+
+    async def resign(self) -> bool:
+        """End the game now, keeping its score, after a yes (the service words the question)."""
+        reply = await self.service.resign(self.actor, confirm=False)
+        if reply.kind is ReplyKind.CONFIRM:
+            yes = self.ask(reply.message or _("Resign this game?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
+            reply = await self.service.resign(self.actor)
+        return await self.answer(reply)
+
+    async def restart(self) -> bool:
+        """Start the game over from its deal, after a yes: the same cards, every move taken back."""
+        reply = await self.service.restart(self.actor)
+        if reply.kind is ReplyKind.CONFIRM:
+            yes = self.ask(reply.message or _("Restart this deal?"))
+            if not yes:
+                return yes is not None  # a no goes on; the end of input ends the session
+            reply = await self.service.restart(self.actor, confirm=True)
+        return await self.answer(reply)
+
+    def ask(self, question: str) -> bool | None:
+        """Put a yes/no question: True for a yes, False for anything else, None at the end of input.
+
+        A no is answered that nothing changed.
+        """
+        self.say(question)
+        answer = self.reader.read(self.screen.language.say(_("yes or no? ")))
+        if answer is None:
+            return None
+        if answer.strip().lower() not in _YES:
+            self.say(_("You keep your game: nothing has changed."))
+            return False
+        return True
 
     async def answer(self, reply: Reply, *, before: Game | None = None) -> bool:
         """Show a reply: the board, what was played and filled, its message; False if the game ended.
@@ -282,6 +318,11 @@ class TerminalGame:
         board = render_text(game, compact=self.screen.compact, colour=self.screen.colour,
                             language=self.screen.language)
         self.stdout.write("\n" + board + "\n")
+        self.stdout.flush()
+
+    def show(self, text: str) -> None:
+        """Write text already in the terminal's language and fitted to its width (the help, the rules) as it is."""
+        self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def say(self, text: str) -> None:

@@ -8,6 +8,7 @@ it, on any terminal the player uses, and Ctrl-C loses nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TextIO
 
@@ -15,11 +16,14 @@ from gatebot.messages import _, n_
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
 from gatebot.store import Database, GameStatus
-from gatebot.store.migrate import ensure_schema
+from gatebot.store.database import saved_where
+from gatebot.store.migrate import upgrade
 from gatebot.terminal.console import LineReader
 from gatebot.terminal.play import TerminalGame
 from gatebot.terminal.request import PlayRequest, Screen, describe_game, replay_command
 from gatebot.terminal.text import plain, wrap
+
+log = logging.getLogger(__name__)
 
 PLATFORM = "terminal"
 Say = Callable[[str], None]
@@ -29,7 +33,9 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     """Play the requested game on ``stdin``/``stdout``, saved in the request's database; the exit code.
 
     Raises :class:`~gatebot.store.DatabaseError` (one sentence, nothing changed) when the
-    database can't be opened or was written by a newer gatebot. The solver's worker process
+    database can't be opened or was written by a newer gatebot. A database that was empty is
+    made ready and the player told, once, in words, which file their games are saved in; how
+    it was upgraded is for the log, not the player. The solver's worker process
     (started by the first hint, if any) is stopped and the engine disposed however this ends,
     Ctrl-C included.
     """
@@ -41,9 +47,13 @@ async def play_in_terminal(request: PlayRequest, stdin: TextIO, stdout: TextIO, 
     db = Database(request.database_url)
     service: GameService | None = None
     try:
-        upgraded = await ensure_schema(db)
-        if upgraded:
-            say(upgraded)
+        before, after = await upgrade(db)
+        if before != after:
+            log.info("Upgraded the database %s from %s to %s.", db.safe_url, before or "empty", after)
+            if before is None:
+                where = saved_where(db)
+                if where is not None:
+                    say(_("Your games are saved in {file}.", file=where))
         service = GameService(db)
         actor = Actor(PLATFORM, request.user, request.user)
         first = await start_game(service, actor, request, say)

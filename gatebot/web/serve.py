@@ -20,7 +20,8 @@ from gatebot.service import GameService
 from gatebot.settings import KeyFileError, WebSettings
 from gatebot.settings import web_key as cookie_key
 from gatebot.store import Database
-from gatebot.store.migrate import ensure_schema
+from gatebot.store.database import saved_where
+from gatebot.store.migrate import upgrade
 from gatebot.web.app import build_app
 
 log = logging.getLogger(__name__)
@@ -79,9 +80,12 @@ async def serve_alone(database_url: str, settings: WebSettings, announce: Callab
     service: GameService | None = None
     runner: web.AppRunner | None = None
     try:
-        upgraded = await ensure_schema(db)
-        if upgraded:
-            announce(upgraded)
+        before, after = await upgrade(db)
+        if before != after:
+            log.info("Upgraded the database %s from %s to %s.", db.safe_url, before or "empty", after)
+            where = saved_where(db) if before is None else None
+            if where is not None:  # a new player's first start: where the games are, not how the schema came
+                announce(_("Your games are saved in {file}.", file=where))
         service = GameService(db, new_command=NEW_COMMAND, end_prompt=END_PROMPT, deal_command=dialog_deal_command)
         runner, address = await start(build_app(service, settings, cookie_key(settings)), settings.host,
                                       settings.port)

@@ -12,7 +12,7 @@ from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.bot.client import GateBot
 from gatebot.rules import Game
 from gatebot.store import Challenge, Database, GameRecord
-from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, StoredMessage
 from tests.fake_discord.handles import InteractionHandle
 
 
@@ -85,3 +85,32 @@ async def shown(handle: InteractionHandle, timeout: float = 20) -> StoredMessage
     message = handle.original
     assert message is not None, f"callback type {callback.type} showed no message"
     return message
+
+
+def button(message: StoredMessage | None, label: str) -> str:
+    """The custom id of the button labelled ``label`` on ``message``."""
+    assert message is not None
+    [found] = [c["custom_id"] for row in message.components for c in row["components"] if c.get("label") == label]
+    return found
+
+
+async def confirmed(
+    fake: FakeDiscord, command: str, yes: str, *, user: FakeUser | None = None, channel: FakeChannel | None = None
+) -> StoredMessage:
+    """Run ``command`` (``gate resign``, ``gate restart``), which asks first, and press ``yes``: its answer.
+
+    The question is private, and only its answer's first message (the board, or the short
+    line beside a board edited in place) says the change is done.
+    """
+    asked = await fake.send_command(command, user=user, channel=channel)
+    assert (await asked.response()).ephemeral
+    pressed = await fake.click(asked.original, button(asked.original, yes), user=user)
+    assert (await pressed.response()).type == 7  # the question is replaced: its buttons go
+    return await pressed.followup(0, timeout=20)
+
+
+async def resign(
+    fake: FakeDiscord, *, user: FakeUser | None = None, channel: FakeChannel | None = None
+) -> StoredMessage:
+    """``/gate resign`` and its Resign button: the answer that the game is over."""
+    return await confirmed(fake, "gate resign", "Resign", user=user, channel=channel)

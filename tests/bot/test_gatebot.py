@@ -13,7 +13,7 @@ from gatebot.render.card import DEALT_SQUARE, NEVER, THIRDS
 from gatebot.rules import Game
 from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.records import LOADING
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
@@ -72,8 +72,7 @@ async def test_a_game_with_slash_commands(gatebot: Callable) -> None:
     edited = fake.message(board.id)
     assert edited.history, "the board message is edited in place"
     assert len([m for m in fake.messages(fake.channel) if m.custom_ids()]) == 1, "one board, no spam"
-    end = await fake.send_command("gate resign")
-    assert (await end.response()).ephemeral
+    assert (await resign(fake)).ephemeral  # asked first; the yes edits the board in place
     assert (await run.game_row()).status == "resigned"
     assert finished_board(fake.message(board.id)) == ending_components((await run.game_row()).id)
 
@@ -521,7 +520,7 @@ async def test_archway_with_kit_by_typed_moves_the_menu_and_buttons(
     answer = await (await fake.send_command("gate hint")).original_edited()
     assert answer.content == "Hints don't exist for Archway yet."
 
-    await (await fake.send_command("gate resign")).response()
+    await resign(fake)
     stats = await (await fake.send_command("gate stats")).response()
     assert f"Archway: 1 game, 0 won (0%); streak 0, best 0; average score {expected.score:.1f}/104." in stats.content
     shared = await (await fake.send_command("gate share")).response()

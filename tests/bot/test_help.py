@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import discord
 from discord import app_commands
 
 from gatebot.bot.client import GateBot
@@ -164,3 +165,15 @@ async def test_a_german_player_gets_the_help_and_its_menu_in_german(gatebot: Cal
     chosen = await fake.select(fake.message(asked.original.id), menu["custom_id"], ["hints"], user=bob)
     await chosen.response()
     assert "/gate tipp" in fake.message(asked.original.id).content
+
+
+async def test_rules_are_paragraphs_discord_wraps_itself_with_no_markup_to_misread(gatebot: Callable) -> None:
+    run: Running = await gatebot()
+    fake = run.fake
+    await (await fake.send_command("gate new", {"variant": "little-gate", "deal": 2})).response()
+    rules = await (await fake.send_command("gate rules")).response()
+    assert rules.ephemeral and "```" not in rules.content
+    paragraphs = rules.content.split("\n\n")
+    assert len(paragraphs) >= 5 and all("\n" not in paragraph for paragraph in paragraphs)  # none broken by hand
+    assert paragraphs[0].startswith("Little Gate: ") and "Columns 1-4" in rules.content
+    assert discord.utils.escape_markdown(rules.content) == rules.content  # no * _ ~ | ` > that Discord would format

@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from gatebot.bot.reach import bot_is_in, invite_links
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 from tests.bot.test_gatebot import button
 from tests.fake_discord import FakeChannel, FakeDiscord, InteractionRefused, StoredMessage
 from tests.lines import NO_WIN_DEAL_1
@@ -131,11 +131,10 @@ async def test_play_again_in_a_group_dm_answers_the_press_with_the_new_board(gat
     alice = fake.user("alice")
     group = fake.group_dm(alice, fake.user("bob"))
     await (await fake.send_command("gate new", {"deal": 1}, user=alice, channel=group)).response()
-    resigned = await fake.send_command("gate resign", user=alice, channel=group)
-    finished = await resigned.response()
-    assert resigned.original is not None and finished.components
-    again = next(c for c in resigned.original.custom_ids() if c.startswith("gate:again:"))
-    dealt = await (await fake.click(resigned.original, again, user=alice)).response()
+    finished = await resign(fake, user=alice, channel=group)
+    assert finished.components
+    again = next(c for c in finished.custom_ids() if c.startswith("gate:again:"))
+    dealt = await (await fake.click(finished, again, user=alice)).response()
     assert dealt.type == 4 and not dealt.ephemeral and dealt.components
     assert len(await run.games()) == 2
     assert channel_calls(fake, group) == [] and refused(fake) == []
@@ -233,7 +232,7 @@ async def test_in_a_group_dm_refusals_questions_stats_share_and_replay_are_all_a
     assert "deal 2" in dealt.content and not dealt.ephemeral
 
     await (await fake.send_command("gate draw", user=alice, channel=group)).response()
-    await (await fake.send_command("gate resign", user=alice, channel=group)).response()
+    await resign(fake, user=alice, channel=group)
     stats = await (await fake.send_command("gate stats", user=alice, channel=group)).response()
     assert stats.ephemeral and stats.content
     shared = await (await fake.send_command("gate share", user=alice, channel=group)).response()

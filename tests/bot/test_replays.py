@@ -27,7 +27,7 @@ from gatebot.service import Actor, Preferences
 from gatebot.service.changes import UNDO_TOKEN
 from gatebot.service.replays import GameReplay
 from gatebot.store import GameStatus
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 from tests.bot.test_gatebot import board_of
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.handles import InteractionHandle
@@ -35,7 +35,7 @@ from tests.fake_discord.handles import InteractionHandle
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 #: Deal 1 of Gate, one command at a time: six moves, one taken back and played another way.
 COMMANDS = (("gate move", {"moves": "3f"}), ("gate draw", {}), ("gate draw", {}), ("gate move", {"moves": "w8"}),
-            ("gate undo", {}), ("gate move", {"moves": "d"}), ("gate resign", {}))
+            ("gate undo", {}), ("gate move", {"moves": "d"}))
 #: The game's log as it is stored: the positions of the replay are the deal and one after each token.
 LOG = ["3f", "d", "d", "w8", UNDO_TOKEN, "d"]
 
@@ -59,13 +59,14 @@ def buttons(message: StoredMessage) -> dict[str, dict[str, Any]]:
 
 
 async def played(run: Running) -> tuple[StoredMessage, list[str]]:
-    """Alice plays :data:`COMMANDS` on deal 1: her board, and the board drawn at each position, the deal first."""
+    """Alice plays :data:`COMMANDS` on deal 1 and resigns: her board, and each position's board, the deal first."""
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     board = board_of(fake)
     for command, options in COMMANDS:
         answer = await (await fake.send_command(command, options)).response()
         assert answer.ephemeral, "the board was edited in place"
+    assert (await resign(fake)).ephemeral
     board = fake.message(board.id)
     shown = [board_part(version["content"]) for version in [*board.history, board.payload]]
     assert shown[-1] == shown[-2], "resigning leaves the last position"

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from gatebot.render.card import NEVER, THIRDS
 from gatebot.store import GameRecord, Player
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 from tests.bot.test_gatebot import board_of
 from tests.fake_discord import FakeUser, StoredMessage
 from tests.lines import WIN_DEAL_1
@@ -71,7 +71,7 @@ async def test_stats_are_private_and_count_a_finished_game(gatebot: Callable) ->
     theirs = await (await fake.send_command("gate stats", {"user": bob})).response()
     assert theirs.ephemeral and theirs.content == "Bob hasn't played yet."
     await (await fake.send_command("gate new", {"deal": 2}, user=bob)).response()
-    await (await fake.send_command("gate resign", user=bob)).response()
+    await resign(fake, user=bob)
     theirs = await (await fake.send_command("gate stats", {"user": bob})).response()
     assert theirs.content.startswith("Bob's games:") and "1 game, 0 won (0%)" in theirs.content
 
@@ -170,7 +170,7 @@ async def test_a_resigned_games_board_shares_its_card(gatebot: Callable) -> None
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     await (await fake.send_command("gate move", {"moves": "3f d"})).response()
-    await (await fake.send_command("gate resign")).response()
+    await resign(fake)
     board = board_of(fake)
     assert (await run.game_row()).status == "resigned"
     pressed = await (await fake.click(board, share_button(board)["custom_id"])).response()

@@ -21,7 +21,7 @@ from PIL import Image
 
 from gatebot.rules import VARIANTS
 from tests.bot.games.test_commands import win_sentences
-from tests.bot.gatebots import Running, told_privately
+from tests.bot.gatebots import Running, resign, told_privately
 from tests.bot.test_gatebot import board_of
 from tests.bot.test_stats_commands import ask_to_forget, labelled
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -52,7 +52,7 @@ async def finish_little_gate(run: Running) -> StoredMessage:
     fake = run.fake
     await (await fake.send_command("gate new", {"variant": "little-gate", "deal": 5,
                                                 "options": "single-moves"})).response()
-    await (await fake.send_command("gate resign")).response()
+    await resign(fake)
     return board_of(fake)
 
 

@@ -200,7 +200,7 @@ def test_card_and_replay_say_their_lines_in_german(monkeypatch: pytest.MonkeyPat
     assert main(["card"]) == 2
     none_yet = capsys.readouterr().err
     assert none_yet.startswith("gatebot: Du hast noch kein beendetes Spiel") and "You have" not in none_yet
-    _finish_a_game(monkeypatch, "3f\nresign\n")
+    _finish_a_game(monkeypatch, "3f\nresign\ny\n")
     capsys.readouterr()
     assert main(["card", "--out", str(tmp_path / "card.png")]) == 0
     card = capsys.readouterr().out

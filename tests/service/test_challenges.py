@@ -410,6 +410,22 @@ async def test_forbidden_hints_are_refused_and_not_counted(
     assert solver.calls == []
 
 
+@pytest.mark.parametrize("undo", [Rule.ALLOWED, Rule.FORBIDDEN])
+async def test_an_attempt_never_restarts_and_asks_before_it_is_resigned(
+    db: Database, challenges: ChallengeService, games: GameService, undo: Rule
+) -> None:
+    info = await challenges.create(ALICE, GUILD, channel_id=None, deal=1, undo=undo)
+    start = await challenges.play(BOB, GUILD)
+    played = await games.play(BOB, "3f")
+    for refused in (await games.restart(BOB), await games.restart(BOB, confirm=True)):
+        assert refused.kind is ReplyKind.ERROR and one_sentence(refused.message) and info.name in refused.message
+    record = await stored(db, start.game_id)
+    assert (record.log, record.version, record.undo_count) == ("3f", played.version, 0)
+    asked = await games.resign(BOB, confirm=False)
+    assert asked.kind is ReplyKind.CONFIRM and info.name in asked.message and "deal" not in asked.message
+    assert (await stored(db, start.game_id)).status == "active"
+
+
 async def test_forbidden_hints_stay_forbidden_when_the_service_has_forgotten_the_attempt(
     db: Database, challenges: ChallengeService, clock: Clock, solver: Recording, monkeypatch: pytest.MonkeyPatch
 ) -> None:

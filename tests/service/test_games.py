@@ -162,6 +162,43 @@ async def test_resigning_ends_the_game(db: Database) -> None:
     assert after.kind is ReplyKind.ERROR and "no game in progress" in after.message
 
 
+async def test_resign_asked_first_changes_nothing_until_confirmed(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=617)
+    played = await service.play(ALICE, "d")
+    asked = await service.resign(ALICE, confirm=False)
+    assert asked.kind is ReplyKind.CONFIRM and asked.game_id == start.game_id
+    assert asked.message == "Resign your game of Gate (deal 617)? It ends now, with a score of 0/52."
+    record = await stored(db, start.game_id)
+    assert (record.status, record.version) == ("active", played.version)
+    assert (await service.resign(ALICE)).status is GameStatus.RESIGNED  # the yes
+    refused = await service.resign(ALICE, confirm=False)  # no game left to ask about
+    assert refused.kind is ReplyKind.ERROR and "no game in progress" in refused.message
+
+
+async def test_restart_asks_then_takes_every_move_back_as_undos(db: Database) -> None:
+    service = GameService(db)
+    start = await service.new_game(ALICE, deal=1)
+    nothing = await service.restart(ALICE)
+    assert nothing.kind is ReplyKind.ERROR and nothing.message == (
+        "There is no move to take back: the cards are as they were dealt."
+    )
+    played = await service.play(ALICE, "3f 45 d")
+    asked = await service.restart(ALICE)
+    assert asked.kind is ReplyKind.CONFIRM and asked.message == (
+        "Restart deal 1? You keep the same cards; your 3 moves are taken back, counted as undos."
+    )
+    assert (await stored(db, start.game_id)).version == played.version  # asking changed nothing
+    done = await service.restart(ALICE, confirm=True)
+    assert done.kind is ReplyKind.BOARD and done.message == "Back to the deal as it was dealt: 3 moves taken back."
+    assert done.game_id == start.game_id and done.game.to_text() == Game.new("gate", deal=1).to_text()
+    record = await stored(db, start.game_id)
+    # The same bookkeeping as undo with that many: each move logged as taken back and counted.
+    assert (record.log, record.undo_count, record.move_count, record.status) == ("3f 45 d u u u", 3, 0, "active")
+    again = await GameService(db).show(ALICE)  # a fresh service replays the log to the deal
+    assert again.game.to_text() == Game.new("gate", deal=1).to_text()
+
+
 async def test_a_button_on_an_old_board_is_refused_and_the_board_refreshed(db: Database) -> None:
     service = GameService(db)
     start = await service.new_game(ALICE, deal=1)

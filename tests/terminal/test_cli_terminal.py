@@ -57,7 +57,7 @@ def test_a_narrow_terminal_gets_the_compact_board_and_wrapped_messages(tmp_path:
     assert render_text(game, compact=True) in out
     assert render_text(game) not in out  # its columns are longer than a narrow board's lines
     assert max(map(len, out.splitlines())) <= 50
-    help_words = "Your game is saved after every move: quit, and gatebot play resumes it.".split()
+    help_words = "stop here: your game is saved after every move, and gatebot play resumes it".split()
     assert " ".join(help_words) in " ".join(out.split())  # wrapped, not cut: every word is there
 
 
@@ -90,7 +90,7 @@ def test_after_a_win_its_one_message_and_yes_deals_the_same_variant_again(tmp_pa
 
 def test_play_again_keeps_the_variant_and_its_options(tmp_path: Path) -> None:
     out = gatebot_play(tmp_path / "games.db", "--variant", "canfield", "--option", "draw-one", "--deal", "5",
-                       stdin="resign\nyes\n").stdout
+                       stdin="resign\nyes\nyes\n").stdout
     assert "You resigned with a score of 1/52." in out and "You ended the game: " not in out  # the base card is home
     first, again = stored(tmp_path / "games.db")
     assert first[:4] == ("canfield", "draw-one", 5, "resigned")
@@ -124,10 +124,10 @@ def test_a_german_terminal_gets_its_prompts_refusals_and_summary_in_german(tmp_p
     database = tmp_path / "games.db"
     long_word = "x" * 30
     lines = ["d", "hlep", "undo x y", "new foo bar baz", "stats", "card", long_word, "moves", "help", "resign", "j",
-             "quit"]
+             "j", "quit"]
     out = gatebot_play(database, "--deal", "5", stdin="\n".join(lines) + "\n", lang="de_DE.UTF-8").stdout
-    assert "Züge — tippe einen oder mehrere in einer Zeile: d 3f w5" in out  # help
-    assert "Befehle (die englischen gehen auch): zurück (u)" in out and "Commands:" not in out
+    assert re.search(r"\nZüge in Gate:\n  d 3f w5 +mehrere Züge in einer Zeile, der Reihe nach gespielt\n", out)  # help
+    assert re.search(r"\nBefehle \(die englischen gehen auch\):\n  zurück, u +", out) and "Commands:" not in out
     # moves: each legal move in words, its cards named in full
     assert re.search(r"^  \S+ +(Kreuz|Karo|Herz|Pik)-\S+ von Spalte \d", out, re.MULTILINE), out
     assert "Gespielt: d." in out
@@ -204,3 +204,30 @@ def test_a_german_terminal_is_told_in_german_how_rarely_a_plain_archway_deal_is_
             "mit neu archway gewinnbar; mit neu archway kit ist jedes Spiel gewinnbar.")
     assert note in " ".join(out.split()), out
     assert "About 4" not in out and "in 1,000" not in out and "every deal can be won" not in out
+
+
+def test_a_new_player_is_told_in_words_where_the_games_are_saved_and_only_once(tmp_path: Path) -> None:
+    """The first line on a new machine names the file, as the player would type it; no migration talk."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    for variable in ("DATABASE_URL", "XDG_DATA_HOME", "COLUMNS", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(variable, None)
+
+    def play(extra: dict[str, str]) -> str:
+        result = subprocess.run([sys.executable, "-m", "gatebot", "play", "--deal", "1"], input="quit\n",
+                                capture_output=True, text=True, encoding="utf-8", env={**env, **extra}, timeout=60,
+                                check=False)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return result.stdout
+
+    first = play({})
+    assert first.splitlines()[0] == "Your games are saved in ~/.local/share/gatebot/gatebot.db."
+    assert (home / ".local" / "share" / "gatebot" / "gatebot.db").is_file()
+    assert not re.search(r"[Uu]pgrad|migrat|revision|\b000\d\b", first)
+    assert "saved in" not in play({})  # the second time, the game just resumes
+
+    elsewhere = tmp_path / "data"  # a data folder outside the home folder is named in full
+    assert play({"XDG_DATA_HOME": str(elsewhere)}).splitlines()[0] == (
+        f"Your games are saved in {elsewhere / 'gatebot' / 'gatebot.db'}."
+    )

@@ -13,6 +13,7 @@ import os
 import pty
 import select
 import sqlite3
+import struct
 import subprocess
 import sys
 import termios
@@ -31,10 +32,15 @@ TIMEOUT = 30.0
 class Terminal:
     """``gatebot play`` on a pseudo-terminal: type into it, read what it shows, see how it ended."""
 
-    def __init__(self, database: Path, *args: str) -> None:
+    def __init__(self, database: Path, *args: str, columns: int | None = None) -> None:
+        """Start the game; ``columns``: the terminal's width, as the kernel tells it (no ``COLUMNS``)."""
         self.master, slave = pty.openpty()
         env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "PYTHONIOENCODING": "utf-8",
                "TERM": "dumb", "NO_COLOR": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        if columns is not None:
+            env.pop("COLUMNS", None)
+            env.pop("LINES", None)
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gatebot", "play", *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE,
             env=env, preexec_fn=_own_terminal, close_fds=True,
@@ -90,6 +96,16 @@ class Terminal:
         while not wchan.read_text().startswith(("poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read")):
             assert time.monotonic() < deadline, "the game never waited for a key"
             time.sleep(0.01)
+
+    def worker_started(self) -> int:
+        """Wait for the solver's worker process to exist (it may still be importing); its pid."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            for pid in _children(self.process.pid):
+                if _is_pool_worker(pid):
+                    return pid
+            assert time.monotonic() < deadline, "the solver's worker never started"
+            time.sleep(0.002)
 
     def worker_ignoring_interrupts(self) -> int:
         """Wait for the solver's worker process to be running with SIGINT ignored; its pid."""
@@ -156,6 +172,30 @@ def test_ctrl_c_while_the_worker_thinks_about_a_hint(tmp_path: Path) -> None:
     assert after_hint.strip(b"\r\n^C ") == b""  # interrupted: no hint was shown, and no new prompt
 
 
+@pytest.mark.parametrize("when", ["at once", "as the worker starts", "while it imports"])
+def test_ctrl_c_while_the_first_hint_is_worked_out_says_one_line(tmp_path: Path, when: str) -> None:
+    """Whenever Ctrl-C comes, the worker importing the solvers or searching, the player reads one line.
+
+    A worker still importing has not yet run its pool's initializer; it must not print a
+    KeyboardInterrupt traceback of its own under the game's one line. Whatever the machine's
+    load, each of these moments is one a person can hit, and the answer must be the same
+    (the worker already searching is the test above).
+    """
+    terminal = Terminal(tmp_path / "games.db", "--deal", "1")
+    terminal.read_until(b"gate> ")
+    terminal.waiting_for_a_key()
+    terminal.type(b"hint\r")
+    if when != "at once":
+        terminal.worker_started()
+    if when == "while it imports":  # it takes about half a second to reach its initializer, longer when loaded
+        time.sleep(0.1)
+    terminal.type(CTRL_C)
+    code, stderr = terminal.end()
+    assert code == 130
+    assert "saved" in _one_line_and_no_traceback(stderr)
+    assert b"Traceback" not in terminal.shown
+
+
 def test_ctrl_c_at_the_prompt_says_one_line_and_exits_130(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path / "games.db", "--deal", "1")
     terminal.read_until(b"gate> ")
@@ -197,6 +237,8 @@ def test_ctrl_c_at_the_play_again_question_exits_130(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path / "games.db", "--deal", "1")
     terminal.read_until(b"gate> ")
     terminal.type(b"resign\r")
+    terminal.read_until(b"yes or no? ")
+    terminal.type(b"y\r")
     terminal.read_until(b"Play again? [y/N] ")
     terminal.waiting_for_a_key()
     terminal.type(CTRL_C)
@@ -209,6 +251,8 @@ def test_ctrl_d_at_the_play_again_question_ends_quietly(tmp_path: Path) -> None:
     terminal = Terminal(tmp_path / "games.db", "--deal", "1")
     terminal.read_until(b"gate> ")
     terminal.type(b"resign\r")
+    terminal.read_until(b"yes or no? ")
+    terminal.type(b"y\r")
     terminal.read_until(b"Play again? [y/N] ")
     terminal.type(CTRL_D)
     assert terminal.end() == (0, "")

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import create_engine, select, update
 from sqlalchemy.engine import make_url
 
+from gatebot.locale import translator
 from gatebot.render import render_text
 from gatebot.rules import Game, GateGame
 from gatebot.rules.notation import split_phrases
@@ -21,7 +22,7 @@ from gatebot.solver import Verdict, registry, solve
 from gatebot.solver.deals import winnable_deals
 from gatebot.store import Database, GameRecord, Player, database_url_from_env
 from gatebot.terminal import PlayRequest, Screen, play_in_terminal
-from gatebot.terminal.guide import HELP_TEXT
+from gatebot.terminal.guide import help_text
 from gatebot.terminal.request import NewGame, parse_new
 from tests.lines import LOST_DEAL_10, NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
 
@@ -204,7 +205,7 @@ async def test_numbers_of_thousands_of_digits_are_refused_in_a_sentence() -> Non
 
 
 async def test_resigning_ends_the_game_and_is_stored() -> None:
-    code, out, rest = await run("3f\nresign\nno\nd\n")
+    code, out, rest = await run("3f\nresign\nyes\nno\nd\n")
     [record] = await games()
     assert code == 0 and (record.status, record.score, record.log) == ("resigned", 1, "3f")
     assert rest.read() == "d\n"  # after the game ends, only the answer to play again is read
@@ -397,9 +398,11 @@ async def test_on_each_database_kind_a_fresh_database_is_migrated_and_games_resu
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", database_url)
     _, out, _ = await run("3f\nd\n")
-    assert "Upgraded the database from empty" in out
+    assert "Upgraded" not in out and "revision" not in out  # how it was migrated is for the log
+    told = "Your games are saved in" in out
+    assert told == database_url.startswith("sqlite")  # a file is named; a server's address is its operator's
     _, out, _ = await run("76\n", deal=None)
-    assert "Upgraded" not in out and "Resuming" in out
+    assert "saved in" not in out and "Resuming" in out
     record = await active()
     assert (record.log, record.position) == ("3f d 76", engine(1, "3f", "d", "76").to_text())
 
@@ -416,6 +419,10 @@ HELP_EXAMPLES = {
     "7h f": ["7h up", "7h home"],
     "10d": ["td"],
 }
+
+
+#: The help of plain Gate, as a terminal of no fixed width prints it (each entry on one line).
+HELP_TEXT = help_text(Game.new("gate", deal=1), translator("en"), None)
 
 
 def reading(text: str) -> list[tuple[object, ...]]:

@@ -13,7 +13,7 @@ from gatebot.bot.actors import PLATFORM, interaction_actor
 from gatebot.bot.help import OVERVIEW, HelpMenu, help_view, rules_for
 from gatebot.bot.history import HistoryScreen
 from gatebot.bot.language import speaker
-from gatebot.bot.questions import ConfirmNewGame, Question
+from gatebot.bot.questions import ConfirmNewGame, ConfirmResign, ConfirmRestart, Question
 from gatebot.bot.reach import everywhere
 from gatebot.bot.services import ServedBot, Services
 from gatebot.bot.sharing import post_card
@@ -169,9 +169,29 @@ class Games(commands.GroupCog, group_name="gate", group_description="Play the so
     ) -> None:
         await self.table.replay(interaction, game)
 
-    @app_commands.command(description="End your game now, keeping its score")
+    @app_commands.command(description="End your game now, keeping its score (asks first)")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self.table.command(interaction, self.service.resign)
+        user_id = str(interaction.user.id)
+
+        async def resign_confirmed(yes: discord.Interaction) -> None:
+            await self.table.command(yes, self.service.resign)
+
+        def ask() -> discord.ui.View:
+            return ConfirmResign(user_id, resign_confirmed, speaker(interaction))
+
+        await self.table.command(interaction, lambda actor: self.service.resign(actor, confirm=False), confirm=ask)
+
+    @app_commands.command(description="Start your deal over: the same cards, every move taken back (asks first)")
+    async def restart(self, interaction: discord.Interaction) -> None:
+        user_id = str(interaction.user.id)
+
+        async def restart_confirmed(yes: discord.Interaction) -> None:
+            await self.table.command(yes, lambda actor: self.service.restart(actor, confirm=True))
+
+        def ask() -> discord.ui.View:
+            return ConfirmRestart(user_id, restart_confirmed, speaker(interaction))
+
+        await self.table.command(interaction, self.service.restart, confirm=ask)
 
     @app_commands.command(description="The rules of the game you are playing (Gate's without one)")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.archway.emoji import render_archway_emoji
+from gatebot.render.archway.notation import archway_notation
 from gatebot.render.archway.rules import archway_rules
 from gatebot.render.archway.spoken import spoken_archway
 from gatebot.render.archway.text import render_archway_text
@@ -33,5 +34,6 @@ def _layout(
 
 BOARDS: Boards[ArchwayGame] = Boards(
     text=render_archway_text, emoji=render_archway_emoji, layout=_layout, rules=archway_rules,
+    notation=archway_notation,
     spoken=spoken_archway, view=view_archway,
 )

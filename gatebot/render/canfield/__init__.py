@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import Boards
 from gatebot.render.canfield.emoji import render_canfield_emoji
+from gatebot.render.canfield.notation import canfield_notation
 from gatebot.render.canfield.rules import canfield_rules
 from gatebot.render.canfield.spoken import spoken_canfield
 from gatebot.render.canfield.text import render_canfield_text
@@ -33,5 +34,6 @@ def _layout(
 
 BOARDS: Boards[CanfieldGame] = Boards(
     text=render_canfield_text, emoji=render_canfield_emoji, layout=_layout, rules=canfield_rules,
+    notation=canfield_notation,
     spoken=spoken_canfield, view=view_canfield,
 )

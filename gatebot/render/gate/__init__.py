@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import Boards
 from gatebot.render.gate.emoji import render_gate_emoji
+from gatebot.render.gate.notation import gate_notation
 from gatebot.render.gate.rules import gate_rules
 from gatebot.render.gate.spoken import spoken_gate
 from gatebot.render.gate.text import render_gate_text
@@ -32,6 +33,7 @@ def _layout(
 
 
 BOARDS: Boards[GateGame] = Boards(
-    text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules, spoken=spoken_gate,
+    text=render_gate_text, emoji=render_gate_emoji, layout=_layout, rules=gate_rules,
+    notation=gate_notation, spoken=spoken_gate,
     view=view_gate,
 )

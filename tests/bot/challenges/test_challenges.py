@@ -15,7 +15,7 @@ from gatebot.bot.challenges._schedule import Scheduler
 from gatebot.rules import Game
 from gatebot.service.challenges import Announcement, Happening
 from gatebot.store import DailySchedule, GameRecord, Player
-from tests.bot.gatebots import Clock, Running
+from tests.bot.gatebots import Clock, Running, resign
 from tests.bot.test_gatebot import ending_components
 from tests.fake_discord import FakeChannel, FakeDiscord, Overwrite, Permission, StoredMessage
 from tests.lines import WIN_DEAL_1
@@ -119,7 +119,7 @@ async def test_two_members_play_a_challenge_and_are_ranked(gatebot: Callable) ->
     assert "(+2 counted)" in second and "1 hint" in second and "1 undo" in second
     assert total == "2 have played."
 
-    await (await fake.send_command("gate resign", user=bob)).response()
+    await resign(fake, user=bob)
     ended = await fake.send_command("challenge-admin end", {"challenge": row.id})
     final = await ended.response()
     assert not final.ephemeral and "has closed: Gate deal 1" in final.content
@@ -135,7 +135,7 @@ async def test_a_second_attempt_is_refused_and_changes_nothing(gatebot: Callable
     announcement = await create(run, name="Once", deal=1)
     first = await fake.click(announcement, play_button(announcement))
     assert (await first.response()).type == 4
-    await (await fake.send_command("gate resign")).response()
+    await resign(fake)
     before = [(game.id, game.status, game.version) for game in await run.games()]
     again = await fake.click(fake.message(announcement.id), play_button(announcement))
     refused = await again.response()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gatebot.bot.replays import NOT_YOURS
-from tests.bot.gatebots import Clock, Running
+from tests.bot.gatebots import Clock, Running, resign
 from tests.fake_discord import FakeDiscord, StoredMessage
 
 #: The challenge's deal: a number long enough never to appear in a message by chance.
@@ -66,7 +66,7 @@ async def test_an_open_challenges_attempt_board_names_the_challenge_never_the_de
     board = await attempt_board(run)
     await (await fake.send_command("gate move", {"moves": "d"})).settled()
     await (await fake.send_command("gate board")).settled()
-    await (await fake.send_command("gate resign")).settled()
+    await resign(fake)
     shown = said_anywhere(fake, since)
     assert str(DEAL) not in shown, "the deal of an open challenge reached Discord"
     if style != "image":
@@ -96,7 +96,7 @@ async def test_an_open_challenges_replay_is_private_names_the_challenge_and_neve
     await open_challenge(run)
     board = await attempt_board(run)
     await (await fake.send_command("gate move", {"moves": "d"})).settled()
-    await (await fake.send_command("gate resign")).settled()
+    await resign(fake)
     since = len(fake.requests)
 
     opened = await fake.send_command("gate replay")
@@ -124,7 +124,7 @@ async def test_a_replay_opened_after_the_close_is_public_and_names_the_deal(gate
     fake = run.fake
     await open_challenge(run, hours=1)
     await attempt_board(run)
-    await (await fake.send_command("gate resign")).settled()
+    await resign(fake)
     clock.now += timedelta(hours=2)
     opened = await fake.send_command("gate replay")
     answer = await opened.response()
@@ -136,7 +136,7 @@ async def test_only_the_replays_owner_steps_it_and_anyone_else_is_refused_privat
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).settled()
     await (await fake.send_command("gate move", {"moves": "3f"})).settled()
-    await (await fake.send_command("gate resign")).settled()
+    await resign(fake)
     opened = await fake.send_command("gate replay")
     assert not (await opened.response()).ephemeral
     replay = opened.original

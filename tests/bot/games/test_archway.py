@@ -14,7 +14,7 @@ import pytest
 
 from gatebot.rules import find_variant
 from gatebot.solver.deals import winnable_deals
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 
 #: A plain Archway deal the solver proves lost at once (tests/service/test_archway_deals.py).
 LOST_DEAL = 3
@@ -51,7 +51,7 @@ async def test_a_plain_archway_deal_names_the_slash_commands_that_deal_a_win(gat
     assert kit_command == "/gate new variant:Archway options:kit"
 
     assert winnable_command == "/gate new variant:Archway winnable:True"
-    await (await fake.send_command("gate resign")).response()  # alice may deal again without being asked
+    await resign(fake)  # alice may deal again without being asked
     for username, command in [("bob", kit_command), ("alice", winnable_command)]:
         path, options = as_typed(command)
         board = await (await fake.send_command(path, options, user=fake.user(username))).response()

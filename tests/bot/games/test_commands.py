@@ -11,7 +11,7 @@ from gatebot.render import layout_board
 from gatebot.render.image import PHONE_SCALE
 from gatebot.render.image_geometry import pip_centre
 from gatebot.rules import Game, Suit
-from tests.bot.gatebots import Running
+from tests.bot.gatebots import Running, resign
 from tests.bot.test_gatebot import button, ending_components
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.lines import NO_WIN_DEAL_1, STOCK_OUT_DEAL_1, WIN_DEAL_1
@@ -46,7 +46,7 @@ async def test_the_board_of_a_finished_game_shows_how_it_ended_and_shares_it(gat
     fake = run.fake
     await (await fake.send_command("gate new", {"deal": 1})).response()
     await (await fake.send_command("gate move", {"moves": "3f 76"})).response()
-    await (await fake.send_command("gate resign")).response()
+    await resign(fake)
     row = await run.game_row()
 
     asked = await fake.send_command("gate board")
