@@ -116,9 +116,9 @@ def test_no_german_word_is_a_move_or_another_commands_english_name() -> None:
 
 
 def test_the_terminals_german_command_list_names_only_commands() -> None:
-    listed = DE.say("help, moves, hint, undo, restart, new, resign, stats, card, quit").split(", ")
+    listed = DE.say("help, moves, hint, undo, restart, new, resign, stats, games, card, quit").split(", ")
     assert {command_of(word) for word in listed} == {"help", "moves", "hint", "undo", "restart", "new", "resign",
-                                                     "stats", "card", "quit"}
+                                                     "stats", "games", "card", "quit"}
     assert all(word in WORDS for word in listed), listed
 
 

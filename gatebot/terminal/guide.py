@@ -33,6 +33,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
                    "variant with its options first: new canfield draw-one, new archway kit")),
     (N_("resign"), N_("end this game now, keeping its score (asks first); end, once I offer it when no win is left")),
     (N_("stats"), N_("your wins, streaks and best times")),
+    (N_("games"), N_("your finished games, newest first, with the numbers gatebot replay --game takes; games 2 for "
+                     "the next ten")),
     (N_("card"), N_("a spoiler-free card of your last finished game, to share")),
     (N_("help, h, ?"), N_("this help")),
     (N_("quit, q"), N_("stop here: your game is saved after every move, and gatebot play resumes it")),

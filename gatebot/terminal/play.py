@@ -22,6 +22,7 @@ from gatebot.render.card import render_card
 from gatebot.rules import Game, describe_move
 from gatebot.rules.notation import split_phrases
 from gatebot.service import Actor, GameService, Reply, ReplyKind
+from gatebot.service.history import History, history_text
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store.models import GameStatus
 from gatebot.terminal.console import LineReader
@@ -39,13 +40,18 @@ _YES = frozenset({"yes", "y", "ja", "j"})
 _ENDED = frozenset({GameStatus.WON, GameStatus.LOST, GameStatus.RESIGNED})
 #: The commands the first tip lists, in the terminal's language (German: hilfe, tipp, zurück, neu…).
 # TRANSLATORS: the terminal's commands, as a player types them: use the words gatebot/locale/commands.py reads.
-_COMMANDS = _("help, moves, hint, undo, restart, new, resign, stats, card, quit")
+_COMMANDS = _("help, moves, hint, undo, restart, new, resign, stats, games, card, quit")
 #: The words a mistyped command is compared with, in every language (the one-letter ones are too short to guess).
 _COMMAND_WORDS = words_for({"quit", "exit", "undo", "help", "rules", "moves", "board", "resign", "hint", "stats",
-                            "card", "auto", "new", "end", "restart"})
+                            "games", "card", "auto", "new", "end", "restart"})
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word of letters, umlauts too
 _AGAIN = N_("Play again? [y/N] ")
 _NO_GAME = N_("You have no game in progress: start one with new.")
+
+
+def watch(game: int) -> str:
+    """How to replay a game by its number, as typed in the terminal: the last line of a page of games."""
+    return _("Watch one again: gatebot replay --game {game}", game=game)
 
 
 class TerminalGame:
@@ -130,6 +136,8 @@ class TerminalGame:
             return await self.undo(args)
         if command == "new":
             return await self.new(args)
+        if command == "games":
+            return await self.show_games(args)
         if not args and _WORD.fullmatch(typed) and typed not in _COMMAND_WORDS and not self._is_move(line):
             guess = difflib.get_close_matches(typed, _COMMAND_WORDS, n=1, cutoff=0.7)
             if guess:
@@ -187,6 +195,17 @@ class TerminalGame:
         """Print the player's statistics: each variant's games, wins and streaks."""
         found = await self.statistics.player(self.actor.platform, self.actor.user_id)
         self.say(_("You haven't played yet.") if found is None else stats_text(found, own=True))
+        return True
+
+    async def show_games(self, args: list[str]) -> bool:
+        """Print a page of the player's finished games, newest first, with the numbers ``replay --game`` takes."""
+        page = 1 if not args else parse_whole(args[0]) if len(args) == 1 else None
+        if not page:  # not a number, more than one word, or 0
+            self.say(_("Say games for your latest finished games, or games and a page, like games 2."))
+            return True
+        found = await History(self.service.database, clock=self.service.now).page(
+            self.actor.platform, self.actor.user_id, page)
+        self.say(history_text(found, watch=watch, empty=_("You have no finished games yet: start one with new.")))
         return True
 
     async def show_card(self) -> bool:

@@ -20,12 +20,8 @@ from gatebot.service.history import History, chart_description, history_text
 from gatebot.service.stats import Statistics, stats_text
 from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
+from gatebot.terminal.play import watch
 from gatebot.terminal.session import PLATFORM
-
-
-def watch(game: int) -> str:
-    """How to replay a game by its number, as typed in the terminal."""
-    return _("Watch one again: gatebot replay --game {game}", game=game)
 
 
 class NothingToDraw(UserError):

@@ -33,7 +33,7 @@ def test_a_german_terminal_lists_the_german_commands_and_each_one_works(
     tip = shown[shown.index("Tippe einen Zug"):shown.index("gate>")]
     listed = tip.rsplit(") oder ", 1)[1].strip().rstrip(".").split(", ")
     assert {"hilfe", "tipp", "zurück", "neu"} <= set(listed), tip
-    commands = {"help", "moves", "hint", "undo", "restart", "new", "resign", "stats", "card", "quit"}
+    commands = {"help", "moves", "hint", "undo", "restart", "new", "resign", "stats", "games", "card", "quit"}
     assert {command_of(word) for word in listed} <= commands, tip  # each one a command the terminal has
     terminal.type(b"hilfe\r")
     terminal.read_until(b"Befehle (die englischen gehen auch):")

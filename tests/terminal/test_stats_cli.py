@@ -82,3 +82,26 @@ def test_bad_arguments_are_one_sentence_in_german_too(tmp_path: Path) -> None:
     german = gatebot(database, "stats", "--out", "stats.gif", lang="de_DE.UTF-8")
     assert german.returncode == 2 and "png" in german.stderr and german.stderr.count("\n") == 1
     assert "--out" in german.stderr and "names" not in german.stderr
+
+
+def test_games_inside_play_lists_the_numbers_replay_takes_in_english_and_german(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    asyncio.run(played(database, ((2, "d"), (3, "d d"))))
+    english = gatebot(database, "play", "--user", "ann", stdin="games\ngames two\nquit\n")
+    assert english.returncode == 0, english.stderr
+    ids = [int(number) for number in re.findall(r"^#(\d+) · ", english.stdout, re.MULTILINE)]
+    assert len(ids) == 2 and ids[0] > ids[1]  # newest first
+    assert re.search(rf"^#{ids[0]} · Gate deal 3 · resigned 0/52 · 2 moves · ", english.stdout, re.MULTILINE)
+    assert "Say games for your latest finished games, or games and a page, like games 2." in english.stdout
+    replay = gatebot(database, "replay", "--user", "ann", "--game", str(ids[1]))
+    assert replay.returncode == 0, replay.stderr
+    german = gatebot(database, "play", "--user", "ann", stdin="spiele\nschluss\n", lang="de_DE.UTF-8")
+    assert german.returncode == 0, german.stderr
+    assert "Deine Spiele, die neuesten zuerst (Seite 1 von 1, 2 insgesamt):" in german.stdout
+    assert [int(n) for n in re.findall(r"^#(\d+) · ", german.stdout, re.MULTILINE)] == ids
+
+
+def test_games_inside_play_before_any_game_ended_says_so(tmp_path: Path) -> None:
+    played_nothing = gatebot(tmp_path / "games.db", "play", "--user", "bo", stdin="games\nquit\n")
+    assert played_nothing.returncode == 0, played_nothing.stderr
+    assert "You have no finished games yet: start one with new." in played_nothing.stdout
