@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from gatebot.messages import Day, Name, Number, Text, _, joined, n_
 from gatebot.render.results import RECENT_GAMES
 from gatebot.service.replays import ENDINGS
-from gatebot.service.stats import FINISHED, VariantStats
+from gatebot.service.stats import VariantStats, counted
 from gatebot.service.variants import deck_size, variant_title
 from gatebot.store.database import Database
 from gatebot.store.models import Challenge, GameRecord, Player, utcnow
@@ -83,7 +83,7 @@ class History:
 
         A player who never played, or has no finished game, gets an empty page 1 of 1.
         """
-        mine = (Player.platform == platform, Player.platform_user_id == user_id, GameRecord.status.in_(FINISHED))
+        mine = (Player.platform == platform, Player.platform_user_id == user_id, counted())
         async with self._db.sessions() as session:
             total = await session.scalar(
                 select(func.count()).select_from(GameRecord).join(Player, Player.id == GameRecord.player_id)

@@ -407,6 +407,9 @@ def dealt(first: str, abandoned: GameRecord | None, *, challenge: str | None = N
     if challenge is not None:
         return joined(first, _("Your attempt at {name} ended with a score of {score}.",
                                name=challenge, score=score_words(abandoned.score, abandoned.variant)))
+    if not abandoned.log:  # never played: it doesn't count (gatebot.service.stats.counted)
+        return joined(first, _("Your previous game (deal {deal}) had no move played, so it doesn't count in your "
+                               "statistics.", deal=abandoned.deal))
     return joined(first, _("Your previous game (deal {deal}) was abandoned with a score of {score}.",
                            deal=abandoned.deal, score=score_words(abandoned.score, abandoned.variant)))
 

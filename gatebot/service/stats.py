@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, extract, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, extract, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
@@ -36,6 +36,19 @@ from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatu
 log = logging.getLogger(__name__)
 
 FINISHED = tuple(status.value for status in GameStatus if status.finished)
+
+
+def counted() -> ColumnElement[bool]:
+    """The finished games that statistics, streaks and the history count.
+
+    Every finished game but one given up before its first move outside a challenge: a deal
+    swapped for another at once (a proven deal asked for under a fresh one, or ``new`` before
+    any move) was never played, so it is neither a game nor a loss and ends no streak. A
+    challenge attempt always counts, since it was the one attempt.
+    """
+    return and_(GameRecord.status.in_(FINISHED),
+                or_(GameRecord.status != GameStatus.ABANDONED, GameRecord.log != "",
+                    GameRecord.challenge_id.is_not(None)))
 #: How many of a player's latest finished games are looked at for the newest one with a card.
 _LATEST = 10
 
@@ -216,7 +229,7 @@ async def won_game(db: Database, game_id: int) -> Win | None:
                 select(GameRecord.id, GameRecord.status, GameRecord.move_count, GameRecord.started_at,
                        GameRecord.finished_at, GameRecord.options)
                 .where(GameRecord.player_id == game.player_id, GameRecord.variant == game.variant,
-                       GameRecord.status.in_(FINISHED))
+                       counted())
                 .order_by(GameRecord.finished_at, GameRecord.id)
             )
         ).all()
@@ -309,7 +322,7 @@ class Statistics:
                     .where(
                         Player.platform == platform,
                         Player.platform_user_id == user_id,
-                        GameRecord.status.in_(FINISHED),
+                        counted(),
                         GameRecord.finished_at.is_not(None),
                     )
                     .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
@@ -369,7 +382,7 @@ class Statistics:
             .join(Challenge, Challenge.id == GameRecord.challenge_id)
             .where(
                 GameRecord.player_id == player_id,
-                GameRecord.status.in_(FINISHED),
+                counted(),
                 Challenge.kind == ChallengeKind.DAILY,
                 Challenge.day.is_not(None),
             )
@@ -398,7 +411,7 @@ async def _variant_stats(session: AsyncSession, player_id: int, now: datetime) -
     rows = await session.execute(
         select(GameRecord.variant, GameRecord.options, GameRecord.status == GameStatus.WON, GameRecord.score,
                GameRecord.move_count, _seconds_taken(session))
-        .where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED))
+        .where(GameRecord.player_id == player_id, counted())
         .order_by(GameRecord.finished_at, GameRecord.id)
     )
     tally: dict[str, _Tally] = {}
@@ -462,7 +475,7 @@ async def _deal_bests(session: AsyncSession, player_id: int, now: datetime) -> d
                func.row_number().over(partition_by=GameRecord.variant,
                                       order_by=(func.count().desc(), GameRecord.deal)).label("rank"))
         .outerjoin(Challenge, Challenge.id == GameRecord.challenge_id)
-        .where(GameRecord.player_id == player_id, GameRecord.status.in_(FINISHED),
+        .where(GameRecord.player_id == player_id, counted(),
                or_(GameRecord.challenge_id.is_(None), Challenge.closed_at.is_not(None), Challenge.closes_at <= now))
         .group_by(GameRecord.variant, GameRecord.deal, GameRecord.options)
         .having(func.count() > 1)

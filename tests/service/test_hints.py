@@ -17,6 +17,8 @@ from gatebot.locale import translator
 from gatebot.rules import Game
 from gatebot.rules.autoplay import autoplay
 from gatebot.service import Actor, GameService, ReplyKind, replay
+from gatebot.service.history import History
+from gatebot.service.stats import Statistics, stats_text
 from gatebot.service.thinking import hint_for, solve_text
 from gatebot.solver import Verdict, solve
 from gatebot.solver.deals import winnable_deals
@@ -328,6 +330,27 @@ async def test_a_proven_deal_replaces_a_deal_nothing_was_played_in_without_askin
     assert proven.message.endswith("This deal is proven winnable: the solver found a win.")
     assert "winnable" not in proven.actions
     assert (await stored(db, first.game_id)).status == "abandoned"
+    assert "had no move played, so it doesn't count in your statistics." in proven.message
+
+
+async def test_a_proven_deal_asked_for_in_one_step_keeps_a_win_streak(db: Database, solver) -> None:
+    """The unplayed deal it replaces is no game and no loss: statistics and the history leave it out."""
+    service = GameService(db, solver=solver, winnable_tries=0)
+    await service.new_game(ALICE, deal=1)
+    assert (await service.play(ALICE, " ".join(WIN_DEAL_1))).status is GameStatus.WON
+    won_id = (await service.show(ALICE)).game_id
+    unplayed = await service.new_game(ALICE, deal=2)
+    proven = await service.new_game(ALICE, winnable=True)
+    assert proven.kind is ReplyKind.BOARD  # at once: deal 2 was never played
+    await service.play(ALICE, "d")
+    assert (await service.new_game(ALICE, deal=3, confirm=True)).kind is ReplyKind.BOARD  # played, then given up
+    found = await Statistics(db).player(ALICE.platform, ALICE.user_id)
+    assert found is not None
+    said = stats_text(found, own=True)
+    assert "Gate: 2 games, 1 won (50%); streak 0, best 1" in said, said
+    listed = await History(db).page(ALICE.platform, ALICE.user_id)
+    assert [game.game_id for game in listed.games] == [proven.game_id, won_id]  # not the unplayed deal 2
+    assert listed.total == 2 and unplayed.game_id not in (proven.game_id, won_id)
 
 
 async def test_a_hint_from_memory_notices_a_move_made_by_another_process(db: Database, solver: Recording) -> None:

@@ -97,9 +97,12 @@ async def test_counts_win_rate_streaks_and_average_score_per_variant(db: Databas
     await resign(service, ALICE, "3f 45")
     await win(service, ALICE)
     await resign(service, ALICE, "", variant="little-gate")
-    await service.new_game(ALICE, deal=2)  # in progress: not counted
+    await service.new_game(ALICE, deal=2)
+    await service.play(ALICE, "d")
     abandoned = await service.new_game(ALICE, deal=3, confirm=True)  # deal 2 abandoned with score 0
     assert abandoned.kind is ReplyKind.BOARD
+    unplayed = await service.new_game(ALICE, deal=4, confirm=True)  # deal 3 given up before a move: not counted
+    assert "had no move played" in unplayed.message
     await win(service, BOB)  # someone else's games stay theirs
 
     found = await Statistics(db).player(ALICE.platform, ALICE.user_id)

@@ -98,7 +98,7 @@ async def test_two_members_play_a_challenge_and_are_ranked(gatebot: Callable) ->
     assert (await yes.response()).type == 7
     board = await yes.followup(0)
     assert "Your attempt at Friday Gate has begun" in board.content
-    assert "abandoned with a score of 0" in board.content
+    assert "Your previous game (deal 2) had no move played, so it doesn't count in your statistics." in board.content
     await (await fake.send_command("gate move", {"moves": " ".join(WIN_DEAL_1)})).response()
     assert (await run.games())[-1].status == "won"
 
