@@ -1,8 +1,9 @@
 """The board as a PNG picture of real cards on green felt, for Discord.
 
 :func:`render_png` is a pure function: a position in, PNG bytes out, the same bytes for the
-same position. It takes tens of milliseconds of CPU, so the bot must call it off the event
-loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine.
+same position. It takes 7-20 ms of CPU (``benchmarks/board_speed.py``), so the bot must call it
+off the event loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine;
+Pillow lets go of the GIL while it pastes, looks up colours and compresses, so the loop runs on.
 
 The geometry is each family's layout (:func:`gatebot.render.boards.layout_board` finds it,
 built from :mod:`gatebot.render.image_geometry`), the card pictures are in
@@ -113,6 +114,7 @@ PHONE_BYTES = 60_000
 
 #: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
 #: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
+#: It is about half of a board's CPU; 5 would save a third of that for 10-13% more bytes.
 COMPRESS_LEVEL = 6
 
 
