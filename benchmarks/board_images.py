@@ -25,6 +25,7 @@ from PIL import Image
 
 from gatebot.render.boards import layout_board
 from gatebot.render.image import draw_board, encode
+from gatebot.render.image_geometry import Metrics
 from gatebot.rules import VARIANTS, Game
 
 #: A won board of each variant: every card on the foundations.
@@ -35,10 +36,10 @@ WON = {
     "archway": "archway\nA: KC KD KH KS\nK: AC AD AH AS\nP:\n1:\n2:\n3:\n4:",
 }
 
-Encoder = Callable[[Image.Image], bytes]
+Encoder = Callable[[Image.Image, Metrics], bytes]
 
 
-def encode_rgb(image: Image.Image) -> bytes:
+def encode_rgb(image: Image.Image, m: Metrics) -> bytes:
     """The encoder the board used before palette PNGs: the RGB picture at zlib level 3."""
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
@@ -71,12 +72,13 @@ def measure(game: Game, scale: float, encoder: Encoder, repeat: int) -> tuple[in
     CPU time of this process, not the wall clock: the work is single-threaded, and a busy
     machine then slows the figures down less.
     """
-    encoder(draw_board(layout_board(game, scale)))  # the card sprites are drawn once per scale, then kept
+    m = layout_board(game, scale).metrics
+    encoder(draw_board(layout_board(game, scale)), m)  # the card sprites are drawn once per scale, then kept
     times = []
     data = b""
     for _ in range(repeat):
         start = time.process_time()
-        data = encoder(draw_board(layout_board(game, scale)))
+        data = encoder(draw_board(layout_board(game, scale)), m)
         times.append(time.process_time() - start)
     return len(data), statistics.median(times)
 

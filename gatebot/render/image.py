@@ -1,8 +1,9 @@
 """The board as a PNG picture of real cards on green felt, for Discord.
 
 :func:`render_png` is a pure function: a position in, PNG bytes out, the same bytes for the
-same position. It takes tens of milliseconds of CPU, so the bot must call it off the event
-loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine.
+same position. It takes 7-20 ms of CPU (``benchmarks/board_speed.py``), so the bot must call it
+off the event loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine;
+Pillow lets go of the GIL while it pastes, looks up colours and compresses, so the loop runs on.
 
 The geometry is each family's layout (:func:`gatebot.render.boards.layout_board` finds it,
 built from :mod:`gatebot.render.image_geometry`), the card pictures are in
@@ -20,8 +21,21 @@ from PIL import Image, ImageChops, ImageDraw
 from gatebot.messages import ENGLISH, Language
 from gatebot.render.boards import layout_board
 from gatebot.render.image_cards import blank_card, card_back, card_face, shadow, slot
-from gatebot.render.image_geometry import Box, Layout, Metrics, font, slot_note
-from gatebot.rules import Card, Game
+from gatebot.render.image_geometry import (
+    Box,
+    CardSpot,
+    Layout,
+    Metrics,
+    Slot,
+    SlotKind,
+    Stack,
+    Text,
+    card_box,
+    font,
+    slot_note,
+)
+from gatebot.render.image_geometry import badge as badge_over
+from gatebot.rules import Card, Game, Suit
 
 FELT_CENTRE = (40, 118, 66)
 FELT_EDGE = (20, 78, 42)
@@ -55,7 +69,8 @@ def render_png(
     phone board (:func:`~gatebot.render.boards.layout_board`), at most about 850 px wide.
     """
     layout = layout_board(game, scale, language, label=label, phone=phone)
-    return encode(draw_board(layout, four_colour=four_colour, language=language))
+    return encode(draw_board(layout, four_colour=four_colour, language=language), layout.metrics,
+                  four_colour=four_colour)
 
 
 def draw_board(layout: Layout, *, four_colour: bool = False, language: Language = ENGLISH) -> Image.Image:
@@ -99,37 +114,91 @@ PHONE_BYTES = 60_000
 
 #: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
 #: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
+#: It is about half of a board's CPU; 5 would save a third of that for 10-13% more bytes.
 COMPRESS_LEVEL = 6
 
 
-def encode(image: Image.Image) -> bytes:
-    """A board drawn by :func:`draw_board` as palette PNG bytes, with no metadata (equal boards, equal bytes).
+def encode(image: Image.Image, m: Metrics, *, four_colour: bool = False) -> bytes:
+    """A board drawn by :func:`draw_board` at ``m`` as palette PNG bytes, no metadata (equal boards, equal bytes).
 
     A board holds a few thousand colours: the felt's gradient and, on it, the cards, their
     shadows and the anti-aliased blends along every edge. The felt gets its own colours
-    exactly (:data:`_FELT_COLOURS`): a quantizer merges the felt's neighbouring shades and
-    the smooth gradient shows rings. The rest (every pixel that is not bare felt) takes
-    the remaining entries from Pillow's fast octree quantizer, dithering off (dither
-    noise would show as grain on flat card faces and cost bytes): its error falls on a few
-    edge pixels, and the picture looks the same as the RGB one. The median cut quantizer
-    looks as good but alone takes longer than drawing and encoding the RGB picture did.
+    exactly (:data:`_FELT_COLOURS`, the palette's first entries): a quantizer merges the
+    felt's neighbouring shades and the smooth gradient shows rings. The rest (every pixel
+    that is not bare felt) takes its nearest colour among the others (:func:`card_colours`),
+    fixed for the metrics and the deck, through Pillow's cached lookup: no board is quantized
+    afresh, which took three times as long and gave a PNG as large. Dithering stays off
+    (dither noise would show as grain on flat card faces and cost bytes).
     """
     size = image.size
-    felt, shades = _felt(size), _felt_shades(size)
-    bare = _bare_felt(image, felt)
-    free = 256 - len(_FELT_COLOURS)
-    # The bare felt is quantized too, though its pixels take the felt's own entries below:
-    # painting it over first would spare the octree a few entries, at the cost of a paste over
-    # the whole board (half the octree's own time), and the picture is as close either way.
-    quantized = image.quantize(free, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indices = Image.frombytes("L", size, quantized.tobytes()).point(_SHIFT)
-    board = Image.composite(shades, indices, bare)
+    indices = Image.frombytes("L", size, image.quantize(palette=card_colours(m, four_colour=four_colour),
+                                                        dither=Image.Dither.NONE).tobytes())
+    board = Image.composite(_felt_shades(size), indices.point(_SHIFT), _bare_felt(image, _felt(size)))
     out = Image.frombytes("P", size, board.tobytes())
-    cards_palette = quantized.getpalette() or []
-    out.putpalette([*(value for colour in _FELT_COLOURS for value in colour), *cards_palette[: 3 * free]])
+    out.putpalette(_board_palette(m, four_colour))
     data = io.BytesIO()
     out.save(data, format="PNG", compress_level=COMPRESS_LEVEL)
     return data.getvalue()
+
+
+@lru_cache(maxsize=16)
+def card_colours(m: Metrics, *, four_colour: bool = False) -> Image.Image:
+    """The colours every board at ``m`` (with a two- or four-colour deck) draws beside the bare felt, as a palette.
+
+    What Pillow's fast octree quantizer finds on :func:`_sample`, a board that shows every
+    card face, the back, the empty places, badges, the stock's count and text in every colour,
+    each as a board draws them (shadows on the felt and on other cards). Drawn once per metrics
+    and deck, then kept: every board takes the same colours, so its picture depends on nothing
+    but its own cards.
+    """
+    sample = draw_board(_sample(m), four_colour=four_colour)
+    # Bare felt takes the felt's own entries: paint it one colour, so it costs the octree one entry.
+    sample.paste(FELT_CENTRE, (0, 0, *sample.size), _bare_felt(sample, _felt(sample.size)))
+    quantized = sample.quantize(_CARD_ENTRIES, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette((quantized.getpalette() or [])[: 3 * _CARD_ENTRIES])
+    return palette
+
+
+@lru_cache(maxsize=16)
+def _board_palette(m: Metrics, four_colour: bool) -> tuple[int, ...]:
+    """The PNG's palette, flat RGB: the felt's shades, then :func:`card_colours`."""
+    cards = card_colours(m, four_colour=four_colour).getpalette() or []
+    return (*(value for colour in _FELT_COLOURS for value in colour), *cards[: 3 * _CARD_ENTRIES])
+
+
+def _sample(m: Metrics) -> Layout:
+    """A board with one of everything a board draws: see :func:`card_colours`.
+
+    Thirteen columns, one per rank, of the four suits fanned downwards; then the stock's back
+    with its count over its stacked edges and a waste over its own; under them an empty
+    foundation of each suit, an empty place of each word and a gatepost; badges; every text colour.
+    """
+    step = m.card_w + m.gap
+    top = 2 * m.margin + m.header_font + m.badge_h
+    low = top + m.card_h + 4 * m.fan
+    cards = [
+        CardSpot(str(rank), Card(rank, suit), card_box(m.margin + (rank - 1) * step, top + suit * m.fan, m),
+                 m.card_h if suit is Suit.SPADES else m.fan)
+        for rank in range(1, 14) for suit in Suit
+    ]
+    stock, waste = card_box(m.margin + 13 * step, top, m), card_box(m.margin + 14 * step, top, m)
+    cards.append(CardSpot("W", Card(12, Suit.HEARTS), waste, m.card_h))
+    slots = [Slot("F", card_box(m.margin + i * step, low, m), SlotKind.FOUNDATION, suit) for i, suit in enumerate(Suit)]
+    slots += [Slot("1", card_box(m.margin + 4 * step, low, m), SlotKind.FREE),
+              Slot("W", card_box(m.margin + 5 * step, low, m), SlotKind.EMPTY)]
+    roles = ("title", "facts", "won", "over")
+    texts = [Text("Gate · 12 Won!", (m.margin + i * 4 * step, m.margin), m.header_font, role)
+             for i, role in enumerate(roles)]
+    texts.append(Text("+12 under 7 K", (m.margin + 9 * step, low), m.caption_font, "caption"))
+    badge_top = top - m.badge_h - m.pad
+    return Layout(
+        metrics=m, size=(m.margin + 15 * step + m.margin, low + m.card_h + m.margin), texts=tuple(texts),
+        badges=(badge_over("S", stock, badge_top, m), badge_over("W", waste, badge_top, m)), slots=tuple(slots),
+        stacks=(Stack("S", stock, 3, face_down=True), Stack("W", waste, 3, face_down=False)), cards=tuple(cards),
+        backs=(stock,), posts=((m.margin + 6 * step, low - m.pad, m.margin + 8 * step, low + m.card_h + m.pad),),
+        stock_count=24,
+    )
 
 
 def _bare_felt(image: Image.Image, felt: Image.Image) -> Image.Image:
@@ -227,5 +296,6 @@ def _felt_palette() -> tuple[tuple[tuple[int, int, int], ...], list[int]]:
 
 
 _FELT_COLOURS, _FELT_INDEX = _felt_palette()
-_SHIFT = [min(255, value + len(_FELT_COLOURS)) for value in range(256)]
 _UNTOUCHED = [255] + [0] * 255
+_CARD_ENTRIES = 256 - len(_FELT_COLOURS)
+_SHIFT = [min(255, value + len(_FELT_COLOURS)) for value in range(256)]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageStat
 
 from gatebot.render import layout_board, render_png
-from gatebot.render.image import draw_board
+from gatebot.render.image import PHONE_SCALE, draw_board
 from gatebot.render.image_geometry import Layout
 from gatebot.rules import VARIANTS, Game
 
@@ -113,3 +113,43 @@ def test_any_position_encodes_as_a_palette_png_that_looks_like_the_picture(
             break
         game.push(rng.choice(legal))
     check_encoding(game)
+
+
+def forget_drawn_pieces() -> None:
+    """Empty every cache the board is drawn from: sprites, shadows, badges, felt, palette."""
+    import gatebot.render.image as image
+    import gatebot.render.image_cards as cards
+
+    for module in (image, cards):
+        for value in vars(module).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
+
+
+def test_a_board_drawn_from_kept_pieces_is_the_board_drawn_afresh() -> None:
+    """Boards drawn one after another (both layouts, both decks, two variants) from the kept sprites and palettes
+    are byte for byte the boards drawn with nothing kept: no piece of an earlier board shows on a later one."""
+    rng = random.Random(29)
+    kept = []
+    for variant in ("gate", "archway"):
+        game = Game.new(variant, deal=rng.randint(1, 2**32 - 1))
+        for _ in range(2):
+            for phone, four_colour in ((False, False), (True, True), (False, True)):
+                options = {"scale": PHONE_SCALE if phone else 1.0, "phone": phone, "four_colour": four_colour}
+                kept.append((game.copy(), options, render_png(game, **options)))  # type: ignore[arg-type]
+            for _ in range(20):
+                legal = game.legal_moves()
+                if legal:
+                    game.push(rng.choice(legal))
+    forget_drawn_pieces()  # then drawn again in the other order: each piece drawn afresh, for another board first
+    for position, options, drawn in reversed(kept):
+        assert render_png(position, **options) == drawn  # type: ignore[arg-type]
+
+
+def test_every_board_of_a_scale_and_deck_has_the_same_palette() -> None:
+    """The palette is fixed per scale and deck: two boards' PNGs carry the same colours, whatever their cards."""
+    first, second = Game.new("gate", deal=1), Game.new("canfield", deal=2)
+    for four_colour in (False, True):
+        palettes = [decode(render_png(game, four_colour=four_colour)).getpalette() for game in (first, second)]
+        assert palettes[0] == palettes[1]
+    assert decode(render_png(first)).getpalette() != decode(render_png(first, four_colour=True)).getpalette()
