@@ -33,7 +33,9 @@ gatebot / floor A and gatebot / floor B. About a minute and a half with the defa
 
 ``--profile DIR`` runs gatebot under ``python -m cProfile`` (slower: its CPU figures are not
 comparable with an unprofiled run's) and prints its hottest functions by own time and by
-cumulative time. ``--show-requests`` prints the REST calls each bot made for one move of each kind.
+cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an earlier commit's,
+say: ``git archive``), interleaved with the rest, so a change is measured before and after in one
+run. ``--show-requests`` prints the REST calls each bot made for one move of each kind.
 
 The floor bots are this script too: ``chat_floor.py --floor a`` (or ``b``) runs one against the
 fake named by ``GATEBOT_DISCORD_API_BASE`` and ``DISCORD_TOKEN``, syncing its ``/gate`` commands to
@@ -174,10 +176,17 @@ def run_floor(which: str) -> None:
 # -- the harness ---------------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid``, all its threads (those gone included), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User + system CPU seconds of process ``pid`` from /proc: (all its threads, those gone included; its main thread).
+
+    The main thread runs the event loop; gatebot's other threads are SQLite's (aiosqlite).
+    """
+
+    def read(path: str) -> float:
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    return read(f"/proc/{pid}/stat"), read(f"/proc/{pid}/task/{pid}/stat")
 
 
 @dataclass
@@ -202,21 +211,24 @@ class Bot:
 
 
 def bot_command(name: str, profile: Path | None) -> list[str]:
-    if name == "gatebot":
+    if name.startswith("gatebot"):
         profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
         return [sys.executable, *profiling, "-m", "gatebot", "run"]
     return [sys.executable, str(Path(__file__).resolve()), "--floor", name[-1]]
 
 
-async def start(name: str, workdir: Path, core: int | None, profile: Path | None) -> Bot:
-    """A fake Discord and bot ``name`` connected to it, with its players' games dealt."""
+async def start(name: str, workdir: Path, core: int | None, profile: Path | None, source: Path = REPO) -> Bot:
+    """A fake Discord and bot ``name`` connected to it, with its players' games dealt.
+
+    ``source``: the checkout whose gatebot runs (another one's, to compare two versions in one run).
+    """
     from tests.fake_discord import FakeDiscord, World
 
     world = World.default()
     fake = await FakeDiscord(world).start()
     env = {**os.environ, **fake.env(), "DATABASE_URL": f"sqlite+aiosqlite:///{workdir}/{name}.db",
            "GATEBOT_DEV_GUILD_ID": str(fake.guild.id), FLOOR_GUILD_VARIABLE: str(fake.guild.id),
-           "PYTHONPATH": str(REPO), "LOG_LEVEL": "WARNING"}
+           "PYTHONPATH": str(source), "LOG_LEVEL": "WARNING"}
     env.pop("WEB_PORT", None)
     log_path = workdir / f"{name}.log"
 
@@ -234,10 +246,11 @@ async def start(name: str, workdir: Path, core: int | None, profile: Path | None
     except Exception as error:
         raise RuntimeError(f"{name} did not start; its log:\n{log_path.read_text()[-3000:]}") from error
     players = [Player("floor " + name[-1].upper(), fake.user("alice"), fake.channel)]
-    if name == "gatebot":
+    if name.startswith("gatebot"):
         second = fake.guild.channel("games")
-        players = [Player("gatebot text", fake.user("alice"), fake.channel),
-                   Player("gatebot emoji", fake.user("bob"), second)]
+        label = "gatebot" if source == REPO else "compared"
+        players = [Player(f"{label} text", fake.user("alice"), fake.channel),
+                   Player(f"{label} emoji", fake.user("bob"), second)]
         chosen = await fake.send_command("gate settings", {"style": "emoji"}, user=fake.user("bob"), channel=second)
         await chosen.settled(timeout=30)
     bot = Bot(name, fake, process, log_path, players)
@@ -323,12 +336,12 @@ def check(bot: Bot, player: Player, kind: str) -> None:
         if content.startswith(APOLOGY[:30]) or request.status >= 400:
             raise RuntimeError(f"{bot.name} answered a {kind} move badly: {request.method} {request.path} "
                                f"{request.status} {content[:200]}")
-    if bot.name == "gatebot" and button_id(fake.message(player.board_id), "draw") is None:
+    if bot.name.startswith("gatebot") and button_id(fake.message(player.board_id), "draw") is None:
         raise RuntimeError(f"gatebot's board for {player.cell} has no Draw button: {fake.message(player.board_id)}")
 
 
-async def measure(bot: Bot, player: Player, kind: str, moves: int) -> float:
-    """CPU seconds per move of ``kind`` over ``moves`` moves (after a warm-up)."""
+async def measure(bot: Bot, player: Player, kind: str, moves: int) -> tuple[float, float]:
+    """CPU seconds per move of ``kind`` over ``moves`` moves (after a warm-up): (all threads, the event loop's)."""
     for _ in range(WARMUP if player.turn % 2 == 0 else WARMUP + 1):
         await one(bot, player, kind)
     await quiet(bot.fake, 0.05)
@@ -337,9 +350,9 @@ async def measure(bot: Bot, player: Player, kind: str, moves: int) -> float:
     for _ in range(moves):
         await one(bot, player, kind)
     await quiet(bot.fake, 0.05)  # the last move's trailing work is counted
-    spent = cpu_seconds(bot.process.pid) - cpu
+    after = cpu_seconds(bot.process.pid)
     check(bot, player, kind)
-    return spent / moves
+    return (after[0] - cpu[0]) / moves, (after[1] - cpu[1]) / moves
 
 
 def show_requests(bot: Bot, player: Player, kind: str) -> str:
@@ -361,14 +374,19 @@ def pin_harness(no_pin: bool) -> tuple[int | None, str]:
     return core, f"bots pinned to core {core}; the fakes and this harness on {sorted(others)}"
 
 
-async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> dict[tuple[str, str], list[float]]:
-    results: dict[tuple[str, str], list[float]] = {}
+Results = dict[tuple[str, str], list[tuple[float, float]]]
+
+
+async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> Results:
+    results: Results = {}
     names = ["floor-a", "floor-b", "gatebot"]
     bots: list[Bot] = []
     try:
         for name in names:
             profile = args.profile / "gatebot.prof" if args.profile is not None and name == "gatebot" else None
             bots.append(await start(name, workdir, core, profile))
+        if args.compare is not None:
+            bots.append(await start("gatebot-compared", workdir, core, None, args.compare.resolve()))
         for round_ in range(args.rounds):
             order = bots[round_ % len(bots):] + bots[:round_ % len(bots)]
             for bot in order:
@@ -377,7 +395,7 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> dict
                         per_move = await measure(bot, player, kind, args.moves)
                         results.setdefault((player.cell, kind), []).append(per_move)
             print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(
-                f"{cell} {kind} {1000 * runs[-1]:.2f}" for (cell, kind), runs in results.items()), flush=True)
+                f"{cell} {kind} {1000 * runs[-1][0]:.2f}" for (cell, kind), runs in results.items()), flush=True)
         if args.show_requests:
             print("\nREST calls of one move (the last of each kind):")
             for bot in bots:
@@ -396,25 +414,34 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> dict
     return results
 
 
-def report(results: dict[tuple[str, str], list[float]], args: argparse.Namespace) -> None:
+def report(results: Results, args: argparse.Namespace) -> None:
     cells = list(dict.fromkeys(cell for cell, _ in results))
-    median = {key: statistics.median(runs) for key, runs in results.items()}
+    median = {key: statistics.median(run[0] for run in runs) for key, runs in results.items()}
+    loop = {key: statistics.median(run[1] for run in runs) for key, runs in results.items()}
     print(f"\nCPU ms per interaction, median of {args.rounds} rounds of {args.moves} moves "
           f"(load average {os.getloadavg()[0]:.2f} at the end)")
     print(f"{'':<14} " + " ".join(f"{kind:>8}" for kind in KINDS))
     for cell in cells:
         print(f"{cell:<14} " + " ".join(f"{1000 * median[(cell, kind)]:>8.2f}" for kind in KINDS))
+    print("of which the event loop (the main thread; the rest is other threads: SQLite's for gatebot)")
+    for cell in cells:
+        print(f"{cell:<14} " + " ".join(f"{1000 * loop[(cell, kind)]:>8.2f}" for kind in KINDS))
     for floor in ("floor A", "floor B"):
         for cell in cells:
-            if not cell.startswith("gatebot"):
+            if cell.startswith("floor"):
                 continue
             ratios = [median[(cell, kind)] / median[(floor, kind)] for kind in KINDS]
             print(f"{cell} / {floor}: " + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True)))
+    for style in ("text", "emoji"):
+        if (f"compared {style}", KINDS[0]) in median:
+            ratios = [median[(f"gatebot {style}", kind)] / median[(f"compared {style}", kind)] for kind in KINDS]
+            print(f"gatebot {style} / compared {style}: "
+                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True)))
     worst = max(median[(cell, kind)] / median[("floor A", kind)]
-                for cell in cells if cell.startswith("gatebot") for kind in KINDS)
+                for cell in cells if cell.startswith("gatebot ") for kind in KINDS)
     verdict = "PASS" if worst <= GOAL_RATIO else "FAIL"
     print(f"GOAL a chat move at most {GOAL_RATIO}x floor A's CPU: {verdict} (worst {worst:.2f}x)")
-    spread = max((max(runs) - min(runs)) / statistics.median(runs) for runs in results.values())
+    spread = max((max(runs)[0] - min(runs)[0]) / median[key] for key, runs in results.items())
     print(f"(widest spread of a cell over the rounds: {spread:.0%} of its median)")
 
 
@@ -433,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the bots interleaved (default 3)")
     parser.add_argument("--profile", type=Path, default=None, help="run gatebot under cProfile, its profile here")
     parser.add_argument("--profile-top", type=int, default=30, help="functions shown of the profile (default 30)")
+    parser.add_argument("--compare", type=Path, default=None,
+                        help="also run the gatebot of this checkout (its cells: compared text, compared emoji)")
     parser.add_argument("--show-requests", action="store_true", help="print the REST calls of a move of each kind")
     parser.add_argument("--no-pin", action="store_true", help="pin nothing")
     parser.add_argument("--floor", choices=("a", "b"), help=argparse.SUPPRESS)  # run a floor bot
@@ -449,7 +478,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     report(results, args)
     if args.profile is not None:
         print_profile(args.profile / "gatebot.prof", args.profile_top)
-    print(f"\nreproduce: .venv/bin/python benchmarks/chat_floor.py --moves {args.moves} --rounds {args.rounds}")
+    compare = f" --compare {args.compare}" if args.compare is not None else ""
+    print(f"\nreproduce: .venv/bin/python benchmarks/chat_floor.py --moves {args.moves} --rounds {args.rounds}"
+          f"{compare}")
     return 0
 
 
