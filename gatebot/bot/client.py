@@ -53,7 +53,8 @@ def skip_own_edits(client: discord.Client) -> None:
             message_id = int(data["id"])
             bound = (data.get("interaction_metadata") or data.get("interaction") or {}).get("id")
             tracked = store.is_message_tracked(message_id) or (
-                bound is not None and store.is_message_tracked(int(bound)))
+                bound is not None and store.is_message_tracked(int(bound))
+            )
             if not tracked and state._get_message(message_id) is None:
                 return
         parse(data)
