@@ -33,6 +33,35 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("gatebot.bot.games", "gatebot.bot.challenges")
 
 
+def skip_own_edits(client: discord.Client) -> None:
+    """Let the echo of the bot's own message edits pass unread: every board edit comes back as MESSAGE_UPDATE.
+
+    discord.py builds a whole message from each (author, components, embeds) to dispatch
+    ``message_edit``, which nothing here listens to; a move's board edit paid for it every time.
+    The echo is still read when discord.py would do more with it than dispatch: when the message is in
+    its cache (gatebot runs without one), or a view is bound to the message (or to the interaction
+    that sent it), whose components discord.py keeps in step with the edit.
+    """
+    state: Any = client._connection
+    parsers = state.parsers
+    parse = parsers["MESSAGE_UPDATE"]
+    store = state._view_store
+
+    def parse_message_update(data: dict[str, Any]) -> None:
+        me, author = client.user, data.get("author")
+        if me is not None and isinstance(author, dict) and author.get("id") == str(me.id):
+            message_id = int(data["id"])
+            bound = (data.get("interaction_metadata") or data.get("interaction") or {}).get("id")
+            tracked = store.is_message_tracked(message_id) or (
+                bound is not None and store.is_message_tracked(int(bound))
+            )
+            if not tracked and state._get_message(message_id) is None:
+                return
+        parse(data)
+
+    parsers["MESSAGE_UPDATE"] = parse_message_update
+
+
 class GateBot(ServedBot):
     """gatebot on Discord. Needs no privileged intent; shards as the settings say."""
 
@@ -54,6 +83,8 @@ class GateBot(ServedBot):
             shard_count=settings.shard_count,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=LaunchingTree,
+            # Nothing reads discord.py's cache of messages: every board is found by its stored id.
+            max_messages=None,
             **sharding,
             **options,
         )
@@ -69,6 +100,7 @@ class GateBot(ServedBot):
         self.table: Table = table
         # A component nothing claims gets a sentence, not "This interaction failed".
         watch_unclaimed(self, unclaimed_sentence)
+        skip_own_edits(self)
 
     async def close(self) -> None:
         """Stop redrawing boards, then close the gateway."""
