@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    ColumnElement,
     Date,
     DateTime,
     ForeignKey,
@@ -23,9 +24,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    case,
     text,
 )
 from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.elements import Grouping
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -223,6 +226,46 @@ class GameRecord(Base):
     player: Mapped[Player] = relationship(back_populates="games", lazy="raise")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's documented form
+
+
+def won_last() -> ColumnElement[int]:
+    """0 for a won game, 1 for any other: the first key of a challenge's ranking."""
+    return case((GameRecord.__table__.c.status == GameStatus.WON.value, 0), else_=1)
+
+
+def counted_moves(hints: bool, undos: bool) -> ColumnElement[int]:
+    """A game's moves, plus its hints and undos where its challenge counts them: the third key of the ranking."""
+    games = GameRecord.__table__.c
+    moves: ColumnElement[int] = games.move_count
+    if hints:
+        moves = moves + games.hint_count
+    if undos:
+        moves = moves + games.undo_count
+    return moves
+
+
+def ranking_key(hints: bool, undos: bool) -> tuple[ColumnElement[int], ...]:
+    """What a challenge's attempts are ranked by, in whole numbers: won first, more cards up, fewer counted moves.
+
+    Queries must order by these very expressions for the database to use the ranking index.
+    """
+    return won_last(), -GameRecord.__table__.c.score, counted_moves(hints, undos)
+
+
+def _ranking_index(hints: bool, undos: bool) -> Index:
+    where = text("challenge_id IS NOT NULL")
+    name = "ix_games_ranking" + ("_hints" if hints else "") + ("_undos" if undos else "")
+    won, cards, moves = ranking_key(hints, undos)
+    return Index(  # PostgreSQL wants an expression that is no function call in brackets
+        name, GameRecord.__table__.c.challenge_id, Grouping(won), cards, moves,
+        sqlite_where=where, postgresql_where=where,
+    )
+
+
+#: A challenge's attempts in the order of its ranking, one index for each way it counts hints
+#: and undos (partial: ordinary games are not in them), so a page of its standings is read
+#: without reading every attempt.
+RANKING_INDEXES = tuple(_ranking_index(hints, undos) for hints in (False, True) for undos in (False, True))
 
 
 class Challenge(Base):

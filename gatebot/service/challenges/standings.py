@@ -1,62 +1,150 @@
-"""Ranking: a challenge's attempts ordered into standings, a page of them, and a player's best streak."""
+"""Ranking: a page of a challenge's standings, ranked by the database, and a player's best streak.
+
+The ranking: won first, then more cards up, then fewer moves (with one more for every hint
+or undo the challenge counts), then less time; equal results to the second share the better
+place (1, 2, 2, 4), and among them the quicker, then the name, comes first.
+
+A page costs the same whatever the number of attempts. The database orders the attempts by
+the whole-number part of the ranking -- won, cards up, counted moves -- through an index on
+exactly those expressions (one for each way a challenge can count hints and undos, see
+:data:`~gatebot.store.models.RANKING_INDEXES`), then by the time taken, and hands back one page; a count of the
+attempts ahead, served by the same index, gives the first row's place. Only rows tied with
+the page's first or last one on everything but the name are read besides, to order them by
+name as the ranking does.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, Float, and_, cast, func, literal, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from gatebot.service import saved
 from gatebot.service.attempts import penalty
 from gatebot.service.challenges.info import ChallengeInfo, Leaderboard, Standing
-from gatebot.store.models import GameRecord, GameStatus, Player
+from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_key
 
 #: Rows on one page of a leaderboard.
 PAGE_SIZE = 10
 
+#: The statuses a ranked attempt may have: every one this gatebot knows but ``quarantined``.
+RANKED_STATUSES = tuple(status.value for status in GameStatus if status is not GameStatus.QUARANTINED)
 
-async def ranked_standings(session: AsyncSession, info: ChallengeInfo, now: datetime) -> list[Standing]:
-    """Every attempt at a challenge, ranked: won, then cards up, then fewer (counted) moves, then less time."""
-    games = GameRecord
-    rows = (await session.execute(
-        select(
-            Player.display_name, Player.platform_user_id, games.status, games.score, games.move_count,
-            games.hint_count, games.undo_count, games.started_at, games.finished_at, games.id, games.variant,
-            games.options,
+_GAMES = GameRecord.__table__.c
+
+
+def _elapsed(dialect: str, now: datetime) -> ColumnElement[float]:
+    """Seconds an attempt took (or has taken so far, if still running), never below 0, as SQL."""
+    until = func.coalesce(_GAMES.finished_at, literal(now, GameRecord.finished_at.type))
+    if dialect == "sqlite":
+        # Julian days keep milliseconds, as SQLite reads them from the stored text.
+        seconds: ColumnElement[float] = (func.julianday(until) - func.julianday(_GAMES.started_at)) * 86400.0
+        return func.max(seconds, 0.0)
+    return func.greatest(cast(func.extract("epoch", until - _GAMES.started_at), Float), 0.0)
+
+
+class _Ranking:
+    """The SQL of one challenge's ranking at ``now``."""
+
+    def __init__(self, session: AsyncSession, info: ChallengeInfo, now: datetime) -> None:
+        self.session, self.info, self.now = session, info, now
+        counts_hints, counts_undos = info.hints == Rule.COUNTED, info.undo == Rule.COUNTED
+        self.key = ranking_key(counts_hints, counts_undos)
+        self.elapsed = _elapsed(session.bind.dialect.name, now).label("elapsed")
+        # An attempt is dealt with its challenge's game and options: a row naming others, or
+        # a status this gatebot doesn't know (another version's, see ``saved``), is not ranked.
+        self.ranked = and_(
+            _GAMES.challenge_id == info.id, _GAMES.status.in_(RANKED_STATUSES),
+            _GAMES.variant == info.variant, _GAMES.options == " ".join(info.options),
         )
-        .join(Player, Player.id == games.player_id)
-        .where(games.challenge_id == info.id, games.status != GameStatus.QUARANTINED)
+
+    async def total(self) -> int:
+        return await self.session.scalar(select(func.count()).select_from(GameRecord).where(self.ranked)) or 0
+
+    def rows(self) -> Any:
+        """The columns a standing is made of, its ranking key and time, for the attempts ranked."""
+        return (
+            select(
+                *(part.label(f"key{n}") for n, part in enumerate(self.key)), self.elapsed, Player.display_name, Player.platform_user_id, _GAMES.status, _GAMES.score,
+                _GAMES.move_count, _GAMES.hint_count, _GAMES.undo_count, _GAMES.started_at, _GAMES.finished_at,
+                _GAMES.id,
+            )
+            .join(Player, Player.id == _GAMES.player_id)
+            .where(self.ranked)
+        )
+
+    async def ahead(self, key: tuple[int, int, int], elapsed: float | None = None, *, equal: bool = False) -> int:
+        """How many attempts rank before ``key`` (and, with ``elapsed``, those with that key quicker than it)."""
+        if elapsed is None:
+            condition = tuple_(*self.key) < tuple_(*key)
+        else:
+            quicker = self.elapsed <= elapsed if equal else self.elapsed < elapsed
+            condition = and_(*(part == value for part, value in zip(self.key, key, strict=True)), quicker)
+        return await self.session.scalar(
+            select(func.count()).select_from(GameRecord).where(self.ranked, condition)
+        ) or 0
+
+
+async def ranked_page(
+    session: AsyncSession, info: ChallengeInfo, now: datetime, page: int, *, size: int = PAGE_SIZE
+) -> Leaderboard:
+    """Page ``page`` of a challenge's standings (clamped to the pages there are), ``size`` to a page."""
+    ranking = _Ranking(session, info, now)
+    total = await ranking.total()
+    pages = max(1, math.ceil(total / size))
+    page = min(max(page, 0), pages - 1)
+    start = page * size
+    found = (await session.execute(
+        ranking.rows().order_by(*ranking.key, ranking.elapsed, _GAMES.id).offset(start).limit(size)
     )).all()
-    scored = []
-    for name, user_id, status, score, moves, hints, undos, started_at, finished_at, game_id, variant, options in rows:
-        if not saved.readable(game_id, status, variant, options):
-            continue  # saved by another gatebot version: its owner is told, the ranking goes on without it
-        seconds = max(0.0, ((finished_at or now) - started_at).total_seconds())
-        ranked_moves = moves + penalty(info.hints, info.undo, hints, undos)
-        # What the ranking compares: won, cards up, fewer counted moves, less time (to the second).
-        tie = (0 if status == GameStatus.WON else 1, -score, ranked_moves, round(seconds))
-        fields = (name, user_id, GameStatus(status), score, moves, ranked_moves, seconds, hints, undos, game_id)
-        scored.append((tie, seconds, name.casefold(), fields))
-    scored.sort(key=lambda entry: entry[:3])
+    if not found:
+        return Leaderboard(info, (), page, pages, total)
+    # Rows tied with the page's ends on all but the name may stand on either side of its edges:
+    # read them all, and order them by name as the ranking does.
+    first, last = found[0], found[-1]
+    edges = {(tuple(row[:3]), row[3]) for row in (first, last)}
+    tied = (await session.execute(ranking.rows().where(or_(*(
+        and_(*(part == value for part, value in zip(ranking.key, key, strict=True)), ranking.elapsed == elapsed)
+        for key, elapsed in edges
+    ))))).all()
+    first_key = (tuple(first[:3]), first[3])
+    before = await ranking.ahead(first_key[0]) + await ranking.ahead(first_key[0], first_key[1])
+    rows = {row.id: row for row in (*found, *tied)}
+    ordered = sorted(rows.values(), key=lambda row: (tuple(row[:4]), row.display_name.casefold(), row.id))
+    shown = ordered[start - before:start - before + size]
+    return Leaderboard(info, tuple(await _standings(info, now, shown, start, ranking)), page, pages, total)
+
+
+async def _standings(
+    info: ChallengeInfo, now: datetime, rows: Sequence[Any], start: int, ranking: _Ranking
+) -> list[Standing]:
+    """The standings of consecutive ranked ``rows``, the first of them at place ``start + 1``."""
     standings: list[Standing] = []
-    rank, previous = 0, None
-    for place, (tie, _, _, fields) in enumerate(scored, start=1):
+    previous: tuple[int, ...] | None = None
+    rank = 0
+    for place, row in enumerate(rows, start=start + 1):
+        seconds = max(0.0, ((row.finished_at or now) - row.started_at).total_seconds())
+        ranked_moves = row.move_count + penalty(info.hints, info.undo, row.hint_count, row.undo_count)
+        tie = (*row[:3], round(seconds))
         if tie != previous:  # equal results share the better place: 1, 2, 2, 4
-            rank, previous = place, tie
-        standings.append(Standing(rank, *fields))
+            rank = place if previous is not None else await _first_rank(ranking, row, seconds)
+            previous = tie
+        standings.append(Standing(
+            rank, row.display_name, row.platform_user_id, GameStatus(row.status), row.score, row.move_count,
+            ranked_moves, seconds, row.hint_count, row.undo_count, row.id,
+        ))
     return standings
 
 
-def leaderboard_page(
-    info: ChallengeInfo, standings: Sequence[Standing], page: int, *, size: int = PAGE_SIZE
-) -> Leaderboard:
-    """Page ``page`` of ``standings`` (clamped to the pages there are), ``size`` to a page."""
-    pages = max(1, math.ceil(len(standings) / size))
-    page = min(max(page, 0), pages - 1)
-    return Leaderboard(info, tuple(standings[page * size:(page + 1) * size]), page, pages, len(standings))
+async def _first_rank(ranking: _Ranking, row: Any, seconds: float) -> int:
+    """The place of a page's first row: one after every attempt whose result is better to the second."""
+    whole = round(seconds)
+    # Times that round below ``whole`` (Python rounds halves to even, as the ranking did).
+    bound, equal = whole - 0.5, (whole - 1) % 2 == 0
+    return 1 + await ranking.ahead(tuple(row[:3])) + await ranking.ahead(tuple(row[:3]), bound, equal=equal)
 
 
 def best_streak(results: Sequence[str]) -> int:
