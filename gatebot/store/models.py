@@ -25,11 +25,12 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     case,
+    literal_column,
     text,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql.elements import Grouping
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import Grouping
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -229,8 +230,22 @@ class GameRecord(Base):
 
 
 def won_last() -> ColumnElement[int]:
-    """0 for a won game, 1 for any other: the first key of a challenge's ranking."""
-    return case((GameRecord.__table__.c.status == GameStatus.WON.value, 0), else_=1)
+    """0 for a won game, 1 for any other a ranking counts, 2 for one set aside (or of a status unknown here).
+
+    The first key of a challenge's ranking. Written with literal values, not parameters, so
+    that a query's expression is the very one indexed (:data:`RANKING_INDEXES`).
+    """
+    status = GameRecord.__table__.c.status
+    ranked = [literal_column(f"'{value}'") for value in _RANKED_STATUSES]
+    return case(
+        (status == literal_column(f"'{GameStatus.WON.value}'"), literal_column("0")),
+        (status.in_(ranked), literal_column("1")),
+        else_=literal_column("2"),
+    )
+
+
+#: The statuses ranked after a win: every one this gatebot knows but ``won`` and ``quarantined``.
+_RANKED_STATUSES = ("active", "lost", "resigned", "abandoned", "expired")
 
 
 def counted_moves(hints: bool, undos: bool) -> ColumnElement[int]:
@@ -256,15 +271,18 @@ def _ranking_index(hints: bool, undos: bool) -> Index:
     where = text("challenge_id IS NOT NULL")
     name = "ix_games_ranking" + ("_hints" if hints else "") + ("_undos" if undos else "")
     won, cards, moves = ranking_key(hints, undos)
+    games = GameRecord.__table__.c
     return Index(  # PostgreSQL wants an expression that is no function call in brackets
-        name, GameRecord.__table__.c.challenge_id, Grouping(won), cards, moves,
+        name, games.challenge_id, games.variant, games.options, Grouping(won), cards, moves,
         sqlite_where=where, postgresql_where=where,
     )
 
 
 #: A challenge's attempts in the order of its ranking, one index for each way it counts hints
 #: and undos (partial: ordinary games are not in them), so a page of its standings is read
-#: without reading every attempt.
+#: without reading every attempt. The game and options come before the ranking keys: an
+#: attempt ranks only with its challenge's (a row another gatebot version named otherwise does
+#: not), and the count of those that do is a range of the index.
 RANKING_INDEXES = tuple(_ranking_index(hints, undos) for hints in (False, True) for undos in (False, True))
 
 

@@ -5,7 +5,8 @@ Revises: 0008
 Create Date: 2026-12-05
 
 Four partial indexes on ``games`` (only rows with a challenge), one for each way a challenge
-counts hints and undos, on the challenge and the ranking's whole-number keys: won first,
+counts hints and undos, on the challenge, the game and options its attempts are dealt with,
+and the ranking's whole-number keys: won first,
 more cards up, fewer counted moves (see :data:`gatebot.store.models.RANKING_INDEXES`). The
 expressions are written out here as they stood when this revision was made.
 """
@@ -31,13 +32,20 @@ _INDEXES = {
 }
 
 
+#: 0 for a won game, 1 for another ranked one, 2 for one set aside or of an unknown status.
+_WON_LAST = (
+    "(CASE WHEN (status = 'won') THEN 0 "
+    "WHEN (status IN ('active', 'lost', 'resigned', 'abandoned', 'expired')) THEN 1 ELSE 2 END)"
+)
+
+
 def upgrade() -> None:
     """Make the four ranking indexes."""
     where = sa.text("challenge_id IS NOT NULL")
     for name, moves in _INDEXES.items():
         op.create_index(
             name, "games",
-            ["challenge_id", sa.text("(CASE WHEN (status = 'won') THEN 0 ELSE 1 END)"), sa.text("(-score)"),
+            ["challenge_id", "variant", "options", sa.text(_WON_LAST), sa.text("(-score)"),
              sa.text(f"({moves})")],
             sqlite_where=where, postgresql_where=where,
         )

@@ -43,8 +43,9 @@ from gatebot.service.challenges.info import (
     Leaderboard,
     ServerBoard,
     ServerStanding,
+    Standing,
 )
-from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, ranked_page
+from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, player_standing, ranked_page
 from gatebot.service.games import GameService, no_winnable_deals
 from gatebot.service.names import visible
 from gatebot.service.replies import Actor, Reply
@@ -335,6 +336,20 @@ class ChallengeService:
                 raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
             info = ChallengeInfo.of(row, await _attempt_count(session, row.id))
             return await ranked_page(session, info, self.now(), page, size=size)
+
+    async def own_standing(self, challenge_id: int, actor: Actor) -> Standing | None:
+        """A player's own place in a challenge's standings (the same ranking as :meth:`standings`); None if unranked.
+
+        :class:`ChallengeError` when there is no such challenge.
+        """
+        async with self._db.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            if row is None:
+                raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
+            player_id = await _player_id(session, actor)
+            if player_id is None:
+                return None
+            return await player_standing(session, ChallengeInfo.of(row), self.now(), player_id)
 
     async def server_board(self, guild_id: int, *, page: int = 0) -> ServerBoard:
         """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Float, and_, cast, func, literal, or_, select, tuple_
+from sqlalchemy import ColumnElement, Float, and_, cast, func, literal, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.service.attempts import penalty
@@ -29,9 +29,6 @@ from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_k
 
 #: Rows on one page of a leaderboard.
 PAGE_SIZE = 10
-
-#: The statuses a ranked attempt may have: every one this gatebot knows but ``quarantined``.
-RANKED_STATUSES = tuple(status.value for status in GameStatus if status is not GameStatus.QUARANTINED)
 
 _GAMES = GameRecord.__table__.c
 
@@ -53,39 +50,76 @@ class _Ranking:
         self.session, self.info, self.now = session, info, now
         counts_hints, counts_undos = info.hints == Rule.COUNTED, info.undo == Rule.COUNTED
         self.key = ranking_key(counts_hints, counts_undos)
-        self.elapsed = _elapsed(session.bind.dialect.name, now).label("elapsed")
+        self.elapsed = _elapsed(session.get_bind().dialect.name, now).label("elapsed")
         # An attempt is dealt with its challenge's game and options: a row naming others, or
         # a status this gatebot doesn't know (another version's, see ``saved``), is not ranked.
-        self.ranked = and_(
-            _GAMES.challenge_id == info.id, _GAMES.status.in_(RANKED_STATUSES),
-            _GAMES.variant == info.variant, _GAMES.options == " ".join(info.options),
+        self.attempts = and_(
+            _GAMES.challenge_id == info.id, _GAMES.variant == info.variant, _GAMES.options == " ".join(info.options),
         )
+        self.ranked = and_(self.attempts, self.key[0] < literal_column("2"))
 
     async def total(self) -> int:
         return await self.session.scalar(select(func.count()).select_from(GameRecord).where(self.ranked)) or 0
 
-    def rows(self) -> Any:
-        """The columns a standing is made of, its ranking key and time, for the attempts ranked."""
+    def rows(self, *key: int) -> Any:
+        """The columns a standing is made of, its ranking key and time, for the attempts ranked (with ``key``)."""
         return (
             select(
-                *(part.label(f"key{n}") for n, part in enumerate(self.key)), self.elapsed, Player.display_name, Player.platform_user_id, _GAMES.status, _GAMES.score,
+                *(part.label(f"key{n}") for n, part in enumerate(self.key)), self.elapsed,
+                Player.display_name, Player.platform_user_id, _GAMES.status, _GAMES.score,
                 _GAMES.move_count, _GAMES.hint_count, _GAMES.undo_count, _GAMES.started_at, _GAMES.finished_at,
                 _GAMES.id,
             )
             .join(Player, Player.id == _GAMES.player_id)
-            .where(self.ranked)
+            # An attempt with a given ranked key is ranked: the index's full key, not its first part's range.
+            .where(*((self.attempts, *self._equal(key)) if key else (self.ranked,)))
         )
+
+    def _equal(self, key: Sequence[int]) -> list[ColumnElement[bool]]:
+        return [part == value for part, value in zip(self.key[:len(key)], key, strict=True)]
+
+    async def page(self, start: int, size: int) -> list[Any]:
+        """``size`` attempts from place ``start + 1`` on, ordered by key, time and id (not yet by name).
+
+        The key at that place is found by walking the index alone; the rows from there are read
+        a range of the index at a time: the rest of that key, then of its first two parts, of its
+        first part, and the keys after -- each query stops after the rows still wanted.
+        """
+        key = (await self.session.execute(
+            select(*self.key).select_from(GameRecord).where(self.ranked).order_by(*self.key).offset(start).limit(1)
+        )).first()
+        if key is None:
+            return []
+        skip = start - await self.ahead(tuple(key))
+        ranges = [and_(*self._equal(key))]
+        ranges += [and_(*self._equal(key[:n]), self.key[n] > key[n]) for n in (2, 1, 0)]
+        found: list[Any] = []
+        for where in ranges:
+            wanted = size - len(found)
+            if wanted <= 0:
+                break
+            query = self.rows(*key[:1]) if where is not ranges[-1] else self.rows()
+            found.extend((await self.session.execute(
+                query.where(where).order_by(*self.key, self.elapsed, _GAMES.id).offset(skip).limit(wanted)
+            )).all())
+            skip = 0
+        return found
 
     async def ahead(self, key: tuple[int, int, int], elapsed: float | None = None, *, equal: bool = False) -> int:
         """How many attempts rank before ``key`` (and, with ``elapsed``, those with that key quicker than it)."""
         if elapsed is None:
-            condition = tuple_(*self.key) < tuple_(*key)
+            # One range of the index for each key: (a, b, c) < key as three counts of index ranges.
+            conditions = [and_(*self._equal(key[:n]), self.key[n] < key[n]) for n in range(3)]
         else:
             quicker = self.elapsed <= elapsed if equal else self.elapsed < elapsed
-            condition = and_(*(part == value for part, value in zip(self.key, key, strict=True)), quicker)
-        return await self.session.scalar(
-            select(func.count()).select_from(GameRecord).where(self.ranked, condition)
-        ) or 0
+            conditions = [and_(*self._equal(key), quicker)]
+        total = 0
+        for condition in conditions:
+            total += await self.session.scalar(
+                # Any key before one ranked is ranked too (its first key is at most that one's).
+                select(func.count()).select_from(GameRecord).where(self.attempts, condition)
+            ) or 0
+        return total
 
 
 async def ranked_page(
@@ -97,19 +131,16 @@ async def ranked_page(
     pages = max(1, math.ceil(total / size))
     page = min(max(page, 0), pages - 1)
     start = page * size
-    found = (await session.execute(
-        ranking.rows().order_by(*ranking.key, ranking.elapsed, _GAMES.id).offset(start).limit(size)
-    )).all()
+    found = await ranking.page(start, size)
     if not found:
         return Leaderboard(info, (), page, pages, total)
     # Rows tied with the page's ends on all but the name may stand on either side of its edges:
     # read them all, and order them by name as the ranking does.
     first, last = found[0], found[-1]
     edges = {(tuple(row[:3]), row[3]) for row in (first, last)}
-    tied = (await session.execute(ranking.rows().where(or_(*(
-        and_(*(part == value for part, value in zip(ranking.key, key, strict=True)), ranking.elapsed == elapsed)
-        for key, elapsed in edges
-    ))))).all()
+    tied: list[Any] = []
+    for key, elapsed in edges:  # one query for each: an OR of them would not use the index
+        tied.extend((await session.execute(ranking.rows(*key).where(ranking.elapsed == elapsed))).all())
     first_key = (tuple(first[:3]), first[3])
     before = await ranking.ahead(first_key[0]) + await ranking.ahead(first_key[0], first_key[1])
     rows = {row.id: row for row in (*found, *tied)}
@@ -127,16 +158,21 @@ async def _standings(
     rank = 0
     for place, row in enumerate(rows, start=start + 1):
         seconds = max(0.0, ((row.finished_at or now) - row.started_at).total_seconds())
-        ranked_moves = row.move_count + penalty(info.hints, info.undo, row.hint_count, row.undo_count)
         tie = (*row[:3], round(seconds))
         if tie != previous:  # equal results share the better place: 1, 2, 2, 4
             rank = place if previous is not None else await _first_rank(ranking, row, seconds)
             previous = tie
-        standings.append(Standing(
-            rank, row.display_name, row.platform_user_id, GameStatus(row.status), row.score, row.move_count,
-            ranked_moves, seconds, row.hint_count, row.undo_count, row.id,
-        ))
+        standings.append(_standing(info, now, row, rank))
     return standings
+
+
+def _standing(info: ChallengeInfo, now: datetime, row: Any, rank: int) -> Standing:
+    seconds = max(0.0, ((row.finished_at or now) - row.started_at).total_seconds())
+    ranked_moves = row.move_count + penalty(info.hints, info.undo, row.hint_count, row.undo_count)
+    return Standing(
+        rank, row.display_name, row.platform_user_id, GameStatus(row.status), row.score, row.move_count,
+        ranked_moves, seconds, row.hint_count, row.undo_count, row.id,
+    )
 
 
 async def _first_rank(ranking: _Ranking, row: Any, seconds: float) -> int:
@@ -145,6 +181,16 @@ async def _first_rank(ranking: _Ranking, row: Any, seconds: float) -> int:
     # Times that round below ``whole`` (Python rounds halves to even, as the ranking did).
     bound, equal = whole - 0.5, (whole - 1) % 2 == 0
     return 1 + await ranking.ahead(tuple(row[:3])) + await ranking.ahead(tuple(row[:3]), bound, equal=equal)
+
+
+async def player_standing(session: AsyncSession, info: ChallengeInfo, now: datetime, player_id: int) -> Standing | None:
+    """A player's own place in a challenge's standings, without reading the others; None if not ranked."""
+    ranking = _Ranking(session, info, now)
+    row = (await session.execute(ranking.rows().where(_GAMES.player_id == player_id))).first()
+    if row is None:
+        return None
+    seconds = max(0.0, ((row.finished_at or now) - row.started_at).total_seconds())
+    return _standing(info, now, row, await _first_rank(ranking, row, seconds))
 
 
 def best_streak(results: Sequence[str]) -> int:
