@@ -236,7 +236,7 @@ def won_last() -> ColumnElement[int]:
     that a query's expression is the very one indexed (:data:`RANKING_INDEXES`).
     """
     status = GameRecord.__table__.c.status
-    ranked = [literal_column(f"'{value}'") for value in _RANKED_STATUSES]
+    ranked: list[ColumnElement[str]] = [literal_column(f"'{value}'") for value in _RANKED_STATUSES]
     return case(
         (status == literal_column(f"'{GameStatus.WON.value}'"), literal_column("0")),
         (status.in_(ranked), literal_column("1")),

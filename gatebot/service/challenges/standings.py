@@ -34,13 +34,16 @@ _GAMES = GameRecord.__table__.c
 
 
 def _elapsed(dialect: str, now: datetime) -> ColumnElement[float]:
-    """Seconds an attempt took (or has taken so far, if still running), never below 0, as SQL."""
+    """Milliseconds an attempt took (or has taken so far, if still running), never below 0, as SQL.
+
+    Whole milliseconds, the finest SQLite reads from a stored time: so equal times are equal
+    in either database, and the order by time, then by name, is the same wherever it is read.
+    """
     until = func.coalesce(_GAMES.finished_at, literal(now, GameRecord.finished_at.type))
     if dialect == "sqlite":
-        # Julian days keep milliseconds, as SQLite reads them from the stored text.
-        seconds: ColumnElement[float] = (func.julianday(until) - func.julianday(_GAMES.started_at)) * 86400.0
-        return func.max(seconds, 0.0)
-    return func.greatest(cast(func.extract("epoch", until - _GAMES.started_at), Float), 0.0)
+        days = func.julianday(until) - func.julianday(_GAMES.started_at)
+        return func.max(func.round(days * 86_400_000.0), 0.0)
+    return func.greatest(func.round(cast(func.extract("epoch", until - _GAMES.started_at) * 1000, Float)), 0.0)
 
 
 class _Ranking:
@@ -91,22 +94,23 @@ class _Ranking:
         if key is None:
             return []
         skip = start - await self.ahead(tuple(key))
-        ranges = [and_(*self._equal(key))]
-        ranges += [and_(*self._equal(key[:n]), self.key[n] > key[n]) for n in (2, 1, 0)]
         found: list[Any] = []
-        for where in ranges:
+        # (the parts of the key a range fixes are left out of its order: SQLite then sorts less)
+        for fixed in (3, 2, 1, 0):
             wanted = size - len(found)
             if wanted <= 0:
                 break
-            query = self.rows(*key[:1]) if where is not ranges[-1] else self.rows()
+            query = self.rows(*key[:fixed]) if fixed else self.rows()
+            if fixed < 3:
+                query = query.where(self.key[fixed] > key[fixed])
             found.extend((await self.session.execute(
-                query.where(where).order_by(*self.key, self.elapsed, _GAMES.id).offset(skip).limit(wanted)
+                query.order_by(*self.key[fixed:], self.elapsed, _GAMES.id).offset(skip).limit(wanted)
             )).all())
             skip = 0
         return found
 
     async def ahead(self, key: tuple[int, int, int], elapsed: float | None = None, *, equal: bool = False) -> int:
-        """How many attempts rank before ``key`` (and, with ``elapsed``, those with that key quicker than it)."""
+        """How many attempts rank before ``key`` (or, with ``elapsed`` in ms, those with that key quicker than it)."""
         if elapsed is None:
             # One range of the index for each key: (a, b, c) < key as three counts of index ranges.
             conditions = [and_(*self._equal(key[:n]), self.key[n] < key[n]) for n in range(3)]
@@ -178,8 +182,8 @@ def _standing(info: ChallengeInfo, now: datetime, row: Any, rank: int) -> Standi
 async def _first_rank(ranking: _Ranking, row: Any, seconds: float) -> int:
     """The place of a page's first row: one after every attempt whose result is better to the second."""
     whole = round(seconds)
-    # Times that round below ``whole`` (Python rounds halves to even, as the ranking did).
-    bound, equal = whole - 0.5, (whole - 1) % 2 == 0
+    # Times that round below ``whole`` (Python rounds halves to even, as the ranking did), in ms.
+    bound, equal = whole * 1000 - 500, (whole - 1) % 2 == 0
     return 1 + await ranking.ahead(tuple(row[:3])) + await ranking.ahead(tuple(row[:3]), bound, equal=equal)
 
 
