@@ -64,8 +64,16 @@ class _Ranking:
     async def total(self) -> int:
         return await self.session.scalar(select(func.count()).select_from(GameRecord).where(self.ranked)) or 0
 
-    def rows(self, *key: int) -> Any:
-        """The columns a standing is made of, its ranking key and time, for the attempts ranked (with ``key``)."""
+    def rows(self, *key: int, player_id: int | None = None) -> Any:
+        """The columns a standing is made of, its ranking key and time, for the attempts ranked (with ``key``).
+
+        With ``player_id``, that player's attempt, ranked or not.
+        """
+        if player_id is not None:
+            where: tuple[ColumnElement[bool], ...] = (self.attempts, _GAMES.player_id == player_id)
+        else:
+            # An attempt with a given ranked key is ranked: the index's full key, not its first part's range.
+            where = (self.attempts, *self._equal(key)) if key else (self.ranked,)
         return (
             select(
                 *(part.label(f"key{n}") for n, part in enumerate(self.key)), self.elapsed,
@@ -74,8 +82,7 @@ class _Ranking:
                 _GAMES.id,
             )
             .join(Player, Player.id == _GAMES.player_id)
-            # An attempt with a given ranked key is ranked: the index's full key, not its first part's range.
-            .where(*((self.attempts, *self._equal(key)) if key else (self.ranked,)))
+            .where(*where)
         )
 
     def _equal(self, key: Sequence[int]) -> list[ColumnElement[bool]]:
