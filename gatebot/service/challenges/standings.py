@@ -100,7 +100,7 @@ class _Ranking:
         )).first()
         if key is None:
             return []
-        skip = start - await self.ahead(tuple(key))
+        skip = start - await self.ahead(tuple(key)) if start else 0
         found: list[Any] = []
         # (the parts of the key a range fixes are left out of its order: SQLite then sorts less)
         for fixed in (3, 2, 1, 0):
@@ -148,12 +148,13 @@ async def ranked_page(
     # Rows tied with the page's ends on all but the name may stand on either side of its edges:
     # read them all, and order them by name as the ranking does.
     first, last = found[0], found[-1]
-    edges = {(tuple(row[:3]), row[3]) for row in (first, last)}
+    # (On the first page nothing stands before it: rows tied with its first row are on it, or tied with its last.)
+    edges = {(tuple(row[:3]), row[3]) for row in ((first, last) if start else (last,))}
     tied: list[Any] = []
     for key, elapsed in edges:  # one query for each: an OR of them would not use the index
         tied.extend((await session.execute(ranking.rows(*key).where(ranking.elapsed == elapsed))).all())
     first_key = (tuple(first[:3]), first[3])
-    before = await ranking.ahead(first_key[0]) + await ranking.ahead(first_key[0], first_key[1])
+    before = await ranking.ahead(first_key[0]) + await ranking.ahead(first_key[0], first_key[1]) if start else 0
     rows = {row.id: row for row in (*found, *tied)}
     ordered = sorted(rows.values(), key=lambda row: (tuple(row[:4]), row.display_name.casefold(), row.id))
     shown = ordered[start - before:start - before + size]
@@ -171,7 +172,7 @@ async def _standings(
         seconds = max(0.0, ((row.finished_at or now) - row.started_at).total_seconds())
         tie = (*row[:3], round(seconds))
         if tie != previous:  # equal results share the better place: 1, 2, 2, 4
-            rank = place if previous is not None else await _first_rank(ranking, row, seconds)
+            rank = place if previous is not None or place == 1 else await _first_rank(ranking, row, seconds)
             previous = tie
         standings.append(_standing(info, now, row, rank))
     return standings
