@@ -4,7 +4,7 @@ Measured through the real :class:`~gatebot.service.challenges.ChallengeService` 
 SQLite file (and a PostgreSQL database with ``--postgres-url``):
 
 * ``leaderboard``: one page of a challenge's standings, for challenges with 100, 1,000 and
-  10,000 attempts (the standings are ranked from every attempt each time);
+  10,000 attempts (ranked by the database a page at a time; ``leaderboard_scale.py`` goes to 100,000);
 * ``server board``: the all-time board of a server whose members made ``--days`` dailies'
   worth of attempts;
 * ``play``: a member starting their attempt (the deal dealt and saved);

@@ -23,6 +23,7 @@ from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 
 from gatebot.store.database import Database, database_url_from_env, parse_database_url
+from gatebot.store.migrate import compared
 from gatebot.store.models import Base
 
 config = context.config
@@ -49,6 +50,7 @@ def run_migrations_offline() -> None:
         dialect_opts={"paramstyle": "named"},
         render_as_batch=True,
         compare_type=True,
+        include_object=compared,
     )
     with context.begin_transaction():
         context.run_migrations()
@@ -61,6 +63,7 @@ def do_run_migrations(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=True,
         compare_type=True,
+        include_object=compared,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    ColumnElement,
     Date,
     DateTime,
     ForeignKey,
@@ -23,10 +24,13 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    case,
+    literal_column,
     text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import Grouping
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -223,6 +227,63 @@ class GameRecord(Base):
     player: Mapped[Player] = relationship(back_populates="games", lazy="raise")
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's documented form
+
+
+def won_last() -> ColumnElement[int]:
+    """0 for a won game, 1 for any other a ranking counts, 2 for one set aside (or of a status unknown here).
+
+    The first key of a challenge's ranking. Written with literal values, not parameters, so
+    that a query's expression is the very one indexed (:data:`RANKING_INDEXES`).
+    """
+    status = GameRecord.__table__.c.status
+    ranked: list[ColumnElement[str]] = [literal_column(f"'{value}'") for value in _RANKED_STATUSES]
+    return case(
+        (status == literal_column(f"'{GameStatus.WON.value}'"), literal_column("0")),
+        (status.in_(ranked), literal_column("1")),
+        else_=literal_column("2"),
+    )
+
+
+#: The statuses ranked after a win: every one this gatebot knows but ``won`` and ``quarantined``.
+_RANKED_STATUSES = ("active", "lost", "resigned", "abandoned", "expired")
+
+
+def counted_moves(hints: bool, undos: bool) -> ColumnElement[int]:
+    """A game's moves, plus its hints and undos where its challenge counts them: the third key of the ranking."""
+    games = GameRecord.__table__.c
+    moves: ColumnElement[int] = games.move_count
+    if hints:
+        moves = moves + games.hint_count
+    if undos:
+        moves = moves + games.undo_count
+    return moves
+
+
+def ranking_key(hints: bool, undos: bool) -> tuple[ColumnElement[int], ...]:
+    """What a challenge's attempts are ranked by, in whole numbers: won first, more cards up, fewer counted moves.
+
+    Queries must order by these very expressions for the database to use the ranking index.
+    """
+    return won_last(), -GameRecord.__table__.c.score, counted_moves(hints, undos)
+
+
+def _ranking_index(hints: bool, undos: bool) -> Index:
+    where = text("challenge_id IS NOT NULL")
+    name = "ix_games_ranking" + ("_hints" if hints else "") + ("_undos" if undos else "")
+    won, cards, moves = ranking_key(hints, undos)
+    games = GameRecord.__table__.c
+    return Index(  # PostgreSQL wants an expression that is no function call in brackets
+        name, games.challenge_id, games.variant, games.options, Grouping(won), cards, moves,
+        sqlite_where=where, postgresql_where=where,
+    )
+
+
+#: A challenge's attempts in the order of its ranking, one index for each way it counts hints
+#: and undos (partial: ordinary games are not in them), so a page of its standings is read
+#: without reading every attempt. The game and options come before the ranking keys: an
+#: attempt ranks only with its challenge's (a row another gatebot version named otherwise does
+#: not), and the count of those that do is a range of the index.
+RANKING_INDEXES = tuple(_ranking_index(hints, undos) for hints in (False, True) for undos in (False, True))
 
 
 class Challenge(Base):

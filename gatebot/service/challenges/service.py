@@ -43,8 +43,9 @@ from gatebot.service.challenges.info import (
     Leaderboard,
     ServerBoard,
     ServerStanding,
+    Standing,
 )
-from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, leaderboard_page, ranked_standings
+from gatebot.service.challenges.standings import PAGE_SIZE, best_streak, player_standing, ranked_page
 from gatebot.service.games import GameService, no_winnable_deals
 from gatebot.service.names import visible
 from gatebot.service.replies import Actor, Reply
@@ -321,8 +322,7 @@ class ChallengeService:
             challenge_id = ranked[0].id
         info = await self.get(guild_id, challenge_id)
         async with self._db.sessions() as session:
-            standings = await ranked_standings(session, info, self.now())
-        return leaderboard_page(info, standings, page)
+            return await ranked_page(session, info, self.now(), page)
 
     async def standings(self, challenge_id: int, *, page: int = 0, size: int = PAGE_SIZE) -> Leaderboard:
         """A page of any server's challenge's standings, found by its number alone (a public page's).
@@ -335,8 +335,21 @@ class ChallengeService:
             if row is None:
                 raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
             info = ChallengeInfo.of(row, await _attempt_count(session, row.id))
-            ranked = await ranked_standings(session, info, self.now())
-        return leaderboard_page(info, ranked, page, size=size)
+            return await ranked_page(session, info, self.now(), page, size=size)
+
+    async def own_standing(self, challenge_id: int, actor: Actor) -> Standing | None:
+        """A player's own place in a challenge's standings (the same ranking as :meth:`standings`); None if unranked.
+
+        :class:`ChallengeError` when there is no such challenge.
+        """
+        async with self._db.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            if row is None:
+                raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
+            player_id = await _player_id(session, actor)
+            if player_id is None:
+                return None
+            return await player_standing(session, ChallengeInfo.of(row), self.now(), player_id)
 
     async def server_board(self, guild_id: int, *, page: int = 0) -> ServerBoard:
         """A page of the server's all-time leaderboard: wins, then win rate, then best streak."""
@@ -539,10 +552,10 @@ class ChallengeService:
             row = await session.get(Challenge, challenge_id)
             assert row is not None
             info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
-            standings = await ranked_standings(session, info, now)
+            board = await ranked_page(session, info, now, 0)
         log.info("closed %s (challenge %s) in server %s with %d attempts", info.name, info.id, info.guild_id,
-                 len(standings))
-        return Announcement(Happening.CLOSED, info, leaderboard_page(info, standings, 0), ended)
+                 board.total)
+        return Announcement(Happening.CLOSED, info, board, ended)
 
 
 def _earlier(column: Any, now: datetime) -> Any:
