@@ -40,18 +40,22 @@ _WON_LAST = (
 
 
 def upgrade() -> None:
-    """Make the four ranking indexes."""
+    """Make the four ranking indexes, each only if missing.
+
+    A database stamped behind its own tables (``gatebot db stamp``, as the advice for one says)
+    may hold them already: upgrading it must not fail on an index that is there.
+    """
     where = sa.text("challenge_id IS NOT NULL")
     for name, moves in _INDEXES.items():
         op.create_index(
             name, "games",
             ["challenge_id", "variant", "options", sa.text(_WON_LAST), sa.text("(-score)"),
              sa.text(f"({moves})")],
-            sqlite_where=where, postgresql_where=where,
+            sqlite_where=where, postgresql_where=where, if_not_exists=True,
         )
 
 
 def downgrade() -> None:
     """Drop them: pages are then read from every attempt's row."""
     for name in _INDEXES:
-        op.drop_index(name, table_name="games")
+        op.drop_index(name, table_name="games", if_exists=True)

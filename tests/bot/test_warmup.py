@@ -3,7 +3,8 @@
 Checked in a fresh interpreter (this test process has imported everything long since): the
 bot's modules, then the warm-up's imports, then every board drawn in every style and a hint
 asked of every variant's solver, as first commands would; nothing of gatebot's or Pillow's may
-be imported by those, and the picture's palette of each size sent (wide, phone) is found already. The database connection and the hint workers are the service's
+be imported by those, and the picture's palette of each size sent (wide, phone) is found
+already. The database connection and the hint workers are the service's
 (tests/service/test_hints.py starts real workers).
 """
 
