@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -131,7 +132,36 @@ def tap_move(driver: WebDriver, view: dict[str, Any], move: str) -> None:
         chain.perform()
         tap(driver, place(driver, entry["to"]))
         return
-    chain.move_to_element_with_offset(target, 0, -target_height / 2 + 6).click().perform()
+    try:
+        chain.move_to_element_with_offset(target, 0, -target_height / 2 + 6).click().perform()
+    except StaleElementReferenceException:
+        # The board was drawn anew between the look and the gesture (a live update came in): look again.
+        _tap_move_slowly(driver, entry)
+
+
+def _tap_move_slowly(driver: WebDriver, entry: dict[str, Any]) -> None:
+    """The card, then its place, each found afresh just before its tap, the card only if it isn't picked up."""
+    for _ in range(5):
+        try:
+            picked = driver.execute_script(CHOSEN, entry["from"], entry["card"])
+            if picked is None:
+                found = driver.execute_script(TAP_MOVE, entry["from"], entry["card"], entry["to"])
+                assert found is not None, f"{entry['move']}: its card or its place is not on the page"
+                tap(driver, found[0])
+            found = driver.execute_script(TAP_MOVE, entry["from"], entry["card"], entry["to"])
+            assert found is not None, f"{entry['move']}: its card or its place is not on the page"
+            tap(driver, found[2])
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{entry['move']}: the board kept being drawn anew under the taps")
+
+
+#: The card picked up (drawn with the class ``chosen``), or null.
+CHOSEN = """
+const [from, name] = arguments;
+return document.querySelector(`.card.chosen[data-pile="${from}"][data-card="${name}"]`);
+"""
 
 
 #: The card a move takes and the place it goes (its pile's top card, or the empty place), their heights, and
