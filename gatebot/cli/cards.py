@@ -7,12 +7,11 @@ writes nothing.
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
-from gatebot.cli.output import finished_game_choice, quiet_service_logs, refuse, say
+from gatebot.cli.output import finished_game_choice, folder_refusal, print_written, refuse
 from gatebot.digits import shown
-from gatebot.messages import _, message_of
+from gatebot.messages import _
 
 
 def card_command(args: argparse.Namespace) -> int:
@@ -21,8 +20,7 @@ def card_command(args: argparse.Namespace) -> int:
     2 for bad arguments, a game with no card, or a database or a file that can't be used;
     each is one sentence on stderr, and nothing is written.
     """
-    from gatebot.errors import UserError
-    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.store.database import database_url_from_env
     from gatebot.terminal.card import CardRequest, share_card
 
     chosen = finished_game_choice(args.game, args.user)
@@ -32,15 +30,8 @@ def card_command(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix.lower() != ".png":
         return refuse(_("--out names a .png file, not {typed}", typed=shown(args.out)))
-    if out is not None and out.is_dir():
-        return refuse(_("--out names a file to write, and {typed} is a folder", typed=shown(args.out)))
+    folder = folder_refusal(out, args.out)
+    if folder is not None:
+        return refuse(folder)
     request = CardRequest(database_url=database_url_from_env(), user=user, out=out, game_id=game_id)
-    quiet_service_logs()
-    try:
-        print(say(asyncio.run(share_card(request))))
-    except (UserError, DatabaseError) as error:
-        return refuse(message_of(error))
-    except OSError as error:
-        return refuse(_("{file} can't be written: {reason}", file=str(error.filename or request.out),
-                        reason=error.strerror or str(error)))
-    return 0
+    return print_written(share_card(request), request.out)

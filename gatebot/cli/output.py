@@ -8,10 +8,13 @@ Every sentence printed to a person is marked where it arises and said through
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
-from typing import TextIO
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TextIO
 
 from gatebot.locale import terminal_language
 from gatebot.messages import _
@@ -91,3 +94,33 @@ def finished_game_choice(game: str | None, user: str | None) -> tuple[int | None
     if not 1 <= len(player) <= MAX_USER_LENGTH:
         return _("--user takes a name of 1 to {most} characters", most=MAX_USER_LENGTH)
     return game_id, player
+
+
+def folder_refusal(out: Path | None, typed: str | None) -> str | None:
+    """The sentence refusing ``--out`` when it names a folder rather than a file to write, else None."""
+    from gatebot.digits import shown
+
+    if out is not None and out.is_dir():
+        return _("--out names a file to write, and {typed} is a folder", typed=shown(typed or str(out)))
+    return None
+
+
+def print_written(work: Coroutine[Any, Any, str], out: Path | None) -> int:
+    """Run ``work`` (a command's reading and writing), print what it says; the exit code.
+
+    0 when it finished; 2 with one sentence when the player asked for something there is not,
+    the database can't be used, or the file ``out`` can't be written.
+    """
+    from gatebot.errors import UserError
+    from gatebot.messages import message_of
+    from gatebot.store.database import DatabaseError
+
+    quiet_service_logs()
+    try:
+        print(say(asyncio.run(work)))
+    except (UserError, DatabaseError) as error:
+        return refuse(message_of(error))
+    except OSError as error:
+        return refuse(_("{file} can't be written: {reason}", file=str(error.filename or out),
+                        reason=error.strerror or str(error)))
+    return 0

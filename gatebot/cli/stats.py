@@ -10,7 +10,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from gatebot.cli.output import finished_game_choice, quiet_service_logs, refuse, say
+from gatebot.cli.output import finished_game_choice, folder_refusal, print_written, quiet_service_logs, refuse, say
 from gatebot.digits import parse_whole, shown
 from gatebot.messages import _, message_of
 
@@ -21,8 +21,7 @@ def stats_command(args: argparse.Namespace) -> int:
     2 for bad arguments, a picture of nothing, or a database or a file that can't be used;
     each is one sentence on stderr, and nothing is written.
     """
-    from gatebot.errors import UserError
-    from gatebot.store.database import DatabaseError, database_url_from_env
+    from gatebot.store.database import database_url_from_env
     from gatebot.terminal.stats import StatsRequest, show_stats
 
     chosen = finished_game_choice(None, args.user)
@@ -32,18 +31,11 @@ def stats_command(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix.lower() != ".png":
         return refuse(_("--out names a .png file, not {typed}", typed=shown(args.out)))
-    if out is not None and out.is_dir():
-        return refuse(_("--out names a file to write, and {typed} is a folder", typed=shown(args.out)))
+    folder = folder_refusal(out, args.out)
+    if folder is not None:
+        return refuse(folder)
     request = StatsRequest(database_url=database_url_from_env(), user=user, out=out, variant=args.variant)
-    quiet_service_logs()
-    try:
-        print(say(asyncio.run(show_stats(request))))
-    except (UserError, DatabaseError) as error:
-        return refuse(message_of(error))
-    except OSError as error:
-        return refuse(_("{file} can't be written: {reason}", file=str(error.filename or request.out),
-                        reason=error.strerror or str(error)))
-    return 0
+    return print_written(show_stats(request), request.out)
 
 
 def games_command(args: argparse.Namespace) -> int:
