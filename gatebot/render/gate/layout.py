@@ -74,26 +74,8 @@ def layout_gate(
     f_span = (foundation_boxes[0][0], top, foundation_boxes[-1][2], top)
     badges.append(badge("F", f_span, badge_top, m))
 
-    if game.stock_count:
-        stacks.append(Stack("S", stock_box, min(game.stock_count - 1, 3), face_down=True))
-        backs.append(stock_box)
-    else:
-        slots.append(Slot("S", stock_box, SlotKind.EMPTY))
-    waste = game.waste
-    if waste:
-        stacks.append(Stack("W", waste_box, min(len(waste) - 1, 3), face_down=False))
-        cards.append(CardSpot("W", waste[-1], waste_box, m.card_h))
-        if len(waste) > 1:
-            caption_xy = ((waste_box[0] + waste_box[2]) // 2, waste_box[3] + m.pad + m.pad // 2)
-            under = language.gettext("+{n} under").format(n=len(waste) - 1)
-            texts.append(Text(under, caption_xy, m.caption_font, "caption", "mt"))
-    else:
-        slots.append(Slot("W", waste_box, SlotKind.EMPTY))
-    for suit, (box, top_card) in enumerate(zip(foundation_boxes, game.foundations, strict=True)):
-        if top_card is None:
-            slots.append(Slot("F", box, SlotKind.FOUNDATION, Suit(suit)))
-        else:
-            cards.append(CardSpot("F", top_card, box, m.card_h))
+    _stock_and_waste(game, stock_box, waste_box, m, language, slots, stacks, cards, backs, texts)
+    _foundations(game, foundation_boxes, m, slots, cards)
 
     # Main row: left gatepost, columns, right gatepost, all fanned downwards.
     badge_top = top + m.card_h + m.caption_font + 3 * m.pad
@@ -161,11 +143,7 @@ def _layout_phone(game: GateGame, m: Metrics, language: Language, label: str | N
     badges += [badge("S", stock_box, badge_top, m), badge("W", waste_box, badge_top, m)]
     badges.append(badge("F", (foundation_boxes[0][0], top, foundation_boxes[-1][2], top), badge_top, m))
     _stock_and_waste(game, stock_box, waste_box, m, language, slots, stacks, cards, backs, texts)
-    for suit, (box, top_card) in enumerate(zip(foundation_boxes, game.foundations, strict=True)):
-        if top_card is None:
-            slots.append(Slot("F", box, SlotKind.FOUNDATION, Suit(suit)))
-        else:
-            cards.append(CardSpot("F", top_card, box, m.card_h))
+    _foundations(game, foundation_boxes, m, slots, cards)
 
     reserves_bottom = top + m.card_h + m.caption_font + 2 * m.pad  # room for the waste's count at least
     for name, x, pile in (("L", left_x, game.reserves[0]), ("R", right_x, game.reserves[1])):
@@ -212,6 +190,15 @@ def _stock_and_waste(
         caption_xy = ((waste_box[0] + waste_box[2]) // 2, waste_box[3] + m.pad + m.pad // 2)
         under = language.gettext("+{n} under").format(n=len(waste) - 1)
         texts.append(Text(under, caption_xy, m.caption_font, "caption", "mt"))
+
+
+def _foundations(game: GateGame, boxes: Sequence[Box], m: Metrics, slots: list[Slot], cards: list[CardSpot]) -> None:
+    """Each foundation's top card in its box, or its suit's empty place."""
+    for suit, (box, top_card) in enumerate(zip(boxes, game.foundations, strict=True)):
+        if top_card is None:
+            slots.append(Slot("F", box, SlotKind.FOUNDATION, Suit(suit)))
+        else:
+            cards.append(CardSpot("F", top_card, box, m.card_h))
 
 
 def _fan(
