@@ -116,17 +116,7 @@ def layout_archway(
     column_badge_top = places[LEFT_LEG[0] - 1][1] + arch_top
     column_top = column_badge_top + m.badge_h + m.pad
     first_x = (width - columns_w) // 2
-    for number, column in enumerate(game.columns, start=1):
-        label = str(number)
-        box = card_box(first_x + (number - 1) * (m.card_w + m.gap), column_top, m)
-        badges.append(badge(label, box, column_badge_top, m))
-        if not column:
-            slots.append(Slot(label, box, SlotKind.FREE, note=language.gettext("space")))
-            continue
-        step = column_step(len(column), m)
-        for i, card in enumerate(column):
-            shown = m.card_h if i == len(column) - 1 else step
-            cards.append(CardSpot(label, card, card_box(box[0], box[1] + i * step, m), shown))
+    _columns(game, first_x, column_top, column_badge_top, m, language, badges, slots, cards)
 
     columns_bottom = column_top + (COLUMN_ROOM - 1) * m.fan + m.card_h
     arch_bottom = arch_top + max(place[3] for place in places)
@@ -183,17 +173,7 @@ def _layout_phone(game: ArchwayGame, m: Metrics, language: Language, label: str 
 
     first_x = width - m.margin - group_w
     column_top = region_top + m.badge_h + m.pad
-    for number, column in enumerate(game.columns, start=1):
-        name = str(number)
-        box = card_box(first_x + (number - 1) * (m.card_w + m.gap), column_top, m)
-        badges.append(badge(name, box, region_top, m))
-        if not column:
-            slots.append(Slot(name, box, SlotKind.FREE, note=language.gettext("space")))
-            continue
-        step = column_step(len(column), m)
-        for i, card in enumerate(column):
-            shown = m.card_h if i == len(column) - 1 else step
-            cards.append(CardSpot(name, card, card_box(box[0], box[1] + i * step, m), shown))
+    _columns(game, first_x, column_top, region_top, m, language, badges, slots, cards)
 
     packets_bottom = region_top + (len(game.arch) - 1) * m.fan + m.card_h
     columns_bottom = column_top + (COLUMN_ROOM - 1) * m.fan + m.card_h
@@ -309,3 +289,21 @@ def _header(
     """Title and deal at the left; moves and score (and the result) at the right."""
     deal, moves, score = archway_facts(game, language, label=label)
     return header_texts(game, f"{title_words(game)} · {deal}", f"{moves} · {score}", m, right_edge, language)
+
+
+def _columns(
+    game: ArchwayGame, first_x: int, top: int, badge_top: int, m: Metrics, language: Language, badges: list[Badge],
+    slots: list[Slot], cards: list[CardSpot],
+) -> None:
+    """The four columns side by side from ``first_x``, each fanned down from ``top`` under its numbered badge."""
+    for number, column in enumerate(game.columns, start=1):
+        name = str(number)
+        box = card_box(first_x + (number - 1) * (m.card_w + m.gap), top, m)
+        badges.append(badge(name, box, badge_top, m))
+        if not column:
+            slots.append(Slot(name, box, SlotKind.FREE, note=language.gettext("space")))
+            continue
+        step = column_step(len(column), m)
+        for i, card in enumerate(column):
+            shown = m.card_h if i == len(column) - 1 else step
+            cards.append(CardSpot(name, card, card_box(box[0], box[1] + i * step, m), shown))
