@@ -36,20 +36,20 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+from challenge_figures import START, add_attempts  # run as a script: its folder is on the path
 from sqlalchemy import insert, select
 from sqlalchemy.engine import make_url
 
 from gatebot.service import Actor, GameService
 from gatebot.service.challenges import ChallengeService
-from gatebot.store import Challenge, Database, GameRecord, GameStatus, Player, migrate
+from gatebot.store import Challenge, Database, Player, migrate
 from gatebot.store.migrate import ensure_schema
 
-START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 SIZES = (1_000, 10_000, 100_000)
 WHAT = ("page 1", "middle page", "own rank")
 
@@ -75,20 +75,7 @@ async def fill(db: Database, size: int, rng: random.Random) -> int:
         ids = list((await connection.execute(
             select(Player.id).where(Player.platform_user_id.like(f"{size}-%")).order_by(Player.id)
         )).scalars())
-        rows = []
-        for player_id in ids:
-            won = rng.random() < 0.33
-            started = START + timedelta(seconds=rng.randrange(3600))
-            rows.append({
-                "player_id": player_id, "variant": "gate", "options": "", "deal": 1, "log": "", "position": "",
-                "status": GameStatus.WON if won else GameStatus.LOST, "score": 52 if won else rng.randint(5, 51),
-                "move_count": rng.randint(60, 200), "undo_count": rng.randint(0, 5), "hint_count": rng.randint(0, 3),
-                "started_at": started, "updated_at": started,
-                "finished_at": started + timedelta(seconds=rng.randint(60, 1800)),
-                "challenge_id": challenge_id, "version": 1,
-            })
-        for start in range(0, len(rows), 2000):
-            await connection.execute(insert(GameRecord.__table__), rows[start:start + 2000])
+    await add_attempts(db, challenge_id, ids, rng)  # the same random results as the challenge figures'
     async with db.engine.connect() as connection:  # the statistics a live database's autovacuum keeps
         await connection.execution_options(isolation_level="AUTOCOMMIT")
         await connection.exec_driver_sql("ANALYZE")
