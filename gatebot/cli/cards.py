@@ -7,11 +7,8 @@ writes nothing.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from gatebot.cli.output import finished_game_choice, folder_refusal, print_written, refuse
-from gatebot.digits import shown
-from gatebot.messages import _
+from gatebot.cli.output import finished_game_choice, png_out, print_written, refuse
 
 
 def card_command(args: argparse.Namespace) -> int:
@@ -27,11 +24,8 @@ def card_command(args: argparse.Namespace) -> int:
     if isinstance(chosen, str):
         return refuse(chosen)
     game_id, user = chosen
-    out = Path(args.out) if args.out is not None else None
-    if out is not None and out.suffix.lower() != ".png":
-        return refuse(_("--out names a .png file, not {typed}", typed=shown(args.out)))
-    folder = folder_refusal(out, args.out)
-    if folder is not None:
-        return refuse(folder)
+    out = png_out(args.out)
+    if isinstance(out, str):
+        return refuse(out)
     request = CardRequest(database_url=database_url_from_env(), user=user, out=out, game_id=game_id)
     return print_written(share_card(request), request.out)

@@ -105,6 +105,18 @@ def folder_refusal(out: Path | None, typed: str | None) -> str | None:
     return None
 
 
+def png_out(typed: str | None) -> Path | str | None:
+    """``--out`` of a command that writes a picture as PNG: its path (None without it), or the sentence refusing it."""
+    from gatebot.digits import shown
+
+    if typed is None:
+        return None
+    out = Path(typed)
+    if out.suffix.lower() != ".png":
+        return _("--out names a .png file, not {typed}", typed=shown(typed))
+    return folder_refusal(out, typed) or out
+
+
 def print_written(work: Coroutine[Any, Any, str], out: Path | None) -> int:
     """Run ``work`` (a command's reading and writing), print what it says; the exit code.
 

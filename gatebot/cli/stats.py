@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 
-from gatebot.cli.output import finished_game_choice, folder_refusal, print_written, quiet_service_logs, refuse, say
+from gatebot.cli.output import finished_game_choice, png_out, print_written, quiet_service_logs, refuse, say
 from gatebot.digits import parse_whole, shown
 from gatebot.messages import _, message_of
 
@@ -28,12 +27,9 @@ def stats_command(args: argparse.Namespace) -> int:
     if isinstance(chosen, str):
         return refuse(chosen)
     _game, user = chosen
-    out = Path(args.out) if args.out is not None else None
-    if out is not None and out.suffix.lower() != ".png":
-        return refuse(_("--out names a .png file, not {typed}", typed=shown(args.out)))
-    folder = folder_refusal(out, args.out)
-    if folder is not None:
-        return refuse(folder)
+    out = png_out(args.out)
+    if isinstance(out, str):
+        return refuse(out)
     request = StatsRequest(database_url=database_url_from_env(), user=user, out=out, variant=args.variant)
     return print_written(show_stats(request), request.out)
 
