@@ -74,6 +74,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # the fake Discord lives in tests/
 
+from procstat import cpu_seconds  # noqa: E402  (run as a script: its folder is on the path)
+
 from gatebot.bot.errors import APOLOGY  # noqa: E402
 from gatebot.rules import MAX_DEAL  # noqa: E402
 from tests.fake_discord import FakeDiscord, InteractionHandle, InteractionRefused, StoredMessage, World  # noqa: E402
@@ -448,16 +450,6 @@ def probe_ms(core: int | None) -> float:
     finally:
         if saved is not None:
             os.sched_setaffinity(0, saved)
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """User + system CPU seconds of process ``pid``: (its main thread, all its threads), from /proc."""
-
-    def read(path: str) -> float:
-        fields = Path(path).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    return read(f"/proc/{pid}/task/{pid}/stat"), read(f"/proc/{pid}/stat")
 
 
 @dataclass

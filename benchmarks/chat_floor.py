@@ -64,6 +64,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # the fake Discord lives in tests/
 
 import discord  # noqa: E402
+from procstat import cpu_seconds  # noqa: E402  (run as a script: its folder is on the path)
 
 from tests.fake_discord.base_url import API_BASE_VARIABLE, use_base_url  # noqa: E402
 
@@ -174,19 +175,6 @@ def run_floor(which: str) -> None:
 
 
 # -- the harness ---------------------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """User + system CPU seconds of process ``pid`` from /proc: (all its threads, those gone included; its main thread).
-
-    The main thread runs the event loop; gatebot's other threads are SQLite's (aiosqlite).
-    """
-
-    def read(path: str) -> float:
-        fields = Path(path).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    return read(f"/proc/{pid}/stat"), read(f"/proc/{pid}/task/{pid}/stat")
 
 
 @dataclass
@@ -346,13 +334,13 @@ async def measure(bot: Bot, player: Player, kind: str, moves: int) -> tuple[floa
         await one(bot, player, kind)
     await quiet(bot.fake, 0.05)
     check(bot, player, kind)
-    cpu = cpu_seconds(bot.process.pid)
+    loop, cpu = cpu_seconds(bot.process.pid)
     for _ in range(moves):
         await one(bot, player, kind)
     await quiet(bot.fake, 0.05)  # the last move's trailing work is counted
-    after = cpu_seconds(bot.process.pid)
+    loop_after, after = cpu_seconds(bot.process.pid)
     check(bot, player, kind)
-    return (after[0] - cpu[0]) / moves, (after[1] - cpu[1]) / moves
+    return (after - cpu) / moves, (loop_after - loop) / moves
 
 
 def show_requests(bot: Bot, player: Player, kind: str) -> str:
