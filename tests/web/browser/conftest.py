@@ -157,6 +157,17 @@ def page(chromium: WebDriver, server: Server) -> Iterator[WebDriver]:
     chromium.switch_to.window(chromium.window_handles[0])
 
 
+def text_of(driver: WebDriver, element_id: str) -> str:
+    """The shown text of the element with this id, or "" while there is none.
+
+    Read by one script inside the page rather than found and then read over two WebDriver calls:
+    between those two, a page being replaced (a form posted, a redirect followed) can take the
+    element away, and Chromium then answers with an error that is neither stale nor missing.
+    """
+    script = "const e = document.getElementById(arguments[0]); return e ? e.innerText.trim() : '';"
+    return driver.execute_script(script, element_id)  # type: ignore[no-any-return]
+
+
 def wait(driver: WebDriver, seconds: float = 10) -> WebDriverWait:
     # An element read while the page is being replaced (a form posted, a redirect followed) goes stale:
     # that is the page still changing, so the wait looks again rather than fail.

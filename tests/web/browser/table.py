@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 
-from tests.web.browser.conftest import Server, wait
+from tests.web.browser.conftest import Server, text_of, wait
 
 #: Runs in the page's own context (Selenium's scripts are not bound by the page's CSP): a change the page
 #: itself could send, with its session and CSRF token.
@@ -218,4 +218,4 @@ def cut_live_stream(driver: WebDriver) -> None:
 
 
 def message(driver: WebDriver) -> str:
-    return driver.find_element(By.ID, "message").text
+    return text_of(driver, "message")

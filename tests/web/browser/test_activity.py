@@ -42,7 +42,7 @@ from gatebot.web.serve import start
 from tests.bot.running import run_until_ready
 from tests.fake_discord import FakeDiscord, use_base_url
 from tests.fake_discord.oauth import CLIENT_SECRET
-from tests.web.browser.conftest import KEY, wait
+from tests.web.browser.conftest import KEY, text_of, wait
 from tests.web.browser.table import shown_version, stored, tap_move
 from tests.web.browser.test_chat import Both, moves_on
 
@@ -228,7 +228,7 @@ def test_discord_frames_the_table_alice_is_signed_in_sees_who_is_here_and_plays_
     chromium.get(PARENT + "/?refuse")  # first the player refuses: one sentence, no game shown
     chromium.switch_to.frame(chromium.find_element(By.ID, "activity"))
     try:
-        wait(chromium, 20).until(lambda d: "didn't sign you in" in d.find_element(By.ID, "message").text,
+        wait(chromium, 20).until(lambda d: "didn't sign you in" in text_of(d, "message"),
                                  "the refusal said")
         record_property("first_load_transferred_bytes", chromium.execute_script(TRANSFERRED))  # nothing cached yet
         assert shown_version(chromium) is None
@@ -288,7 +288,7 @@ def test_discord_frames_the_table_alice_is_signed_in_sees_who_is_here_and_plays_
         wait(chromium, 10).until(lambda d: "Friday" in d.find_element(By.ID, "facts").text, "the attempt shown")
         assert stored(chromium)["deal"] is None and "424242" not in chromium.page_source
         card.find_element(By.TAG_NAME, "button").click()  # a second attempt: chat's sentence
-        wait(chromium, 10).until(lambda d: "already played Friday" in d.find_element(By.ID, "message").text,
+        wait(chromium, 10).until(lambda d: "already played Friday" in text_of(d, "message"),
                                  "the second attempt refused")
     finally:
         chromium.switch_to.default_content()

@@ -27,7 +27,7 @@ from gatebot.web.guard import RateLimit
 from gatebot.web.serve import start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.oauth import CLIENT_SECRET
-from tests.web.browser.conftest import KEY, Server, wait
+from tests.web.browser.conftest import KEY, Server, text_of, wait
 
 
 @pytest.fixture(scope="module")
@@ -85,12 +85,12 @@ def test_a_guest_signs_in_with_discord_brings_their_game_over_and_signs_out(
     wait(chromium).until(lambda driver: "Which game" in driver.page_source)
     assert chromium.current_url.startswith(server.address + "signin/callback")
     chromium.find_element(By.CSS_SELECTOR, 'button[value="guest"]').click()
-    wait(chromium).until(lambda driver: "is now your Discord game" in driver.find_element(By.ID, "message").text)
+    wait(chromium).until(lambda driver: "is now your Discord game" in text_of(driver, "message"))
 
     brought = server.run(server.service.show(alice))
     assert brought.game_id == dealt.game_id and brought.status is GameStatus.ACTIVE  # chat plays the guest's game
     assert not chromium.find_elements(By.LINK_TEXT, "Sign in with Discord")
 
     chromium.find_element(By.CSS_SELECTOR, "form.account button").click()
-    wait(chromium).until(lambda driver: "signed out" in driver.find_element(By.ID, "message").text)
+    wait(chromium).until(lambda driver: "signed out" in text_of(driver, "message"))
     assert chromium.find_elements(By.LINK_TEXT, "Sign in with Discord")
