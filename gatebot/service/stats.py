@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, extract, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.errors import UserError
@@ -31,7 +31,7 @@ from gatebot.service import saved
 from gatebot.service.changes import UNDO_TOKEN, GameDamaged
 from gatebot.service.variants import deck_size
 from gatebot.store.database import Database
-from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, utcnow
+from gatebot.store.models import Challenge, ChallengeKind, GameRecord, GameStatus, Player, time_between, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -429,15 +429,9 @@ async def _variant_stats(session: AsyncSession, player_id: int, now: datetime) -
 
 
 def _seconds_taken(session: AsyncSession) -> ColumnElement[Any]:
-    """A game's seconds from its deal to its end, as the database computes them.
-
-    SQLite keeps the times as text, which ``julianday`` reads; PostgreSQL keeps instants, whose
-    difference is an interval.
-    """
+    """A game's seconds from its deal to its end, as the database computes them."""
     dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
-    if dialect == "sqlite":
-        return (func.julianday(GameRecord.finished_at) - func.julianday(GameRecord.started_at)) * 86400.0
-    return extract("epoch", GameRecord.finished_at - GameRecord.started_at)
+    return time_between(dialect, GameRecord.started_at, GameRecord.finished_at)
 
 
 #: Variant and options pairs already logged as unreadable, so each is logged once.

@@ -25,12 +25,14 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     case,
+    extract,
+    func,
     literal_column,
     text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-from sqlalchemy.sql.elements import Grouping
+from sqlalchemy.sql.elements import Grouping, SQLCoreOperations
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -257,6 +259,20 @@ def counted_moves(hints: bool, undos: bool) -> ColumnElement[int]:
     if undos:
         moves = moves + games.undo_count
     return moves
+
+
+def time_between(
+    dialect: str, start: SQLCoreOperations[Any], end: SQLCoreOperations[Any], *, per_second: int = 1
+) -> ColumnElement[Any]:
+    """The time from ``start`` to ``end`` as the database computes it, in seconds (or ``1/per_second`` of one).
+
+    SQLite keeps the times as text, which ``julianday`` reads (in days); PostgreSQL keeps instants,
+    whose difference is an interval.
+    """
+    if dialect == "sqlite":
+        return (func.julianday(end) - func.julianday(start)) * (86_400.0 * per_second)
+    seconds = extract("epoch", end - start)
+    return seconds if per_second == 1 else seconds * per_second
 
 
 def ranking_key(hints: bool, undos: bool) -> tuple[ColumnElement[int], ...]:

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.service.attempts import penalty
 from gatebot.service.challenges.info import ChallengeInfo, Leaderboard, Standing
-from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_key
+from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_key, time_between
 
 #: Rows on one page of a leaderboard.
 PAGE_SIZE = 10
@@ -40,10 +40,10 @@ def _elapsed(dialect: str, now: datetime) -> ColumnElement[float]:
     in either database, and the order by time, then by name, is the same wherever it is read.
     """
     until = func.coalesce(_GAMES.finished_at, literal(now, GameRecord.finished_at.type))
+    ms = time_between(dialect, _GAMES.started_at, until, per_second=1000)
     if dialect == "sqlite":
-        days = func.julianday(until) - func.julianday(_GAMES.started_at)
-        return func.max(func.round(days * 86_400_000.0), 0.0)
-    return func.greatest(func.round(cast(func.extract("epoch", until - _GAMES.started_at) * 1000, Float)), 0.0)
+        return func.max(func.round(ms), 0.0)
+    return func.greatest(func.round(cast(ms, Float)), 0.0)
 
 
 class _Ranking:
