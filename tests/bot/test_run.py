@@ -40,7 +40,7 @@ async def test_gatebot_run_plays_and_stops_cleanly_on_sigterm(fake: FakeDiscord,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        await fake.wait_for_commands(fake.guild, timeout=20)
+        await fake.wait_for_commands(fake.guild, timeout=60)  # a loaded machine starts slowly
         await fake.wait_for(lambda: any(session.live for session in fake.gateway.sessions.values()) or None,
                             timeout=20, what="the bot's gateway session")
         board = await shown(await fake.send_command("gate new", {"deal": 1}))
@@ -230,7 +230,7 @@ async def test_gatebot_run_with_web_port_serves_the_web_table_from_the_bots_proc
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        await fake.wait_for_commands(fake.guild, timeout=20)
+        await fake.wait_for_commands(fake.guild, timeout=60)  # a loaded machine starts slowly
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:  # cookies for an IP
             async with browser.get(f"http://127.0.0.1:{port}/") as page:
                 assert page.status == 200

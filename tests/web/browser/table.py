@@ -143,6 +143,8 @@ def _tap_move_slowly(driver: WebDriver, entry: dict[str, Any]) -> None:
     """The card, then its place, each found afresh just before its tap, the card only if it isn't picked up."""
     for _ in range(5):
         try:
+            if driver.find_elements(By.CSS_SELECTOR, f'.card[data-pile="{entry["to"]}"][data-card="{entry["card"]}"]'):
+                return  # the gesture that went stale had played it after all: the card is where it was going
             picked = driver.execute_script(CHOSEN, entry["from"], entry["card"])
             if picked is None:
                 found = driver.execute_script(TAP_MOVE, entry["from"], entry["card"], entry["to"])
