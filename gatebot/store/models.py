@@ -335,6 +335,9 @@ class Challenge(Base):
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: How many of its attempts its ranking counts (see :func:`won_last`), kept by the database's
+    #: own triggers (migration ``0010``) whoever adds, sets aside or deletes one: never written here.
+    ranked_attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
 
 
 class DailySchedule(Base):

@@ -4,13 +4,16 @@ The ranking: won first, then more cards up, then fewer moves (with one more for 
 or undo the challenge counts), then less time; equal results to the second share the better
 place (1, 2, 2, 4), and among them the quicker, then the name, comes first.
 
-A page costs the same whatever the number of attempts. The database orders the attempts by
-the whole-number part of the ranking -- won, cards up, counted moves -- through an index on
-exactly those expressions (one for each way a challenge can count hints and undos, see
-:data:`~gatebot.store.models.RANKING_INDEXES`), then by the time taken, and hands back one page; a count of the
-attempts ahead, served by the same index, gives the first row's place. Only rows tied with
-the page's first or last one on everything but the name are read besides, to order them by
-name as the ranking does.
+The first page costs the same whatever the number of attempts. The database orders the
+attempts by the whole-number part of the ranking -- won, cards up, counted moves -- through an
+index on exactly those expressions (one for each way a challenge can count hints and undos, see
+:data:`~gatebot.store.models.RANKING_INDEXES`), then by the time taken, and hands back one page;
+a count of the attempts ahead, served by the same index, gives the first row's place. Only rows
+tied with the page's first or last one on everything but the name are read besides, to order
+them by name as the ranking does. The number of attempts ranked, which every page shows, is
+kept on the challenge's row by the database (``Challenge.ranked_attempts``) rather than
+counted; a page further down walks the index entries before it, and a player's own place
+counts those ahead of them through the index.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.service.attempts import penalty
 from gatebot.service.challenges.info import ChallengeInfo, Leaderboard, Standing
-from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_key, time_between
+from gatebot.store.models import Challenge, GameRecord, GameStatus, Player, Rule, ranking_key, time_between
 
 #: Rows on one page of a leaderboard.
 PAGE_SIZE = 10
@@ -62,7 +65,8 @@ class _Ranking:
         self.ranked = and_(self.attempts, self.key[0] < literal_column("2"))
 
     async def total(self) -> int:
-        return await self.session.scalar(select(func.count()).select_from(GameRecord).where(self.ranked)) or 0
+        """How many attempts are ranked: the count the database keeps on the challenge's row, one read."""
+        return await self.session.scalar(select(Challenge.ranked_attempts).where(Challenge.id == self.info.id)) or 0
 
     def rows(self, *key: int, player_id: int | None = None) -> Any:
         """The columns a standing is made of, its ranking key and time, for the attempts ranked (with ``key``).
