@@ -109,13 +109,17 @@ def draw_board(layout: Layout, *, four_colour: bool = False, language: Language 
 #: at every scale, so this is small enough for the fullest board (Archway's deal) to stay well
 #: within :data:`PHONE_BYTES` and large enough to stay sharp on a phone's dense screen.
 PHONE_SCALE = 0.7
-#: The most bytes a phone board may take, so it loads quickly on a phone's connection.
-PHONE_BYTES = 60_000
+#: The most bytes a board picture may take, wide or phone, so it uploads and loads quickly on any connection.
+BOARD_BYTES = 60_000
+#: The most bytes a phone board may take, so it loads quickly on a phone's connection: every board's.
+PHONE_BYTES = BOARD_BYTES
 
-#: zlib effort for the palette PNG: 6 is a quarter smaller than 3 for a few milliseconds more;
-#: 9 (what ``optimize=True`` sets) saves another 5-7% for five to eight times the encoding time.
-#: It is about half of a board's CPU; 5 would save a third of that for 10-13% more bytes.
-COMPRESS_LEVEL = 6
+#: zlib effort for the palette PNG, first the fastest that keeps nearly every board within
+#: :data:`BOARD_BYTES`, then more for the rare board over them. Compressing is the largest part of a
+#: board's CPU and its cost grows with the level: 3 takes about half of 6's time for 15-25% more
+#: bytes (the banded felt, :data:`FELT_BAND`, more than makes up for them); 1 and 2 save little
+#: more time and are larger again; 9 (what ``optimize=True`` sets) is five to eight times 6's time.
+COMPRESS_LEVELS = (3, 6, 9)
 
 
 def encode(image: Image.Image, m: Metrics, *, four_colour: bool = False) -> bytes:
@@ -124,20 +128,25 @@ def encode(image: Image.Image, m: Metrics, *, four_colour: bool = False) -> byte
     A board holds a few thousand colours: the felt's gradient and, on it, the cards, their
     shadows and the anti-aliased blends along every edge. The felt gets its own colours
     exactly (:data:`_FELT_COLOURS`, the palette's first entries): a quantizer merges the
-    felt's neighbouring shades and the smooth gradient shows rings. The rest (every pixel
-    that is not bare felt) takes its nearest colour among the others (:func:`card_colours`),
-    fixed for the metrics and the deck, through Pillow's cached lookup: no board is quantized
-    afresh, which took three times as long and gave a PNG as large. Dithering stays off
-    (dither noise would show as grain on flat card faces and cost bytes).
+    felt's neighbouring shades and the smooth gradient shows rings. Every other pixel (where
+    anything was drawn) takes its nearest colour in the whole palette, the felt's and
+    :func:`card_colours`, fixed for the metrics and the deck, through Pillow's cached lookup:
+    no board is quantized afresh, which took three times as long and gave a PNG as large.
+    Dithering stays off (dither noise would show as grain on flat card faces and cost bytes).
+
+    Compressed at the first of :data:`COMPRESS_LEVELS` that keeps it within :data:`BOARD_BYTES`
+    (or the last): the same board, the same bytes.
     """
     size = image.size
-    indices = Image.frombytes("L", size, image.quantize(palette=card_colours(m, four_colour=four_colour),
-                                                        dither=Image.Dither.NONE).tobytes())
-    board = Image.composite(_felt_shades(size), indices.point(_SHIFT), _bare_felt(image, _felt(size)))
-    out = Image.frombytes("P", size, board.tobytes())
-    out.putpalette(_board_palette(m, four_colour))
-    data = io.BytesIO()
-    out.save(data, format="PNG", compress_level=COMPRESS_LEVEL)
+    palette = _palette_image(m, four_colour)
+    board = _felt_shades(size).copy()
+    board.paste(image.quantize(palette=palette, dither=Image.Dither.NONE), (0, 0), _drawn(image, _felt(size)))
+    board.putpalette(palette.getpalette() or [])
+    for level in COMPRESS_LEVELS:
+        data = io.BytesIO()
+        board.save(data, format="PNG", compress_level=level)
+        if data.tell() <= BOARD_BYTES:
+            break
     return data.getvalue()
 
 
@@ -161,10 +170,15 @@ def card_colours(m: Metrics, *, four_colour: bool = False) -> Image.Image:
 
 
 @lru_cache(maxsize=16)
-def _board_palette(m: Metrics, four_colour: bool) -> tuple[int, ...]:
-    """The PNG's palette, flat RGB: the felt's shades, then :func:`card_colours`."""
+def _palette_image(m: Metrics, four_colour: bool) -> Image.Image:
+    """The PNG's palette as an image to quantize with: the felt's shades, then :func:`card_colours`.
+
+    One image per metrics and deck, kept: Pillow keeps its nearest-colour lookup with it.
+    """
     cards = card_colours(m, four_colour=four_colour).getpalette() or []
-    return (*(value for colour in _FELT_COLOURS for value in colour), *cards[: 3 * _CARD_ENTRIES])
+    palette = Image.new("P", (1, 1))
+    palette.putpalette((*(value for colour in _FELT_COLOURS for value in colour), *cards[: 3 * _CARD_ENTRIES]))
+    return palette
 
 
 def _sample(m: Metrics) -> Layout:
@@ -203,8 +217,16 @@ def _sample(m: Metrics) -> Layout:
 
 def _bare_felt(image: Image.Image, felt: Image.Image) -> Image.Image:
     """A mask, 255 where ``image`` shows the felt untouched, 0 wherever anything was drawn."""
-    red, green, blue = ImageChops.difference(image, felt).split()
-    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point(_UNTOUCHED)
+    return ImageChops.invert(_drawn(image, felt))
+
+
+def _drawn(image: Image.Image, felt: Image.Image) -> Image.Image:
+    """A mask, 255 wherever ``image`` differs from ``felt`` in any channel, 0 where it shows the felt untouched.
+
+    Each channel's difference weighs 255 in the sum, which stops at 255: a difference of one
+    in one channel is enough.
+    """
+    return ImageChops.difference(image, felt).convert("L", (255.0, 255.0, 255.0, 0.0))
 
 
 def _card(image: Image.Image, sprite: Image.Image, xy: tuple[int, int], m: Metrics) -> None:
@@ -270,9 +292,25 @@ def _felt_mix(gradient: Image.Image) -> Image.Image:
     return Image.composite(Image.new("RGB", size, FELT_EDGE), Image.new("RGB", size, FELT_CENTRE), gradient)
 
 
+#: Rows of the felt in bands this tall share their shades (each band takes its middle row's).
+#: A shade is one step of one channel, so a ring's edge stepping every 16 px instead of every
+#: row shows no more than the ring itself; but a row equal to the one above costs deflate a single
+#: match, where a row with every ring's edge moved costs it one per edge: the felt took about
+#: a third of a board's bytes.
+FELT_BAND = 16
+
+
 @lru_cache(maxsize=8)  # boards differ in height, a few sizes come back again and again
 def _gradient(size: tuple[int, int]) -> Image.Image:
-    return Image.radial_gradient("L").resize(size, Image.Resampling.BILINEAR)
+    """The felt's radial gradient for a board of ``size``, 0 in the middle, in bands of :data:`FELT_BAND` rows."""
+    width, height = size
+    smooth = Image.radial_gradient("L").resize(size, Image.Resampling.BILINEAR)
+    banded = Image.new("L", size)
+    for top in range(0, height, FELT_BAND):
+        rows = min(FELT_BAND, height - top)
+        middle = top + rows // 2
+        banded.paste(smooth.crop((0, middle, width, middle + 1)).resize((width, rows)), (0, top))
+    return banded
 
 
 @lru_cache(maxsize=8)
@@ -283,8 +321,8 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def _felt_shades(size: tuple[int, int]) -> Image.Image:
-    """The felt as indices into :data:`_FELT_COLOURS`, the first entries of every board's palette."""
-    return _gradient(size).point(_FELT_INDEX)
+    """The felt as a palette image of indices into :data:`_FELT_COLOURS`, the first entries of every board's palette."""
+    return Image.frombytes("P", size, _gradient(size).point(_FELT_INDEX).tobytes())
 
 
 def _felt_palette() -> tuple[tuple[tuple[int, int, int], ...], list[int]]:
@@ -296,6 +334,4 @@ def _felt_palette() -> tuple[tuple[tuple[int, int, int], ...], list[int]]:
 
 
 _FELT_COLOURS, _FELT_INDEX = _felt_palette()
-_UNTOUCHED = [255] + [0] * 255
 _CARD_ENTRIES = 256 - len(_FELT_COLOURS)
-_SHIFT = [min(255, value + len(_FELT_COLOURS)) for value in range(256)]
