@@ -20,7 +20,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
@@ -77,14 +77,19 @@ def render_png(
     phone board (:func:`~gatebot.render.boards.layout_board`), at most about 850 px wide.
 
     The last board drawn of each game (its variant and deal) with these options is kept
-    (:data:`KEPT_PIXELS`): the next is that one with only the places a move changed painted
+    (:data:`KEPT_BYTES`): the next is that one with only the places a move changed painted
     again (:func:`board_indices`), pixel for pixel the board drawn afresh.
     """
     layout = layout_board(game, scale, language, label=label, phone=phone)
     key = (game.variant, game.deal, scale, phone, four_colour, language, label)
-    kept = board_indices(layout, _kept.get(key), four_colour=four_colour, language=language)
+    before = _kept.get(key)
+    kept = board_indices(layout, before, four_colour=four_colour, language=language)
+    if before is not None and kept is before:  # nothing changed: the same bytes
+        _kept.put(key, before)
+        return before.png
+    kept = replace(kept, png=compress(kept.board))
     _kept.put(key, kept)
-    return compress(kept.board)
+    return kept.png
 
 
 def draw_board(layout: Layout, *, four_colour: bool = False, language: Language = ENGLISH) -> Image.Image:
@@ -225,25 +230,31 @@ def _merged(areas: list[Box]) -> list[Box]:
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
-    """A board as it was last drawn: its layout and its palette picture (never changed once kept)."""
+    """A board as it was last drawn: its layout, its palette picture (never changed once kept) and its PNG."""
 
     layout: Layout
     placed: list[tuple[Piece, Box]]
     board: Image.Image
+    png: bytes = b""
+
+    @property
+    def size(self) -> int:
+        """The bytes it holds: a byte a pixel, and the PNG's."""
+        return self.board.width * self.board.height + len(self.png)
 
 
-#: The most pixels of boards kept to paint the next move on (one byte each): about 20 wide
-#: boards or 45 phone boards, 16 MB. A board not kept is drawn afresh.
-KEPT_PIXELS = 16_000_000
+#: The most bytes of boards kept to paint the next move on (a byte a pixel and the PNG): about
+#: 20 wide boards or 40 phone boards. A board not kept is drawn afresh.
+KEPT_BYTES = 16_000_000
 
 
 class _KeptBoards:
     """The last board of each game drawn lately, the least recently drawn forgotten first; safe across threads."""
 
-    def __init__(self, most_pixels: int) -> None:
+    def __init__(self, most_bytes: int) -> None:
         self._boards: OrderedDict[Hashable, _Kept] = OrderedDict()
-        self._pixels = 0
-        self._most = most_pixels
+        self._bytes = 0
+        self._most = most_bytes
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> _Kept | None:
@@ -254,21 +265,21 @@ class _KeptBoards:
         with self._lock:
             old = self._boards.pop(key, None)
             if old is not None:
-                self._pixels -= old.board.width * old.board.height
+                self._bytes -= old.size
             self._boards[key] = kept
-            self._pixels += kept.board.width * kept.board.height
-            while self._pixels > self._most and self._boards:
+            self._bytes += kept.size
+            while self._bytes > self._most and self._boards:
                 _, dropped = self._boards.popitem(last=False)
-                self._pixels -= dropped.board.width * dropped.board.height
+                self._bytes -= dropped.size
 
     def clear(self) -> None:
         """Forget every board."""
         with self._lock:
             self._boards.clear()
-            self._pixels = 0
+            self._bytes = 0
 
 
-_kept = _KeptBoards(KEPT_PIXELS)
+_kept = _KeptBoards(KEPT_BYTES)
 
 
 def board_indices(
@@ -279,7 +290,7 @@ def board_indices(
     Each changed area (:func:`changed_areas`) is painted from bare felt with every piece that
     reaches into it, in the board's order, then turned into palette indices (:func:`indices`):
     a pixel's colour and index depend on nothing but the pieces over it, so the board is the one
-    drawn afresh. Returned with its layout, to keep for the next.
+    drawn afresh. Returned with its layout, to keep for the next; ``kept`` itself when nothing changed.
     """
     m = layout.metrics
     placed = _placed(layout)
@@ -290,6 +301,8 @@ def board_indices(
         image = _felt(layout.size).copy()
         _paint(image, layout, placed, (0, 0, *layout.size), four_colour=four_colour, language=language)
         return _Kept(layout, placed, indices(image, m, (0, 0), four_colour=four_colour))
+    if not areas:
+        return kept
     board = kept.board.copy()
     felt = _felt(layout.size)
     for area in areas:

@@ -24,6 +24,8 @@ from gatebot.render.image import (
     BOARD_BYTES,
     COMPRESS_LEVELS,
     PHONE_SCALE,
+    _Kept,
+    _KeptBoards,
     changed_areas,
     draw_board,
     encode,
@@ -67,6 +69,8 @@ def test_a_board_painted_over_the_kept_one_is_the_board_drawn_afresh(
     chosen = options(choice)
     for _ in range(12):
         assert render_png(game, **chosen) == afresh(game, chosen)  # type: ignore[arg-type]
+        if rng.random() < 0.2:  # the same board again (a board sent anew): nothing to paint
+            assert render_png(game, **chosen) == afresh(game, chosen)  # type: ignore[arg-type]
         legal = game.legal_moves()
         if game.moves and (not legal or rng.random() < 0.2):
             game.undo()
@@ -116,3 +120,15 @@ def fits_at_the_first_level(png: bytes) -> bool:
     again = io.BytesIO()
     picture.save(again, format="PNG", compress_level=COMPRESS_LEVELS[0])
     return again.tell() <= BOARD_BYTES
+
+
+def test_the_boards_kept_stay_within_their_bytes_the_least_recently_drawn_forgotten_first() -> None:
+    boards = _KeptBoards(3 * 100 * 100 + 10)
+    kept = [_Kept(layout_board(Game.new("gate", deal=1)), [], Image.new("P", (100, 100))) for _ in range(4)]
+    for number in range(3):
+        boards.put(number, kept[number])
+    assert boards.get(0) is kept[0]  # drawn again: now the most recent
+    boards.put(0, kept[0])
+    boards.put(3, kept[3])
+    assert boards.get(1) is None
+    assert [boards.get(number) for number in (0, 2, 3)] == [kept[0], kept[2], kept[3]]
