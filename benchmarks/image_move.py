@@ -44,10 +44,16 @@ from chat_floor import (
     quiet,
     stop,
 )
+from chat_floor import quiet as chat_quiet
 from chat_floor import start as start_floor
 
 #: The goal of issue 29 for an image-style move, CPU ms per interaction.
 GOAL_MS = 10.0
+#: Seconds without a REST call after which a warm-up move is taken as answered in full: longer than
+#: the chat benchmark's, as a picture drawn on a loaded machine can hold a move's calls apart longer,
+#: and a move's calls counted short would let the next moves overlap it.
+QUIET = 1.0
+chat_quiet.__defaults__ = (QUIET, 30)  # what chat_floor's moves wait for, when counting a kind's calls
 
 
 async def start_gatebot(name: str, workdir: Path, core: int | None, source: Path, profile: Path | None = None) -> Bot:

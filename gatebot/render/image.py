@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -199,12 +200,19 @@ def changed_areas(before: Layout, after: Layout) -> list[Box] | None:
 
 
 def _changed(old: list[tuple[Piece, Box]], new: list[tuple[Piece, Box]], size: tuple[int, int]) -> list[Box] | None:
-    """:func:`changed_areas` of two boards of ``size`` by their pieces."""
-    old_set, new_set = {piece for piece, _ in old}, {piece for piece, _ in new}
-    if [piece for piece, _ in old if piece in new_set] != [piece for piece, _ in new if piece in old_set]:
+    """:func:`changed_areas` of two boards of ``size`` by their pieces.
+
+    Each piece is hashed once: hashing the pieces is most of the cost.
+    """
+    where = {piece: number for number, (piece, _) in enumerate(new)}
+    found = [where.get(piece) for piece, _ in old]
+    kept = [number for number in found if number is not None]
+    if any(later <= earlier for earlier, later in pairwise(kept)):
         return None
+    still = set(kept)
+    gone = [reach for (_, reach), number in zip(old, found, strict=True) if number is None]
     areas: list[Box] = []
-    for _, reach in [*((p, r) for p, r in old if p not in new_set), *((p, r) for p, r in new if p not in old_set)]:
+    for reach in [*gone, *(reach for number, (_, reach) in enumerate(new) if number not in still)]:
         area = max(0, reach[0]), max(0, reach[1]), min(size[0], reach[2]), min(size[1], reach[3])
         if area[0] < area[2] and area[1] < area[3]:
             areas.append(area)
