@@ -15,12 +15,11 @@ keeps each game's last board and paints again only the places a move changed
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -44,6 +43,7 @@ from gatebot.render.image_geometry import (
     slot_note,
 )
 from gatebot.render.image_geometry import badge as badge_over
+from gatebot.render.png_rows import Band, changed_bands, compressed_bands, png_bytes
 from gatebot.rules import Card, Game, Suit
 
 FELT_CENTRE = (40, 118, 66)
@@ -88,9 +88,10 @@ def render_png(
     if before is not None and kept is before:  # nothing changed: the same bytes
         _kept.put(key, before)
         return before.png
-    kept = replace(kept, png=compress(kept.board))
+    png, bands = compress(kept.board, before.bands if before else {}, kept.changed)
+    kept = replace(kept, png=png, bands=bands)
     _kept.put(key, kept)
-    return kept.png
+    return png
 
 
 def draw_board(layout: Layout, *, four_colour: bool = False, language: Language = ENGLISH) -> Image.Image:
@@ -238,17 +239,23 @@ def _merged(areas: list[Box]) -> list[Box]:
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
-    """A board as it was last drawn: its layout, its palette picture (never changed once kept) and its PNG."""
+    """A board as it was last drawn: its layout, its palette picture (never changed once kept) and its PNG.
+
+    With the PNG, its bands of rows compressed at each level tried (:mod:`gatebot.render.png_rows`);
+    ``changed`` says which bands differ from the board it was painted over (None: all of them).
+    """
 
     layout: Layout
     placed: list[tuple[Piece, Box]]
     board: Image.Image
+    changed: frozenset[int] | None = None
     png: bytes = b""
+    bands: Mapping[int, tuple[Band, ...]] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
         """The bytes it holds: a byte a pixel, and the PNG's."""
-        return self.board.width * self.board.height + len(self.png)
+        return self.board.width * self.board.height + len(self.png) * (1 + len(self.bands))
 
 
 #: The most bytes of boards kept to paint the next move on (a byte a pixel and the PNG): about
@@ -317,7 +324,7 @@ def board_indices(
         image = felt.crop(area)
         _paint(image, layout, placed, area, four_colour=four_colour, language=language)
         board.paste(indices(image, m, area[:2], board_size=layout.size, four_colour=four_colour), area[:2])
-    return _Kept(layout, placed, board)
+    return _Kept(layout, placed, board, changed_bands(areas))
 
 
 #: The scale the phone board is drawn at: the ratio of a rank to the board's width is the same
@@ -329,17 +336,18 @@ BOARD_BYTES = 60_000
 #: The most bytes a phone board may take, so it loads quickly on a phone's connection: every board's.
 PHONE_BYTES = BOARD_BYTES
 
-#: zlib effort for the palette PNG, first the fastest that keeps nearly every board within
-#: :data:`BOARD_BYTES`, then more for the rare board over them. Compressing is the largest part of a
+#: zlib effort for the palette PNG, first the fastest that keeps most boards within
+#: :data:`BOARD_BYTES`, then more for a board over them. Compressing is the largest part of a
 #: board's CPU and its cost grows with the level: 3 takes about half of 6's time for 15-25% more
-#: bytes (the banded felt, :data:`FELT_BAND`, more than makes up for them); 1 and 2 save little
-#: more time and are larger again; 9 (what ``optimize=True`` sets) is five to eight times 6's time.
-COMPRESS_LEVELS = (3, 6, 9)
+#: bytes (the banded felt, :data:`FELT_BAND`, more than makes up for them); 5 is 10% smaller than
+#: 3 for half as much again (wide Archway boards, near the bytes at 3, often need it); 1 and 2 save
+#: little time and are larger again; 9 (what ``optimize=True`` sets) is five to eight times 6's time.
+COMPRESS_LEVELS = (3, 5, 9)
 
 
 def encode(image: Image.Image, m: Metrics, *, four_colour: bool = False) -> bytes:
     """A board drawn by :func:`draw_board` at ``m`` as palette PNG bytes, no metadata (equal boards, equal bytes)."""
-    return compress(indices(image, m, (0, 0), four_colour=four_colour))
+    return compress(indices(image, m, (0, 0), four_colour=four_colour))[0]
 
 
 def indices(
@@ -367,18 +375,25 @@ def indices(
     return felt
 
 
-def compress(board: Image.Image) -> bytes:
+def compress(
+    board: Image.Image, kept: Mapping[int, tuple[Band, ...]] | None = None, changed: frozenset[int] | None = None
+) -> tuple[bytes, dict[int, tuple[Band, ...]]]:
     """A palette picture from :func:`indices` as PNG bytes, no metadata (equal boards, equal bytes).
 
-    At the first of :data:`COMPRESS_LEVELS` that keeps it within :data:`BOARD_BYTES`, or at the last.
+    At the first of :data:`COMPRESS_LEVELS` that keeps it within :data:`BOARD_BYTES`, or at the
+    last. Its rows are compressed in bands (:mod:`gatebot.render.png_rows`): the bands ``kept``
+    from the board it was painted over at a level are used again at that level where they are
+    not ``changed``. Returned with its bands at each level tried, to keep.
     """
-    data = io.BytesIO()
+    kept = kept or {}
+    tried: dict[int, tuple[Band, ...]] = {}
+    data = b""
     for level in COMPRESS_LEVELS:
-        data = io.BytesIO()
-        board.save(data, format="PNG", compress_level=level)
-        if data.tell() <= BOARD_BYTES:
+        tried[level] = compressed_bands(board, level, kept.get(level, ()), changed if level in kept else None)
+        data = png_bytes(board, tried[level])
+        if len(data) <= BOARD_BYTES:
             break
-    return data.getvalue()
+    return data, tried
 
 
 @lru_cache(maxsize=16)
