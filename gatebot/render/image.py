@@ -1,16 +1,18 @@
 """The board as a PNG picture of real cards on green felt, for Discord.
 
 :func:`render_png`: a position in, PNG bytes out, the same bytes for the same position. It
-takes 3-10 ms of CPU (``benchmarks/board_speed.py``), so the bot must call it off the event
-loop, ``await asyncio.to_thread(render_png, game)``, never directly in a coroutine; Pillow lets
-go of the GIL while it pastes, looks up colours and compresses, so the loop runs on.
+takes 2.5-7 ms of CPU for a move's board (``benchmarks/board_speed.py``; 7-20 ms for a board
+drawn afresh), so the bot must call it off the event loop, ``await asyncio.to_thread(render_png,
+game)``, never directly in a coroutine; Pillow lets go of the GIL while it pastes and looks up
+colours, zlib while it compresses, so the loop runs on.
 
 The geometry is each family's layout (:func:`gatebot.render.boards.layout_board` finds it,
 built from :mod:`gatebot.render.image_geometry`), the card pictures are in
 :mod:`gatebot.render.image_cards`; this module pastes them together and encodes the PNG, a
 256-colour palette PNG (see :func:`indices`): about a third of the bytes of an RGB one. It
 keeps each game's last board and paints again only the places a move changed
-(:func:`board_indices`); compressing the whole picture is then most of a board's CPU.
+(:func:`board_indices`), and compresses only the bands of rows it changed
+(:mod:`gatebot.render.png_rows`).
 """
 
 from __future__ import annotations
