@@ -3,7 +3,9 @@
 For each variant, ``--games`` seeded random games are played ``--moves`` moves and every
 ``--every``-th position is drawn as the bot draws it (:func:`gatebot.render.image.render_png`,
 the wide board at scale 1 and the phone board at its scale), after one warm-up board per
-layout (the card sprites and the palette are drawn once per scale, then kept). Reported per
+layout (the card sprites and the palette are drawn once per scale, then kept). A game's boards
+are drawn in its order, so each is painted over the game's board before it, as in play
+(``gatebot.render.image`` keeps each game's last board). Reported per
 variant and layout: the median CPU ms per board (``time.process_time``: this process's CPU,
 so a busy machine slows the figure down less than the wall clock), the median and the largest
 PNG in KB. Then the event loop's lag: the boards are drawn through ``asyncio.to_thread`` as

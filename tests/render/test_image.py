@@ -116,10 +116,11 @@ def test_any_position_encodes_as_a_palette_png_that_looks_like_the_picture(
 
 
 def forget_drawn_pieces() -> None:
-    """Empty every cache the board is drawn from: sprites, shadows, badges, felt, palette."""
+    """Empty every cache the board is drawn from: sprites, shadows, badges, felt, palette, the boards kept."""
     import gatebot.render.image as image
     import gatebot.render.image_cards as cards
 
+    image._kept.clear()
     for module in (image, cards):
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):

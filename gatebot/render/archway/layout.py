@@ -23,8 +23,9 @@ column a slot marked ``space``. Every place is fixed, so the board keeps its sha
 deal to the end. Everything in Archway is open, so every card is drawn.
 
 The table holds twice a Gate table's cards, so its cards are drawn at :data:`CARD_SIZE` of the
-other boards' size: the board is under 900 px tall at scale 1 and under 1000 px wide, so on a
-phone (about 380 px) a card's index is nearly as large as on Gate's wider board.
+other boards' size: the board is under 750 px tall at scale 1 and under 850 px wide, no larger
+on screen than Gate's (a chat shows either at the same width) and within a board's bytes
+(:data:`gatebot.render.image.BOARD_BYTES`).
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ from gatebot.render.image_geometry import (
 from gatebot.render.text_rows import rank_word, title_words
 from gatebot.rules import ArchwayGame, Card
 
-#: Archway's cards at this share of the other boards' card size.
-CARD_SIZE = 0.78
+#: Archway's cards at this share of the other boards' card size: at 0.78 (985 x 897 px) its
+#: picture took 67-77 KB, over a board's bytes (:data:`gatebot.render.image.BOARD_BYTES`).
+CARD_SIZE = 0.64
 #: The phone board's cards at this share of the other phone boards' (the same share of the board's
 #: width, so the same rank height on a phone): twice the cards in fewer pixels, so the picture
 #: stays within the phone board's bytes (:data:`gatebot.render.image.PHONE_BYTES`).

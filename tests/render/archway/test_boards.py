@@ -295,7 +295,7 @@ def test_png_of_deal_1_shows_every_card() -> None:
     game = deal()
     layout = layout_board(game)
     image = decode(render_png(game))
-    assert image.size == layout.size and 900 <= image.width <= 1200
+    assert image.size == layout.size and 800 <= image.width <= 1200
     check_layout(game, layout)
     check_pixels(game, layout, image)  # type: ignore[arg-type]
     header = " ".join(text.text for text in layout.texts)
