@@ -31,9 +31,10 @@ gatebot / floor A and gatebot / floor B. About a minute and a half with the defa
     .venv/bin/python benchmarks/chat_floor.py --moves 200 --rounds 5
     .venv/bin/python benchmarks/chat_floor.py --profile /tmp/chat-floor    # gatebot under cProfile
 
-``--profile DIR`` runs gatebot under ``python -m cProfile`` (slower: its CPU figures are not
-comparable with an unprofiled run's) and prints its hottest functions by own time and by
-cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an earlier commit's,
+``--profile DIR`` runs gatebot under cProfile, timed by the event loop thread's CPU time (not the
+wall clock, which on a shared machine charges functions with other processes' turns; slower: its
+CPU figures are not comparable with an unprofiled run's) and prints its hottest functions by own
+time and by cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an earlier commit's,
 say: ``git archive``), interleaved with the rest, so a change is measured before and after in one
 run. ``--show-requests`` prints the REST calls each bot made for one move of each kind.
 
@@ -198,10 +199,24 @@ class Bot:
     players: list[Player]
 
 
+#: gatebot run under cProfile timed by the event loop's own CPU (``time.thread_time``), not the wall clock: on a
+#: shared machine a wall-clock profile charges whatever function was running with the time other processes had.
+PROFILED = """
+import cProfile, runpy, sys, time
+profile = cProfile.Profile(time.thread_time)
+sys.argv = ["gatebot", "run"]
+try:
+    profile.runcall(runpy.run_module, "gatebot", run_name="__main__", alter_sys=True)
+finally:
+    profile.dump_stats(sys.orig_argv[-1])
+"""
+
+
 def bot_command(name: str, profile: Path | None) -> list[str]:
     if name.startswith("gatebot"):
-        profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
-        return [sys.executable, *profiling, "-m", "gatebot", "run"]
+        if profile is not None:
+            return [sys.executable, "-c", PROFILED, str(profile)]
+        return [sys.executable, "-m", "gatebot", "run"]
     return [sys.executable, str(Path(__file__).resolve()), "--floor", name[-1]]
 
 
@@ -262,8 +277,9 @@ async def stop(bot: Bot) -> None:
     await bot.fake.stop()
 
 
-async def quiet(fake: Any, seconds: float = QUIET, timeout: float = 30) -> None:
-    """Wait until the bot has made no REST call for ``seconds``."""
+async def quiet(fake: Any, seconds: float | None = None, timeout: float = 30) -> None:
+    """Wait until the bot has made no REST call for ``seconds`` (``QUIET`` unless given)."""
+    seconds = QUIET if seconds is None else seconds
     deadline = time.perf_counter() + timeout
     count, since = len(fake.requests), time.perf_counter()
     while time.perf_counter() - since < seconds:
@@ -443,6 +459,7 @@ def print_profile(path: Path, top: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global QUIET
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--moves", type=int, default=150, help="measured moves per kind, bot and round (default 150)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the bots interleaved (default 3)")
@@ -452,6 +469,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also run the gatebot of this checkout (its cells: compared text, compared emoji)")
     parser.add_argument("--show-requests", action="store_true", help="print the REST calls of a move of each kind")
     parser.add_argument("--no-pin", action="store_true", help="pin nothing")
+    parser.add_argument("--quiet", type=float, default=None,
+                        help=f"seconds without a REST call that end a warm-up move (default {QUIET}, "
+                             f"{4 * QUIET} under --profile): longer on a loaded machine, lest a move's calls be undercounted")
     parser.add_argument("--floor", choices=("a", "b"), help=argparse.SUPPRESS)  # run a floor bot
     args = parser.parse_args(argv)
     if args.floor:
@@ -459,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
+    QUIET = args.quiet if args.quiet is not None else 4 * QUIET if args.profile is not None else QUIET
     core, note = pin_harness(args.no_pin)
     print(f"{note}; discord.py {discord.__version__}; load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory(prefix="gatebot-chat-floor-") as workdir:
