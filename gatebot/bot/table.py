@@ -506,8 +506,7 @@ class Table:
                 return  # another process runs the shard of that channel's server
             board = await self._draw(player, reply)
             try:
-                await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-                    **board.edit_kwargs())
+                await board.edit(self.client, channel_id, message_id)
             except discord.NotFound:
                 log.info("board %s of game %s was deleted: the next command posts a fresh one", message_id, game_id)
                 self._drawn.pop(game_id, None)
@@ -686,9 +685,8 @@ class Table:
         board_channel, message_id = reply.board_channel_id, reply.board_message_id
         if board_channel != channel_id or message_id is None:
             return False
-        channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(**board.edit_kwargs())
+            await board.edit(self.client, channel_id, message_id)
         except (discord.NotFound, discord.Forbidden) as error:
             log.info("board %s of game %s can't be edited (%s): posting a fresh one", message_id, reply.game_id,
                      error.status)
