@@ -470,8 +470,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--show-requests", action="store_true", help="print the REST calls of a move of each kind")
     parser.add_argument("--no-pin", action="store_true", help="pin nothing")
     parser.add_argument("--quiet", type=float, default=None,
-                        help=f"seconds without a REST call that end a warm-up move (default {QUIET}, "
-                             f"{4 * QUIET} under --profile): longer on a loaded machine, lest a move's calls be undercounted")
+                        help=f"seconds without a REST call that end a warm-up move (default {QUIET}, {4 * QUIET} "
+                             "under --profile): longer on a loaded machine, lest a move's calls be undercounted")
     parser.add_argument("--floor", choices=("a", "b"), help=argparse.SUPPRESS)  # run a floor bot
     args = parser.parse_args(argv)
     if args.floor:

@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.pool import PoolResetState
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import PoolResetState
 
 from gatebot.errors import UserError
 from gatebot.messages import _
@@ -144,7 +144,7 @@ class Database:
         if self.is_sqlite:
             self._prepare_sqlite_file()
         if self.is_sqlite:
-            # A connection back in the pool is rolled back only when it is still in a transaction (:func:`_sqlite_reset`).
+            # A connection back in the pool is rolled back only while in a transaction (:func:`_sqlite_reset`).
             engine_options.setdefault("pool_reset_on_return", None)
         if not self.is_sqlite:
             # Fail within seconds, not asyncpg's default minute, when the server can't be reached.
