@@ -10,7 +10,9 @@ this process, pinned to the other cores, so the fake's CPU is never in a bot's f
 * ``floor B``: the same client, making the REST calls gatebot makes for each kind of move, with
   fixed content (a board-sized text under a fixed row of buttons and a 25-option menu): for a
   slash move the board edited in the channel and a private one-line callback; for a button press
-  one callback that edits the pressed message; for a typed move a reaction and the board edited;
+  one callback that edits the pressed message; for a typed move a reaction and the board edited,
+  and for a typed take-back also a reply beside the message saying what was taken back (the board
+  may be far up the channel: gatebot's note of a line that changed the game goes there too);
 * ``gatebot``: ``python -m gatebot run``, as in production (SQLite, a fresh file), with two
   players: one with text boards (#general), one with emoji boards (#games).
 
@@ -85,6 +87,7 @@ FLOOR_GUILD_VARIABLE = "FLOOR_GUILD_ID"
 #: A text board's size: 8 lines of cards, as gatebot's text board has about.
 FIXED_BOARD = "\n".join(f"`{i}` " + " ".join(["[K♠]", "[Q♥]", "[J♣]", "[T♦]"] * 3) for i in range(8))
 FIXED_ANSWER = "Played d."
+FIXED_UNDO = "Took back d."
 FLOOR_COMMANDS: list[dict[str, Any]] = [{
     "name": "gate", "type": 1, "description": "Play the solitaire Gate",
     "options": [
@@ -159,6 +162,8 @@ class FloorB(FloorA):
                 self.view = fixed_view()
             await message.add_reaction("✅")
             await self.board(message.channel.id).edit(content=FIXED_BOARD, view=self.view)
+            if message.content.endswith("undo"):  # gatebot says what was taken back beside the message, too
+                await message.reply(FIXED_UNDO, mention_author=False)
 
 
 def run_floor(which: str) -> None:
