@@ -36,9 +36,10 @@ gatebot / floor A and gatebot / floor B. About a minute and a half with the defa
 ``--profile DIR`` runs gatebot under cProfile, timed by the event loop thread's CPU time (not the
 wall clock, which on a shared machine charges functions with other processes' turns; slower: its
 CPU figures are not comparable with an unprofiled run's) and prints its hottest functions by own
-time and by cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an earlier commit's,
-say: ``git archive``), interleaved with the rest, so a change is measured before and after in one
-run. ``--show-requests`` prints the REST calls each bot made for one move of each kind.
+time and by cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an
+earlier commit's, say: ``git archive``), interleaved with the rest, so a change is measured before
+and after in one run. ``--show-requests`` prints the REST calls each bot made for a draw and a
+take-back of each kind.
 
 The floor bots are this script too: ``chat_floor.py --floor a`` (or ``b``) runs one against the
 fake named by ``GATEBOT_DISCORD_API_BASE`` and ``DISCORD_TOKEN``, syncing its ``/gate`` commands to
@@ -191,7 +192,7 @@ class Player:
     user: Any
     channel: Any
     board_id: int = 0
-    calls: dict[str, int] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)  # "typed draw", "typed take-back", ...
     turn: int = 0  # even: draw, odd: take it back
 
 
@@ -324,14 +325,15 @@ async def one(bot: Bot, player: Player, kind: str) -> None:
     """One move, waited for until the bot has made every REST call that kind takes."""
     fake = bot.fake
     before = len(fake.requests)
+    key = f"{kind} {'draw' if player.turn % 2 == 0 else 'take-back'}"  # a take-back may take other calls
     await move(bot, player, kind)
-    if kind not in player.calls:
+    if key not in player.calls:
         await quiet(fake)
-        player.calls[kind] = len(fake.requests) - before
+        player.calls[key] = len(fake.requests) - before
         return
-    target = before + player.calls[kind]
+    target = before + player.calls[key]
     await fake.wait_for(lambda: len(fake.requests) >= target or None, timeout=30,
-                        what=f"{player.calls[kind]} REST calls of a {kind} move from {bot.name}")
+                        what=f"{player.calls[key]} REST calls of a {key} from {bot.name}")
 
 
 def check(bot: Bot, player: Player, kind: str) -> None:
@@ -365,10 +367,12 @@ async def measure(bot: Bot, player: Player, kind: str, moves: int) -> tuple[floa
 
 
 def show_requests(bot: Bot, player: Player, kind: str) -> str:
+    """The REST calls of the last move of ``kind`` (a draw or a take-back: the player's turn says which)."""
     fake = bot.fake
     before = len(fake.requests)
-    return f"{player.cell:>14} {kind:<6}: " + ", ".join(
-        r.route for r in fake.requests[before - player.calls[kind]:before])
+    key = f"{kind} {'take-back' if player.turn % 2 == 0 else 'draw'}"
+    return f"{player.cell:>14} {key:<16}: " + ", ".join(
+        r.route for r in fake.requests[before - player.calls[key]:before])
 
 
 def pin_harness(no_pin: bool) -> tuple[int | None, str]:
@@ -406,13 +410,14 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> Resu
             print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(
                 f"{cell} {kind} {1000 * runs[-1][0]:.2f}" for (cell, kind), runs in results.items()), flush=True)
         if args.show_requests:
-            print("\nREST calls of one move (the last of each kind):")
+            print("\nREST calls of one move (a draw and a take-back of each kind):")
             for bot in bots:
                 for player in bot.players:
                     for kind in KINDS:
-                        await one(bot, player, kind)
-                        await quiet(bot.fake, 0.05)
-                        print(show_requests(bot, player, kind))
+                        for _ in range(2):  # a draw and a take-back
+                            await one(bot, player, kind)
+                            await quiet(bot.fake, 0.05)
+                            print(show_requests(bot, player, kind))
     finally:
         for bot in bots:
             await stop(bot)
