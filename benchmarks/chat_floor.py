@@ -25,9 +25,11 @@ of move takes (counted on warm-up moves, after which the bot fell quiet).
 
 A bot's CPU is read from ``/proc/<pid>/stat`` (user + system, all threads) before and after
 ``--moves`` moves of one kind; CPU per interaction is that difference over the moves (the trailing
-REST calls of the last move included). Rounds interleave the bots (and rotate their order), so
-all see the same machine; the report gives each cell's median over the rounds and the ratios
-gatebot / floor A and gatebot / floor B. About a minute and a half with the defaults:
+REST calls of the last move included). Rounds interleave the bots (and rotate their order), and
+within a round each kind of move is measured on every bot back to back, so all see the same
+machine; the report gives each cell's median over the rounds and the ratios gatebot / floor A and
+gatebot / floor B (with ``--compare``, also the median of each round's own ratio of the two
+gatebots). About a minute and a half with the defaults:
 
     .venv/bin/python benchmarks/chat_floor.py
     .venv/bin/python benchmarks/chat_floor.py --moves 200 --rounds 5
@@ -402,9 +404,9 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> Resu
             bots.append(await start("gatebot-compared", workdir, core, None, args.compare.resolve()))
         for round_ in range(args.rounds):
             order = bots[round_ % len(bots):] + bots[:round_ % len(bots)]
-            for bot in order:
-                for player in bot.players:
-                    for kind in KINDS:
+            for kind in KINDS:  # each kind's cells measured back to back, so they see the same machine
+                for bot in order:
+                    for player in bot.players:
                         per_move = await measure(bot, player, kind, args.moves)
                         results.setdefault((player.cell, kind), []).append(per_move)
             print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(
@@ -449,8 +451,13 @@ def report(results: Results, args: argparse.Namespace) -> None:
     for style in ("text", "emoji"):
         if (f"compared {style}", KINDS[0]) in median:
             ratios = [median[(f"gatebot {style}", kind)] / median[(f"compared {style}", kind)] for kind in KINDS]
+            paired = [statistics.median(now[0] / then[0] for now, then in zip(
+                results[(f"gatebot {style}", kind)], results[(f"compared {style}", kind)], strict=True))
+                for kind in KINDS]
             print(f"gatebot {style} / compared {style}: "
-                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True)))
+                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True))
+                  + " (median of the rounds' own ratios: "
+                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, paired, strict=True)) + ")")
     worst = max(median[(cell, kind)] / median[("floor A", kind)]
                 for cell in cells if cell.startswith("gatebot ") for kind in KINDS)
     verdict = "PASS" if worst <= GOAL_RATIO else "FAIL"
