@@ -78,8 +78,10 @@ KINDS = ("slash", "button", "typed")
 DEAL = 5
 #: Seconds without a REST call after which a warm-up move is taken as answered in full.
 QUIET = 0.25
-#: Warm-up moves of each kind before each measured run (the first ones also count the calls a move takes).
-WARMUP = 6
+#: Warm-up moves of each kind before each measured run (the first ones also count the calls a move takes). Enough
+#: for the core to be busy a while before the CPU is read: a bot measured right after a light one read up to 1.5x
+#: higher than the same code measured next (same-code runs with --compare, six warm-up moves).
+WARMUP = 40
 #: The goal of issue 29: a chat move at most this many times the minimal floor's CPU.
 GOAL_RATIO = 1.5
 FLOOR_GUILD_VARIABLE = "FLOOR_GUILD_ID"
@@ -404,6 +406,9 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> Resu
             bots.append(await start("gatebot-compared", workdir, core, None, args.compare.resolve()))
         for round_ in range(args.rounds):
             order = bots[round_ % len(bots):] + bots[:round_ % len(bots)]
+            if round_ % 2 and len(bots) > 3:  # the two gatebots swap places every other round
+                first, second = order.index(bots[2]), order.index(bots[3])
+                order[first], order[second] = order[second], order[first]
             for kind in KINDS:  # each kind's cells measured back to back, so they see the same machine
                 for bot in order:
                     for player in bot.players:
