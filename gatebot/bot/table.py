@@ -172,32 +172,12 @@ class Table:
         ``safety_defer`` seconds (:data:`SAFETY_DEFER` by default) the interaction is deferred (Discord then
         waits 15 minutes), privately when the answer will be private, and the work's answer takes the
         deferral's place. An answer already on its way is waited for, never doubled.
-
-        The work runs in the caller's task, a timer beside it (no task of its own to wait for).
-        A deferral begun is finished before this returns; if the work failed, its error is the one
-        raised (a deferral's own failure is then only logged).
         """
-        deferral: asyncio.Future[None] | None = None
-
-        def defer() -> None:
-            nonlocal deferral
-            first = self._first(interaction)
-            deferral = asyncio.ensure_future(first.defer(ephemeral=thinking and answer.private, thinking=thinking))
-
-        timer = asyncio.get_running_loop().call_later(self._safety_defer, defer)
-        try:
-            await work
-        except BaseException:
-            timer.cancel()
-            if deferral is not None:
-                try:
-                    await deferral
-                except Exception:
-                    log.exception("the deferral of interaction %s failed", interaction.id)
-            raise
-        timer.cancel()
-        if deferral is not None:
-            await deferral
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=self._safety_defer)
+        if not done:
+            await self._first(interaction).defer(ephemeral=thinking and answer.private, thinking=thinking)
+        await task
 
     async def _bounded(
         self, interaction: discord.Interaction, answer: Answer, work: Awaitable[None], *, thinking: bool, what: str
