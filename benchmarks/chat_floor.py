@@ -29,7 +29,7 @@ REST calls of the last move included). Rounds interleave the bots (and rotate th
 within a round each kind of move is measured on every bot back to back, so all see the same
 machine; the report gives each cell's median over the rounds and the ratios gatebot / floor A and
 gatebot / floor B (with ``--compare``, also the median of each round's own ratio of the two
-gatebots). About a minute and a half with the defaults:
+gatebots). About two minutes with the defaults on a quiet machine:
 
     .venv/bin/python benchmarks/chat_floor.py
     .venv/bin/python benchmarks/chat_floor.py --moves 200 --rounds 5
