@@ -25,7 +25,8 @@ of move takes (counted on warm-up moves, after which the bot fell quiet).
 
 A bot's CPU is read from ``/proc/<pid>/stat`` (user + system, all threads) before and after
 ``--moves`` moves of one kind; CPU per interaction is that difference over the moves (the trailing
-REST calls of the last move included). Rounds interleave the bots (and rotate their order), and
+REST calls of the last move included). Rounds interleave the bots (and rotate their order; with
+``--compare`` the two gatebots also swap places every other round: run an even number), and
 within a round each kind of move is measured on every bot back to back, so all see the same
 machine; the report gives each cell's median over the rounds and the ratios gatebot / floor A and
 gatebot / floor B (with ``--compare``, also the median of each round's own ratio of the two
