@@ -10,7 +10,9 @@ this process, pinned to the other cores, so the fake's CPU is never in a bot's f
 * ``floor B``: the same client, making the REST calls gatebot makes for each kind of move, with
   fixed content (a board-sized text under a fixed row of buttons and a 25-option menu): for a
   slash move the board edited in the channel and a private one-line callback; for a button press
-  one callback that edits the pressed message; for a typed move a reaction and the board edited;
+  one callback that edits the pressed message; for a typed move a reaction and the board edited,
+  and for a typed take-back also a reply beside the message saying what was taken back (the board
+  may be far up the channel: gatebot's note of a line that changed the game goes there too);
 * ``gatebot``: ``python -m gatebot run``, as in production (SQLite, a fresh file), with two
   players: one with text boards (#general), one with emoji boards (#games).
 
@@ -23,19 +25,24 @@ of move takes (counted on warm-up moves, after which the bot fell quiet).
 
 A bot's CPU is read from ``/proc/<pid>/stat`` (user + system, all threads) before and after
 ``--moves`` moves of one kind; CPU per interaction is that difference over the moves (the trailing
-REST calls of the last move included). Rounds interleave the bots (and rotate their order), so
-all see the same machine; the report gives each cell's median over the rounds and the ratios
-gatebot / floor A and gatebot / floor B. About a minute and a half with the defaults:
+REST calls of the last move included). Rounds interleave the bots (and rotate their order; with
+``--compare`` the two gatebots also swap places every other round: run an even number), and
+within a round each kind of move is measured on every bot back to back, so all see the same
+machine; the report gives each cell's median over the rounds and the ratios gatebot / floor A and
+gatebot / floor B (with ``--compare``, also the median of each round's own ratio of the two
+gatebots). About two minutes with the defaults on a quiet machine:
 
     .venv/bin/python benchmarks/chat_floor.py
     .venv/bin/python benchmarks/chat_floor.py --moves 200 --rounds 5
     .venv/bin/python benchmarks/chat_floor.py --profile /tmp/chat-floor    # gatebot under cProfile
 
-``--profile DIR`` runs gatebot under ``python -m cProfile`` (slower: its CPU figures are not
-comparable with an unprofiled run's) and prints its hottest functions by own time and by
-cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an earlier commit's,
-say: ``git archive``), interleaved with the rest, so a change is measured before and after in one
-run. ``--show-requests`` prints the REST calls each bot made for one move of each kind.
+``--profile DIR`` runs gatebot under cProfile, timed by the event loop thread's CPU time (not the
+wall clock, which on a shared machine charges functions with other processes' turns; slower: its
+CPU figures are not comparable with an unprofiled run's) and prints its hottest functions by own
+time and by cumulative time. ``--compare DIR`` also runs the gatebot of another checkout (an
+earlier commit's, say: ``git archive``), interleaved with the rest, so a change is measured before
+and after in one run. ``--show-requests`` prints the REST calls each bot made for a draw and a
+take-back of each kind.
 
 The floor bots are this script too: ``chat_floor.py --floor a`` (or ``b``) runs one against the
 fake named by ``GATEBOT_DISCORD_API_BASE`` and ``DISCORD_TOKEN``, syncing its ``/gate`` commands to
@@ -72,8 +79,10 @@ KINDS = ("slash", "button", "typed")
 DEAL = 5
 #: Seconds without a REST call after which a warm-up move is taken as answered in full.
 QUIET = 0.25
-#: Warm-up moves of each kind before each measured run (the first ones also count the calls a move takes).
-WARMUP = 6
+#: Warm-up moves of each kind before each measured run (the first ones also count the calls a move takes). Enough
+#: for the core to be busy a while before the CPU is read: a bot measured right after a light one read up to 1.5x
+#: higher than the same code measured next (same-code runs with --compare, six warm-up moves).
+WARMUP = 40
 #: The goal of issue 29: a chat move at most this many times the minimal floor's CPU.
 GOAL_RATIO = 1.5
 FLOOR_GUILD_VARIABLE = "FLOOR_GUILD_ID"
@@ -84,6 +93,7 @@ FLOOR_GUILD_VARIABLE = "FLOOR_GUILD_ID"
 #: A text board's size: 8 lines of cards, as gatebot's text board has about.
 FIXED_BOARD = "\n".join(f"`{i}` " + " ".join(["[K♠]", "[Q♥]", "[J♣]", "[T♦]"] * 3) for i in range(8))
 FIXED_ANSWER = "Played d."
+FIXED_UNDO = "Took back d."
 FLOOR_COMMANDS: list[dict[str, Any]] = [{
     "name": "gate", "type": 1, "description": "Play the solitaire Gate",
     "options": [
@@ -158,6 +168,8 @@ class FloorB(FloorA):
                 self.view = fixed_view()
             await message.add_reaction("✅")
             await self.board(message.channel.id).edit(content=FIXED_BOARD, view=self.view)
+            if message.content.endswith("undo"):  # gatebot says what was taken back beside the message, too
+                await message.reply(FIXED_UNDO, mention_author=False)
 
 
 def run_floor(which: str) -> None:
@@ -185,7 +197,7 @@ class Player:
     user: Any
     channel: Any
     board_id: int = 0
-    calls: dict[str, int] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)  # "typed draw", "typed take-back", ...
     turn: int = 0  # even: draw, odd: take it back
 
 
@@ -198,10 +210,24 @@ class Bot:
     players: list[Player]
 
 
+#: gatebot run under cProfile timed by the event loop's own CPU (``time.thread_time``), not the wall clock: on a
+#: shared machine a wall-clock profile charges whatever function was running with the time other processes had.
+PROFILED = """
+import cProfile, runpy, sys, time
+profile = cProfile.Profile(time.thread_time)
+sys.argv = ["gatebot", "run"]
+try:
+    profile.runcall(runpy.run_module, "gatebot", run_name="__main__", alter_sys=True)
+finally:
+    profile.dump_stats(sys.orig_argv[-1])
+"""
+
+
 def bot_command(name: str, profile: Path | None) -> list[str]:
     if name.startswith("gatebot"):
-        profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
-        return [sys.executable, *profiling, "-m", "gatebot", "run"]
+        if profile is not None:
+            return [sys.executable, "-c", PROFILED, str(profile)]
+        return [sys.executable, "-m", "gatebot", "run"]
     return [sys.executable, str(Path(__file__).resolve()), "--floor", name[-1]]
 
 
@@ -262,8 +288,9 @@ async def stop(bot: Bot) -> None:
     await bot.fake.stop()
 
 
-async def quiet(fake: Any, seconds: float = QUIET, timeout: float = 30) -> None:
-    """Wait until the bot has made no REST call for ``seconds``."""
+async def quiet(fake: Any, seconds: float | None = None, timeout: float = 30) -> None:
+    """Wait until the bot has made no REST call for ``seconds`` (``QUIET`` unless given)."""
+    seconds = QUIET if seconds is None else seconds
     deadline = time.perf_counter() + timeout
     count, since = len(fake.requests), time.perf_counter()
     while time.perf_counter() - since < seconds:
@@ -303,14 +330,15 @@ async def one(bot: Bot, player: Player, kind: str) -> None:
     """One move, waited for until the bot has made every REST call that kind takes."""
     fake = bot.fake
     before = len(fake.requests)
+    key = f"{kind} {'draw' if player.turn % 2 == 0 else 'take-back'}"  # a take-back may take other calls
     await move(bot, player, kind)
-    if kind not in player.calls:
+    if key not in player.calls:
         await quiet(fake)
-        player.calls[kind] = len(fake.requests) - before
+        player.calls[key] = len(fake.requests) - before
         return
-    target = before + player.calls[kind]
+    target = before + player.calls[key]
     await fake.wait_for(lambda: len(fake.requests) >= target or None, timeout=30,
-                        what=f"{player.calls[kind]} REST calls of a {kind} move from {bot.name}")
+                        what=f"{player.calls[key]} REST calls of a {key} from {bot.name}")
 
 
 def check(bot: Bot, player: Player, kind: str) -> None:
@@ -344,10 +372,12 @@ async def measure(bot: Bot, player: Player, kind: str, moves: int) -> tuple[floa
 
 
 def show_requests(bot: Bot, player: Player, kind: str) -> str:
+    """The REST calls of the last move of ``kind`` (a draw or a take-back: the player's turn says which)."""
     fake = bot.fake
     before = len(fake.requests)
-    return f"{player.cell:>14} {kind:<6}: " + ", ".join(
-        r.route for r in fake.requests[before - player.calls[kind]:before])
+    key = f"{kind} {'take-back' if player.turn % 2 == 0 else 'draw'}"
+    return f"{player.cell:>14} {key:<16}: " + ", ".join(
+        r.route for r in fake.requests[before - player.calls[key]:before])
 
 
 def pin_harness(no_pin: bool) -> tuple[int | None, str]:
@@ -377,21 +407,25 @@ async def run(args: argparse.Namespace, core: int | None, workdir: Path) -> Resu
             bots.append(await start("gatebot-compared", workdir, core, None, args.compare.resolve()))
         for round_ in range(args.rounds):
             order = bots[round_ % len(bots):] + bots[:round_ % len(bots)]
-            for bot in order:
-                for player in bot.players:
-                    for kind in KINDS:
+            if round_ % 2 and len(bots) > 3:  # the two gatebots swap places every other round
+                first, second = order.index(bots[2]), order.index(bots[3])
+                order[first], order[second] = order[second], order[first]
+            for kind in KINDS:  # each kind's cells measured back to back, so they see the same machine
+                for bot in order:
+                    for player in bot.players:
                         per_move = await measure(bot, player, kind, args.moves)
                         results.setdefault((player.cell, kind), []).append(per_move)
             print(f"round {round_ + 1}/{args.rounds}: " + ", ".join(
                 f"{cell} {kind} {1000 * runs[-1][0]:.2f}" for (cell, kind), runs in results.items()), flush=True)
         if args.show_requests:
-            print("\nREST calls of one move (the last of each kind):")
+            print("\nREST calls of one move (a draw and a take-back of each kind):")
             for bot in bots:
                 for player in bot.players:
                     for kind in KINDS:
-                        await one(bot, player, kind)
-                        await quiet(bot.fake, 0.05)
-                        print(show_requests(bot, player, kind))
+                        for _ in range(2):  # a draw and a take-back
+                            await one(bot, player, kind)
+                            await quiet(bot.fake, 0.05)
+                            print(show_requests(bot, player, kind))
     finally:
         for bot in bots:
             await stop(bot)
@@ -423,8 +457,13 @@ def report(results: Results, args: argparse.Namespace) -> None:
     for style in ("text", "emoji"):
         if (f"compared {style}", KINDS[0]) in median:
             ratios = [median[(f"gatebot {style}", kind)] / median[(f"compared {style}", kind)] for kind in KINDS]
+            paired = [statistics.median(now[0] / then[0] for now, then in zip(
+                results[(f"gatebot {style}", kind)], results[(f"compared {style}", kind)], strict=True))
+                for kind in KINDS]
             print(f"gatebot {style} / compared {style}: "
-                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True)))
+                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, ratios, strict=True))
+                  + " (median of the rounds' own ratios: "
+                  + ", ".join(f"{kind} {r:.2f}x" for kind, r in zip(KINDS, paired, strict=True)) + ")")
     worst = max(median[(cell, kind)] / median[("floor A", kind)]
                 for cell in cells if cell.startswith("gatebot ") for kind in KINDS)
     verdict = "PASS" if worst <= GOAL_RATIO else "FAIL"
@@ -443,6 +482,7 @@ def print_profile(path: Path, top: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global QUIET
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--moves", type=int, default=150, help="measured moves per kind, bot and round (default 150)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the bots interleaved (default 3)")
@@ -452,6 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also run the gatebot of this checkout (its cells: compared text, compared emoji)")
     parser.add_argument("--show-requests", action="store_true", help="print the REST calls of a move of each kind")
     parser.add_argument("--no-pin", action="store_true", help="pin nothing")
+    parser.add_argument("--quiet", type=float, default=None,
+                        help=f"seconds without a REST call that end a warm-up move (default {QUIET}, {4 * QUIET} "
+                             "under --profile): longer on a loaded machine, lest a move's calls be undercounted")
     parser.add_argument("--floor", choices=("a", "b"), help=argparse.SUPPRESS)  # run a floor bot
     args = parser.parse_args(argv)
     if args.floor:
@@ -459,6 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
+    QUIET = args.quiet if args.quiet is not None else 4 * QUIET if args.profile is not None else QUIET
     core, note = pin_harness(args.no_pin)
     print(f"{note}; discord.py {discord.__version__}; load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory(prefix="gatebot-chat-floor-") as workdir:

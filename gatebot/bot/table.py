@@ -481,7 +481,7 @@ class Table:
         owner, reply = found
         await self._edit_board(reply.board_channel_id, reply, await self._draw(owner, reply))
 
-    async def follow(self, game_id: int, owner: PlayerKey) -> None:
+    async def follow(self, game_id: int, owner: PlayerKey, version: int | None = None) -> None:
         """Redraw a game's board message after a change made outside this table's answers (:mod:`gatebot.bot.follow`).
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
@@ -490,8 +490,13 @@ class Table:
         another process's shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
+
+        ``version``: the version the change told of. When this table drew it (its own answer's change,
+        nearly every change a chat player makes) nothing is read: a later change is told of in turn.
         """
         async with self._turn(Actor(owner[0], owner[1], "")):
+            if version is not None and self._drawn.get(game_id) == version:
+                return
             found = await self.service.board_of(game_id)
             if found is None:
                 return
@@ -506,8 +511,7 @@ class Table:
                 return  # another process runs the shard of that channel's server
             board = await self._draw(player, reply)
             try:
-                await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-                    **board.edit_kwargs())
+                await board.edit(self.client, channel_id, message_id)
             except discord.NotFound:
                 log.info("board %s of game %s was deleted: the next command posts a fresh one", message_id, game_id)
                 self._drawn.pop(game_id, None)
@@ -686,9 +690,8 @@ class Table:
         board_channel, message_id = reply.board_channel_id, reply.board_message_id
         if board_channel != channel_id or message_id is None:
             return False
-        channel = self.client.get_partial_messageable(channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(**board.edit_kwargs())
+            await board.edit(self.client, channel_id, message_id)
         except (discord.NotFound, discord.Forbidden) as error:
             log.info("board %s of game %s can't be edited (%s): posting a fresh one", message_id, reply.game_id,
                      error.status)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
+from cachetools import LRUCache
 from discord.ui import DynamicItem
 
 from gatebot.bot.actors import PLATFORM
@@ -467,14 +468,25 @@ def board_components(
                            TableProven, TableLaunch if launch else None)
 
 
+#: The labels of the move menus of positions drawn lately: a position drawn again (an undo, a redraw of the same
+#: board) takes its menu's labels from here instead of describing up to 25 moves afresh.
+MENU_LABELS: LRUCache[tuple[Any, ...], tuple[str, ...]] = LRUCache(maxsize=512)
+
+
 def move_options(game: Game, moves: tuple[str, ...], say: Translator | None = None) -> list[discord.SelectOption]:
-    """The legal moves as select options: each token the value, its words in ``say``'s language the label."""
+    """The legal moves as select options: each token the value, its words in ``say``'s language the label.
+
+    The labels of a position are kept (:data:`MENU_LABELS`, by variant, rule options, position and
+    language), so the position's menu drawn again costs no description of its moves.
+    """
     speak = say or translator()
-    options = []
-    for token in moves:
-        words = speak.say(describe_move(game, Move.from_text(token)))
-        options.append(discord.SelectOption(label=f"{token} — {words}"[:100], value=token))
-    return options
+    key = (game.name, game.options, game.to_text(), moves, speak)
+    labels = MENU_LABELS.get(key)
+    if labels is None:
+        labels = MENU_LABELS[key] = tuple(
+            f"{token} — {speak.say(describe_move(game, Move.from_text(token)))}"[:100] for token in moves
+        )
+    return [discord.SelectOption(label=label, value=token) for token, label in zip(moves, labels, strict=True)]
 
 
 STALE_PRESS = N_("That board was out of date, so nothing was played: the board shows your game as it is now.")

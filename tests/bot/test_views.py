@@ -19,7 +19,7 @@ import discord.webhook.async_
 import pytest
 from PIL import Image
 
-from gatebot.rules import VARIANTS
+from gatebot.rules import VARIANTS, GateGame
 from tests.bot.games.test_commands import win_sentences
 from tests.bot.gatebots import Running, resign, told_privately
 from tests.bot.test_gatebot import board_of
@@ -283,3 +283,31 @@ async def test_a_german_players_board_labels_its_buttons_and_menus_in_german(gat
     fake.user("alice").locale = "de"  # the refusal is said in the presser's language
     refused = await (await fake.click(board, component(board, "gate:share:")["custom_id"])).response()
     assert refused.ephemeral and refused.content == "Nur Bob kann dieses Ergebnis teilen."
+
+
+async def test_the_move_menu_follows_the_position_and_language_it_is_drawn_for(gatebot: Callable) -> None:
+    """A menu's labels are kept by position: a move changes them, an undo brings the first ones back, and a
+    reader of another language gets the same position's menu in theirs."""
+    run: Running = await gatebot()
+    fake = run.fake
+
+    def menu() -> dict[str, str]:
+        return {option["value"]: option["label"] for option in component(board_of(fake), "gate:move:")["options"]}
+
+    await (await fake.send_command("gate new", {"deal": 1})).response()
+    dealt = menu()
+    # Deal 1: the A♦ tops column 3 (docs/rules.md#deal-numbers), so 3f plays it home.
+    assert dealt["3f"] == "3f — A♦ from column 3 to the foundation"
+    await (await fake.send_command("gate move", {"moves": "3f"})).response()
+    played = menu()
+    game = GateGame.new(deal=1)
+    game.play("3f")
+    assert list(played) == [str(move) for move in game.legal_moves()][:25]
+    assert "3f — A♦ from column 3 to the foundation" not in played.values()
+    await (await fake.send_command("gate undo")).response()
+    assert menu() == dealt
+    bob = fake.user("bob")
+    bob.locale = "de"
+    await (await fake.send_command("gate new", {"deal": 1}, user=bob)).response()
+    assert menu()["3f"] == "3f — Karo-Ass von Spalte 3 auf den Ablagestapel"
+    assert menu().keys() == dealt.keys()

@@ -254,6 +254,33 @@ async def test_sqlite_pragmas_are_in_force_on_every_connection(db: Database) -> 
             assert pragmas["busy_timeout"] > 0
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_connection_back_in_the_pool_is_rolled_back_only_while_in_a_transaction(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aiosqlite
+
+    rollbacks: list[object] = []
+    original = aiosqlite.Connection.rollback
+
+    async def counted(self: aiosqlite.Connection) -> None:
+        rollbacks.append(self)
+        await original(self)
+
+    await save(db, a_player("1"))  # the pool's connection made (SQLAlchemy rolls back once after its first look)
+    monkeypatch.setattr(aiosqlite.Connection, "rollback", counted)
+    async with db.engine.begin() as connection:  # a write committed
+        await connection.execute(text("UPDATE players SET display_name = 'saved'"))
+    assert rollbacks == [], "a committed transaction's connection goes back as it is"
+    async with db.engine.connect() as connection:  # a write left open when the connection goes back
+        await connection.execute(text("UPDATE players SET display_name = 'never saved'"))
+    assert len(rollbacks) == 1, "and one still in its transaction is rolled back"
+    async with db.engine.begin() as connection:  # the pool's connection holds no lock: another write goes through
+        await connection.execute(text("UPDATE players SET board_style = 'emoji'"))
+    async with db.sessions() as session:
+        assert (await session.execute(select(Player.display_name, Player.board_style))).all() == [("saved", "emoji")]
+
+
 # -- URLs ---------------------------------------------------------------------------------
 
 
