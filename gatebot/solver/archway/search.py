@@ -531,6 +531,27 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
             gc.enable()
     if won and search.path:
         return _winning(board, search.path[0])
+    return _no_win(board)
+
+
+def lost_hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
+    """The hint for ``game`` when no win is left from it (proved already): :func:`hint`'s answer, without the search.
+
+    :func:`hint` searches for a win first; in a lost game it finds none and hints
+    :func:`_no_win`'s move, so a caller that kept the proof (the service keeps it with the
+    game) asks here and the position is not proved lost again. ``seconds`` and ``behind`` are
+    read as :func:`hint` reads them: no move here leads back.
+    """
+    started = time.perf_counter()
+    board = _archway(game)
+    if not board.legal_moves():
+        return hint(board, seconds=seconds, behind=())
+    found = _no_win(board)
+    return Hint(found.move, found.reason, found.outlook, seconds=time.perf_counter() - started)
+
+
+def _no_win(board: ArchwayGame) -> Hint:
+    """The hint of a position from which no win is left: a card up, if one can go."""
     up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
     if not up:
         return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
