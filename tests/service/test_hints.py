@@ -488,3 +488,28 @@ async def test_a_hints_count_right_after_a_move_goes_before_the_writes_of_someon
         event.remove(db.engine.sync_engine, "before_cursor_execute", note)
     assert moved.played == ("d",) and hinted.kind is ReplyKind.HINT
     assert writes == ["count", "move"]
+
+
+async def test_a_position_proved_lost_is_hinted_without_proving_it_again_until_an_undo(db: Database, solver) -> None:
+    """Archway deal 957 can be won, but not after 2da: the first hint there proves it; later ones know it."""
+    service = GameService(db, solver=solver)
+    start = await service.new_game(ALICE, "archway", deal=957)
+    await service.play(ALICE, "2da")
+    first = await service.hint(ALICE)
+    assert first.kind is ReplyKind.HINT and "end" in first.actions and "No win is left" in first.message
+    assert [args[3] for fn, args in solver.calls if fn is hint_for] == [False]  # proved by the hint's search
+
+    played = await service.play(ALICE, first.suggestion)
+    assert "end" in played.actions  # a play keeps the proof
+    second = await service.hint(ALICE)
+    (visible, seconds, behind, lost) = [args for fn, args in solver.calls if fn is hint_for][-1]
+    assert lost is True and visible == played.game.to_text(hide_stock=True)
+    searched = hint_for(visible, seconds, behind)  # what the hint's own search says there
+    assert second.suggestion == str(searched.move) and searched.outlook.value == "lost"
+    assert f"(`{second.suggestion}`)" in second.message and "No win is left" in second.message
+
+    back = await service.undo(ALICE, 2)  # back to the deal: the undo forgets the proof
+    assert back.game.to_text() == start.game.to_text() and "end" not in back.actions
+    again = await service.hint(ALICE)
+    assert [args[3] for fn, args in solver.calls if fn is hint_for][-1] is False
+    assert again.kind is ReplyKind.HINT and "Still winnable." in again.message and "end" not in again.actions
