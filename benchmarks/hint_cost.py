@@ -19,6 +19,13 @@ repository root:
     nice -n 10 .venv/bin/python benchmarks/hint_cost.py --deals 15
     nice -n 10 .venv/bin/python benchmarks/hint_cost.py --deals 10 --profile service
     nice -n 10 .venv/bin/python benchmarks/hint_cost.py --deals 10 --profile worker
+    nice -n 10 .venv/bin/python benchmarks/hint_cost.py --deals 10 --rounds 4 --against /tmp/before
+
+``--against DIR`` measures another checkout too (``git archive main | tar -x -C
+/tmp/before``, its compiled search cores built in place with ``.venv/bin/python setup.py
+build_ext --inplace`` there, else it searches in Python): each round runs each checkout in a
+fresh process on the same deals, in turns, and the rounds are pooled; the next round takes
+the next deals.
 
 ``--profile service`` profiles the service process's part of every hint (cProfile, the top
 entries by own time); ``--profile worker`` profiles what the worker runs
@@ -30,10 +37,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import dataclasses
 import io
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +53,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+#: The checkout whose gatebot a round runs (``--against`` sets it for its rounds); by default this one.
+CHECKOUT = "HINT_COST_CHECKOUT"
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, os.environ.get(CHECKOUT, str(HERE)))
 
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -194,21 +208,8 @@ async def run(args: argparse.Namespace) -> dict[str, dict[str, Figures]]:
     return results
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
-    parser.add_argument("--deals", type=int, default=15, help="deals of each variant (1 to this)")
-    parser.add_argument("--first", type=int, default=1, help="the first deal number")
-    parser.add_argument("--moves", type=int, default=5, help="moves played before the later hint")
-    parser.add_argument("--profile", choices=("service", "worker"))
-    parser.add_argument("--sort", default="tottime", help="the profile's order (pstats keys)")
-    parser.add_argument("--top", type=int, default=25, help="profile entries shown")
-    args = parser.parse_args()
-    args.deals = range(args.first, args.first + args.deals)
-    started = time.perf_counter()
-    results = asyncio.run(run(args))
-    print(f"deals {args.deals.start}-{args.deals.stop - 1} of each variant, a hint at the deal and after "
-          f"{args.moves} moves, then that hint again; {time.perf_counter() - started:.0f} s")
+def table(results: dict[str, dict[str, Figures]]) -> None:
+    """Each variant's and stage's medians, and all variants' together."""
     print("| variant | stage | hints | service ms | worker ms | hint ms (both) | bare search ms | "
           "hint ÷ search | moves not the search's |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -224,6 +225,75 @@ def main() -> None:
     for stage in STAGES:
         print(f"| all | {stage} | {len(everything[stage])} | | | {ms(everything[stage])} | {ms(floors[stage])} | "
               f"{ratio(everything[stage], floors[stage])} | |")
+
+
+def child(args: argparse.Namespace, checkout: Path, first: int) -> dict[str, dict[str, Figures]]:
+    """One round of this benchmark in a fresh process, with the gatebot of ``checkout``, read back as figures."""
+    command = [sys.executable, __file__, "--json", "--first", str(first), "--deals", str(args.deals),
+               "--moves", str(args.moves), "--variants", *args.variants]
+    env = {**os.environ, "PYTHONPATH": str(checkout), CHECKOUT: str(checkout)}
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    raw = json.loads(done.stdout)
+    return {variant: {stage: Figures(**figures) for stage, figures in stages.items()} for variant, stages in raw.items()}
+
+
+def against(args: argparse.Namespace) -> None:
+    """``--rounds`` rounds, each checkout in turn on the same deals, pooled; then each one's table and the comparison."""
+    checkouts = {"now": HERE, **{Path(folder).name: Path(folder).resolve() for folder in args.against}}
+    pooled = {name: {variant: {stage: Figures() for stage in STAGES} for variant in args.variants}
+              for name in checkouts}
+    for round_ in range(args.rounds):
+        first = args.first + round_ * args.deals
+        for name, checkout in (checkouts.items() if round_ % 2 == 0 else reversed(checkouts.items())):
+            for variant, stages in child(args, checkout, first).items():
+                for stage, figures in stages.items():
+                    into = pooled[name][variant][stage]
+                    into.service += figures.service
+                    into.worker += figures.worker
+                    into.floor += figures.floor
+                    into.differing += figures.differing
+            print(f"  round {round_ + 1}: {name} done", file=sys.stderr)
+    for name, results in pooled.items():
+        print(f"\n{name} ({checkouts[name]}):")
+        table(results)
+    names = list(checkouts)
+    print("\nhint ms (service and worker, median) side by side, and each against now:")
+    print("| variant | stage | " + " | ".join(names) + " | " + " | ".join(f"{name} ÷ now" for name in names[1:]) + " |")
+    print("|---|---|" + "---|" * (2 * len(names) - 1))
+    for variant in args.variants:
+        for stage in STAGES:
+            totals = [pooled[name][variant][stage].total() for name in names]
+            print(f"| {variant} | {stage} | " + " | ".join(ms(total) for total in totals) + " | "
+                  + " | ".join(ratio(total, totals[0]) for total in totals[1:]) + " |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    parser.add_argument("--deals", type=int, default=15, help="deals of each variant in a round")
+    parser.add_argument("--first", type=int, default=1, help="the first deal number")
+    parser.add_argument("--moves", type=int, default=5, help="moves played before the later hint")
+    parser.add_argument("--profile", choices=("service", "worker"))
+    parser.add_argument("--sort", default="tottime", help="the profile's order (pstats keys)")
+    parser.add_argument("--top", type=int, default=25, help="profile entries shown")
+    parser.add_argument("--against", action="append", default=[], metavar="DIR",
+                        help="another checkout measured in turns with this one, each round in a fresh process")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds with --against (the next deals each round)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.against:
+        against(args)
+        return
+    args.deals = range(args.first, args.first + args.deals)
+    started = time.perf_counter()
+    results = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps({variant: {stage: dataclasses.asdict(figures) for stage, figures in stages.items()}
+                          for variant, stages in results.items()}))
+        return
+    print(f"deals {args.deals.start}-{args.deals.stop - 1} of each variant, a hint at the deal and after "
+          f"{args.moves} moves, then that hint again; {time.perf_counter() - started:.0f} s")
+    table(results)
 
 
 if __name__ == "__main__":
