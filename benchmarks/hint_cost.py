@@ -53,10 +53,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: The checkout whose gatebot a round runs (``--against`` sets it for its rounds); by default this one.
-CHECKOUT = "HINT_COST_CHECKOUT"
-HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, os.environ.get(CHECKOUT, str(HERE)))
+# The checkout whose gatebot a round runs (``--against`` sets it for its rounds); by default this one.
+sys.path.insert(0, os.environ.get("HINT_COST_CHECKOUT", str(Path(__file__).resolve().parent.parent)))
 
 from gatebot.rules import Game
 from gatebot.service import Actor, GameService, Reply, ReplyKind
@@ -66,6 +64,8 @@ from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 
 VARIANTS = ("gate", "little-gate", "canfield", "archway")
+CHECKOUT = "HINT_COST_CHECKOUT"
+HERE = Path(__file__).resolve().parent.parent
 STAGES = ("deal", "later", "again")
 
 
@@ -234,11 +234,12 @@ def child(args: argparse.Namespace, checkout: Path, first: int) -> dict[str, dic
     env = {**os.environ, "PYTHONPATH": str(checkout), CHECKOUT: str(checkout)}
     done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     raw = json.loads(done.stdout)
-    return {variant: {stage: Figures(**figures) for stage, figures in stages.items()} for variant, stages in raw.items()}
+    return {variant: {stage: Figures(**figures) for stage, figures in stages.items()}
+            for variant, stages in raw.items()}
 
 
 def against(args: argparse.Namespace) -> None:
-    """``--rounds`` rounds, each checkout in turn on the same deals, pooled; then each one's table and the comparison."""
+    """``--rounds`` rounds, each checkout in turn on the same deals, pooled; each one's table, then side by side."""
     checkouts = {"now": HERE, **{Path(folder).name: Path(folder).resolve() for folder in args.against}}
     pooled = {name: {variant: {stage: Figures() for stage in STAGES} for variant in args.variants}
               for name in checkouts}
