@@ -27,9 +27,10 @@ build_ext --inplace`` there, else it searches in Python): each round runs each c
 fresh process on the same deals, in turns, and the rounds are pooled; the next round takes
 the next deals.
 
-``--profile service`` profiles the service process's part of every hint (cProfile, the top
-entries by own time); ``--profile worker`` profiles what the worker runs
-(:func:`gatebot.service.thinking.hint_for`) on the same positions, in this process.
+``--profile service`` profiles the service process's part of every hint (cProfile on the CPU
+time of the event loop's thread, so waiting counts nothing; the top entries by own time);
+``--profile worker`` profiles what the worker runs (:func:`gatebot.service.thinking.hint_for`)
+on the same positions, in this process.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ class Bench:
     def __init__(self, service: GameService, worker: Callable[[], float], profile: str | None) -> None:
         self.service = service
         self.worker = worker
-        self.profiler = cProfile.Profile() if profile else None
+        # CPU time of the event loop's thread, so its waits for the worker and the database count nothing.
+        self.profiler = cProfile.Profile(time.thread_time) if profile else None
         self.profile = profile
 
     async def hint(self, actor: Actor, figures: Figures | None) -> Reply:
