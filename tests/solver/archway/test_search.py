@@ -9,7 +9,7 @@ import pytest
 from gatebot.rules import Game
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.solver import registry
-from gatebot.solver.archway.search import hint, lost_hint, positions_behind, solve, solve_position
+from gatebot.solver.archway.search import _behind, hint, lost_hint, positions_behind, solve, solve_position
 from gatebot.solver.results import Outlook, Verdict
 
 DONE_OTHERS_A = "KC KD {} KS"
@@ -215,6 +215,22 @@ def test_hints_lead_away_from_positions_behind() -> None:
     assert given.outlook is Outlook.WINNABLE
     assert given.move is not None and str(given.move) != "4p"
     assert given.move in game.legal_moves()
+
+
+def test_positions_behind_kept_parsed_give_the_hints_they_give_parsed_afresh() -> None:
+    game = Game.new("archway", deal=5, options=("kit",))
+    previous: tuple[str, ...] = ()
+    for _ in range(45):
+        behind = positions_behind(game)
+        kept = hint(game, seconds=5.0, behind=behind)  # all but the newest position parsed for the last hint
+        assert _behind.cache_info().hits >= len(set(behind) & set(previous))
+        previous = behind
+        _behind.cache_clear()
+        fresh = hint(game, seconds=5.0, behind=behind)
+        assert (kept.move, str(kept.reason), kept.outlook) == (fresh.move, str(fresh.reason), fresh.outlook)
+        assert kept.move is not None
+        game.play(kept.move)
+    assert len(previous) == 40
 
 
 def test_positions_behind_are_the_last_forty_most_recent_first() -> None:
