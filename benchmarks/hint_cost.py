@@ -9,8 +9,10 @@ and the database driver's thread) plus the worker's (its process CPU clock, read
 process at nanosecond resolution). Right after each, the *floor* is measured on the same
 position in this process: the bare call of the variant's hint engine
 (:func:`gatebot.solver.registry.hint`, with the positions behind as the service gives them),
-which is what no hint can cost less than. A hint asked again for the same position (answered
-from the service's memory) is reported too.
+which is what no hint can cost less than. That hint asked again (*again*, answered from the
+service's memory), and the hint after taking it (*next*, as a player asking at every move
+does), are reported too; ``--variants archway-kit`` plays Archway with ``kit``, where every
+deal can be won.
 
 Medians of each, and ratios of the medians, per variant and stage. The two searches are
 also compared move for move: the service's hint must be the bare engine's. Run from the
@@ -65,9 +67,11 @@ from gatebot.store import Database
 from gatebot.store.migrate import ensure_schema
 
 VARIANTS = ("gate", "little-gate", "canfield", "archway")
+#: Named games that are a variant with options (``--variants archway-kit``).
+WITH_OPTIONS = {"archway-kit": ("archway", ("kit",))}
 CHECKOUT = "HINT_COST_CHECKOUT"
 HERE = Path(__file__).resolve().parent.parent
-STAGES = ("deal", "later", "again")
+STAGES = ("deal", "later", "again", "next")
 
 
 def process_clock(pid: int) -> Callable[[], float]:
@@ -142,9 +146,10 @@ def next_move(reply: Reply, rng: random.Random) -> str | None:
 
 
 async def one_deal(bench: Bench, variant: str, deal: int, moves: int, figures: dict[str, Figures]) -> None:
-    """Deal, hint at the deal, play ``moves`` moves, hint again, and ask that hint once more."""
+    """Deal, hint at the deal, play ``moves`` moves, hint again, ask that hint once more, take it and hint again."""
     actor = Actor("bench", f"{variant}-{deal}", f"{variant} {deal}")
-    reply = await bench.service.new_game(actor, variant, deal=deal, confirm=True)
+    name, options = WITH_OPTIONS.get(variant, (variant, ()))
+    reply = await bench.service.new_game(actor, name, deal=deal, options=options, confirm=True)
     assert reply.game is not None, reply.message
     hinted = await bench.hint(actor, figures["deal"])
     assert hinted.kind is ReplyKind.HINT, hinted.message
@@ -168,6 +173,17 @@ async def one_deal(bench: Bench, variant: str, deal: int, moves: int, figures: d
     figures["again"].floor.append(0.0)
     if again.suggestion != hinted.suggestion:
         figures["again"].differing += 1
+    if hinted.suggestion is None:
+        return
+    played = await bench.service.play(actor, hinted.suggestion)
+    if played.kind is ReplyKind.ERROR or played.game is None or not played.moves:
+        return
+    following = await bench.hint(actor, figures["next"])
+    if following.kind is not ReplyKind.HINT:
+        figures["next"].service.pop()
+        figures["next"].worker.pop()
+        return
+    bench.floor(played.game, figures["next"], following.suggestion)
 
 
 def ms(values: list[float]) -> str:
@@ -272,7 +288,7 @@ def against(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=[*VARIANTS, *WITH_OPTIONS])
     parser.add_argument("--deals", type=int, default=15, help="deals of each variant in a round")
     parser.add_argument("--first", type=int, default=1, help="the first deal number")
     parser.add_argument("--moves", type=int, default=5, help="moves played before the later hint")
