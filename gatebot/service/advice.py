@@ -177,7 +177,8 @@ class Advice:
                 if await self._paced(asker):
                     continue  # it waited its turn, and the game may have moved on meanwhile: look again
             # Proved lost already (the End-game offer's proof, kept with the game; a play keeps it and an undo
-            # clears it): the hint engine need not prove it again.
+            # clears it): the hint engine need not prove it again. Only with nothing hidden, where the full
+            # position is the one the player sees, so the proof tells the hint nothing they can't see.
             lost = not game.hidden_count and ("end" in seen.actions or self.proof_known(game))
             try:
                 found = found or await self._think_of_hint(game, visible, behind, asker=asker, lost=lost)
