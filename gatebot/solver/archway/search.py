@@ -540,7 +540,7 @@ def lost_hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str
     :func:`hint` searches for a win first; in a lost game it finds none and hints
     :func:`_no_win`'s move, so a caller that kept the proof (the service keeps it with the
     game) asks here and the position is not proved lost again. ``seconds`` and ``behind`` are
-    read as :func:`hint` reads them: no move here leads back.
+    :func:`hint`'s, and neither is needed: :func:`hint`'s answer for a lost game reads neither.
     """
     started = time.perf_counter()
     board = _archway(game)
