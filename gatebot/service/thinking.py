@@ -148,17 +148,19 @@ class _Question:
     started: bool = False
 
 
-def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
+def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = (), lost: bool = False) -> Hint:
     """The hint for a position given as its player sees it (runs in the worker).
 
     ``visible`` must be exactly what ``to_text(hide_stock=True)`` writes for it, so it holds
     nothing the player can't see; a full position is refused. ``behind``: the positions the
-    game went through lately, as its player saw them, so the hint leads forward.
+    game went through lately, as its player saw them, so the hint leads forward. ``lost``:
+    the service holds a proof that no win is left from here (:func:`registry.hint
+    <gatebot.solver.registry.hint>`).
     """
     game = Game.from_text(visible)
     if game.to_text(hide_stock=True) != visible:
         raise ValueError("a hint is only ever asked for the position its player sees (to_text(hide_stock=True))")
-    return registry.hint(game, seconds=seconds, behind=behind)
+    return registry.hint(game, seconds=seconds, behind=behind, lost=lost)
 
 
 def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:
@@ -343,16 +345,17 @@ class Thinker:
 
     async def hint(
         self, visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = (),
-        *, asker: Hashable | None = None,
+        *, asker: Hashable | None = None, lost: bool = False,
     ) -> Hint:
         """The hint engine's answer for ``visible`` (a position as its player sees it).
 
         ``asker`` (a player) has one hint worked out at a time: asking the same again joins
         it; asking about another position replaces their hint still waiting, whose askers
-        get :class:`Superseded`, or else waits for the one in a worker to finish.
+        get :class:`Superseded`, or else waits for the one in a worker to finish. ``lost``:
+        the position is proved lost already (:func:`hint_for`).
         """
-        return await self._ask(asker, ("hint", visible, seconds, behind), hint_for, visible, seconds, behind,
-                               replaces=asker is not None)
+        return await self._ask(asker, ("hint", visible, seconds, behind, lost), hint_for, visible, seconds, behind,
+                               lost, replaces=asker is not None)
 
     async def solve(
         self, text: str, *, max_nodes: int, max_seconds: float, asker: Hashable | None = None

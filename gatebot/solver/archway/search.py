@@ -82,6 +82,7 @@ then the two chains). The search still finds a real line (it never needs to back
 
 from __future__ import annotations
 
+import functools
 import gc
 import time
 from collections.abc import Iterable, Sequence
@@ -98,6 +99,8 @@ HINT_SECONDS = 0.6
 HINT_NODES = 300_000
 #: How many positions back :func:`positions_behind` looks.
 RECENT = 40
+#: Positions behind games kept parsed (about 3 KB each): the last :data:`RECENT` of a dozen games.
+BEHIND_KEPT = 512
 
 # Step codes: a step is (source, target). Sources: 0..3 a column, ARCH + card an arch card,
 # PAIR + suit a suit's foundations (reversing, bare rules only). Targets: 0..3 a space, then:
@@ -503,11 +506,8 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
     search = Search(board.raw())
     avoid: set[int] = set()
     for text in behind:
-        try:
-            earlier = Game.from_text(text)
-        except ValueError:
-            continue
-        if isinstance(earlier, ArchwayGame) and earlier.options == board.options:
+        earlier = _behind(text)
+        if earlier is not None and earlier.options == board.options:
             avoid |= search.keys_of(earlier)
     avoid.discard(search.key())
     collecting = gc.isenabled()
@@ -531,6 +531,27 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
             gc.enable()
     if won and search.path:
         return _winning(board, search.path[0])
+    return _no_win(board)
+
+
+def lost_hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
+    """The hint for ``game`` when no win is left from it (proved already): :func:`hint`'s answer, without the search.
+
+    :func:`hint` searches for a win first; in a lost game it finds none and hints
+    :func:`_no_win`'s move, so a caller that kept the proof (the service keeps it with the
+    game) asks here and the position is not proved lost again. ``seconds`` and ``behind`` are
+    :func:`hint`'s, and neither is needed: :func:`hint`'s answer for a lost game reads neither.
+    """
+    started = time.perf_counter()
+    board = _archway(game)
+    if not board.legal_moves():
+        return hint(board, seconds=seconds, behind=())
+    found = _no_win(board)
+    return Hint(found.move, found.reason, found.outlook, seconds=time.perf_counter() - started)
+
+
+def _no_win(board: ArchwayGame) -> Hint:
+    """The hint of a position from which no win is left: a card up, if one can go."""
     up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
     if not up:
         return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
@@ -538,6 +559,21 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
     # The outlook's own sentence says no win is left; this says what the move is still for.
     why = _("it at least puts a card up")
     return Hint(move, Text.of_parts((board.describe(move), why), ": "), Outlook.LOST)
+
+
+@functools.lru_cache(maxsize=BEHIND_KEPT)
+def _behind(text: str) -> ArchwayGame | None:
+    """A position behind a game, parsed once while it is kept (None if it isn't Archway's); only ever read.
+
+    A game's next hint is asked with all but one of the same positions behind it, so each is
+    parsed about once instead of up to :data:`RECENT` times, which was most of a later hint's
+    time. :meth:`Search.keys_of` only reads it.
+    """
+    try:
+        earlier = Game.from_text(text)
+    except ValueError:
+        return None
+    return earlier if isinstance(earlier, ArchwayGame) else None
 
 
 def _play(board: ArchwayGame, move: Move) -> Text:

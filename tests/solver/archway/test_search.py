@@ -9,7 +9,7 @@ import pytest
 from gatebot.rules import Game
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.solver import registry
-from gatebot.solver.archway.search import hint, positions_behind, solve, solve_position
+from gatebot.solver.archway.search import _behind, hint, lost_hint, positions_behind, solve, solve_position
 from gatebot.solver.results import Outlook, Verdict
 
 DONE_OTHERS_A = "KC KD {} KS"
@@ -174,6 +174,35 @@ def test_a_hint_on_a_lost_game_puts_a_card_up_or_says_so() -> None:
     assert given.move in game.legal_moves()
 
 
+def test_a_position_known_lost_gets_the_hint_its_search_gives_once_the_loss_is_proved() -> None:
+    # Random plays from a few deals, each position hinted both ways wherever the search proves a loss.
+    rng = random.Random(29)
+    compared = 0
+    for deal in (3, 12, 5):
+        game = Game.new("archway", deal=deal)
+        for _ in range(12):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+            searched = hint(game, seconds=5.0, behind=None)
+            if searched.outlook is not Outlook.LOST:
+                continue
+            known = lost_hint(game, seconds=5.0, behind=None)
+            door = registry.hint(game, seconds=5.0, lost=True)
+            for given in (known, door):
+                assert (given.move, str(given.reason), given.outlook) == (searched.move, str(searched.reason),
+                                                                          searched.outlook)
+            compared += 1
+    assert compared >= 25
+
+
+def test_the_family_door_searches_as_usual_unless_told_the_position_is_lost() -> None:
+    game = Game.new("archway", deal=957)  # winnable (the shipped list)
+    assert registry.hint(game, seconds=5.0).outlook is Outlook.WINNABLE
+    assert registry.hint(game, seconds=5.0, lost=False).outlook is Outlook.WINNABLE
+
+
 def test_hints_lead_away_from_positions_behind() -> None:
     # With kit, A♥ played from the arch into the space can go straight back: a win, but a circle.
     before = hearts_position("5H", "8H", "AH " + ARCH, ["6H 4H", "6H 3H", "7H 7H 2H", ""], kit=True)
@@ -186,6 +215,22 @@ def test_hints_lead_away_from_positions_behind() -> None:
     assert given.outlook is Outlook.WINNABLE
     assert given.move is not None and str(given.move) != "4p"
     assert given.move in game.legal_moves()
+
+
+def test_positions_behind_kept_parsed_give_the_hints_they_give_parsed_afresh() -> None:
+    game = Game.new("archway", deal=5, options=("kit",))
+    previous: tuple[str, ...] = ()
+    for _ in range(45):
+        behind = positions_behind(game)
+        kept = hint(game, seconds=5.0, behind=behind)  # all but the newest position parsed for the last hint
+        assert _behind.cache_info().hits >= len(set(behind) & set(previous))
+        previous = behind
+        _behind.cache_clear()
+        fresh = hint(game, seconds=5.0, behind=behind)
+        assert (kept.move, str(kept.reason), kept.outlook) == (fresh.move, str(fresh.reason), fresh.outlook)
+        assert kept.move is not None
+        game.play(kept.move)
+    assert len(previous) == 40
 
 
 def test_positions_behind_are_the_last_forty_most_recent_first() -> None:
