@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gatebot.analyse import format_deals, parse_deals, percentile
+from gatebot.analyse import format_deals, parse_deals, percentile, wilson_interval
 from gatebot.rules import Game, GateGame, Move
 from gatebot.rules.gate import ACCEPTS, KEY
 from gatebot.solver import HINT_SECONDS, registry
@@ -48,17 +48,19 @@ from gatebot.solver.gate.solve import to_move
 MOVE_CAP = 1000
 
 
-def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], int, bool]:
-    """Play one deal taking every hint; return (deal, won, score, hint seconds, hints, capped)."""
+def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], int, bool, list[float]]:
+    """Play one deal taking every hint; return (deal, won, score, hint seconds, hints, capped, hint CPU seconds)."""
     variant, deal = job
     game = Game.new(variant, deal=deal)
-    latencies, capped = play_out(game)
-    return deal, game.is_won, game.score, latencies, len(latencies), capped
+    cpu: list[float] = []
+    latencies, capped = play_out(game, cpu=cpu)
+    return deal, game.is_won, game.score, latencies, len(latencies), capped, cpu
 
 
-def play_out(game: Game, cap: int = MOVE_CAP) -> tuple[list[float], bool]:
+def play_out(game: Game, cap: int = MOVE_CAP, cpu: list[float] | None = None) -> tuple[list[float], bool]:
     """Take every hint in ``game`` until it is won or the hint has no move; return the hint seconds and
-    whether the move cap stopped it.
+    whether the move cap stopped it. ``cpu``, when given, receives each hint's CPU seconds (the process's
+    own, which a busy machine doesn't inflate as it does the hint's clock).
 
     A hint that proves the game lost still suggests the move towards the most cards home, and
     it is played: the game ends only when no hint is left, as the greedy player's ends when no
@@ -66,7 +68,10 @@ def play_out(game: Game, cap: int = MOVE_CAP) -> tuple[list[float], bool]:
     """
     latencies = []
     for _ in range(cap):
+        began = time.process_time()
         found = registry.hint(game, seconds=HINT_SECONDS, behind=registry.positions_behind(game))
+        if cpu is not None:
+            cpu.append(time.process_time() - began)
         latencies.append(found.seconds)
         if found.move is None:
             return latencies, False
@@ -165,12 +170,13 @@ def main() -> None:
     jobs = [(args.variant, deal) for deal in args.deals]
     started = time.perf_counter()
     latencies: list[float] = []
+    cpu: list[float] = []
     wins = scores = capped = hints = 0
     lost: list[int] = []
     circling: list[int] = []
     hint_scores: list[int] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for done, (deal, won, score, times, count, cap) in enumerate(pool.map(play_with_hints, jobs), 1):
+        for done, (deal, won, score, times, count, cap, spent) in enumerate(pool.map(play_with_hints, jobs), 1):
             wins += won
             if not won:
                 (circling if cap else lost).append(deal)
@@ -179,6 +185,7 @@ def main() -> None:
             capped += cap
             hints += count
             latencies += times
+            cpu += spent
             if done % 50 == 0:
                 elapsed = time.perf_counter() - started
                 print(f"  {done}/{len(jobs)} played, {wins} won, {elapsed:.0f} s", file=sys.stderr)
@@ -196,6 +203,9 @@ def main() -> None:
           f"{statistics.median(latencies) * 1000:.0f} ms / {percentile(latencies, 0.95) * 1000:.0f} ms / "
           f"{max(latencies) * 1000:.0f} ms |")
     print(f"| greedy | {greedy_wins} of {n} ({greedy_wins / n:.1%}) | {greedy_score:.1f} | — |")
+    low_rate, high_rate = wilson_interval(wins, n)
+    print(f"hints won {wins / n:.1%} (95% interval {low_rate:.1%} to {high_rate:.1%}); hint CPU p50 / p95 / max "
+          f"{statistics.median(cpu) * 1000:.1f} ms / {percentile(cpu, 0.95) * 1000:.1f} ms / {max(cpu) * 1000:.0f} ms")
     mean, low, high, better, same, worse = paired(hint_scores, [score for _deal, _won, score, _cap in greedy])
     print(f"paired, hints minus greedy: mean score difference {mean:+.2f} (95% interval {low:+.2f} to {high:+.2f}); "
           f"hints scored more on {better} deals, the same on {same}, less on {worse}")
