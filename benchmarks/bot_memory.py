@@ -253,6 +253,8 @@ class Bot:
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
     peak_pss: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
+    hint_seconds: list[float] = field(default_factory=list)  #: from the press to the hint shown, each hint
+    workers: int | None = None  #: GATEBOT_HINT_WORKERS given (None: the bot's default)
 
     @property
     def gatebot(self) -> bool:
@@ -262,8 +264,13 @@ class Bot:
         return self.log_path.read_text(errors="replace")
 
 
-async def start(name: str, source: Path | None, workdir: Path, args: argparse.Namespace) -> Bot:
-    """A fake Discord with ``args.players`` members, and bot ``name`` connected to it, ready."""
+async def start(
+    name: str, source: Path | None, workdir: Path, args: argparse.Namespace, workers: int | None = None
+) -> Bot:
+    """A fake Discord with ``args.players`` members, and bot ``name`` connected to it, ready.
+
+    ``source``: the checkout whose gatebot runs (None: floor A); ``workers``: its GATEBOT_HINT_WORKERS.
+    """
     world = World.default()
     members = add_crowd(world, world.guilds[0], args.players, channels=max(1, -(-args.players // args.per_channel)))
     fake = await FakeDiscord(world).start()
@@ -274,6 +281,9 @@ async def start(name: str, source: Path | None, workdir: Path, args: argparse.Na
            "LOG_LEVEL": "INFO", "PYTHONPATH": str(source or REPO)}
     env.pop("WEB_PORT", None)
     env.pop("METRICS_PORT", None)
+    env.pop("GATEBOT_HINT_WORKERS", None)
+    if workers is not None:
+        env["GATEBOT_HINT_WORKERS"] = str(workers)
     if source is None:
         command = [sys.executable, str(Path(__file__).with_name("chat_floor.py")), "--floor", "a"]
     elif args.tracemalloc:
@@ -287,7 +297,7 @@ async def start(name: str, source: Path | None, workdir: Path, args: argparse.Na
             stderr=log)
     seats = [Seat(index, user, channel, random.Random(args.seed * 1_000_003 + index))
              for index, (user, channel) in enumerate(members)]
-    bot = Bot(name, fake, feed, seats, process, log_path)
+    bot = Bot(name, fake, feed, seats, process, log_path, workers=workers)
     try:
         await fake.wait_until_connected(timeout=90)
         await fake.wait_for_commands(fake.guild, timeout=60)
@@ -338,6 +348,7 @@ async def hint(bot: Bot, seat: Seat, custom_id: str) -> str:
     """Press the board's Hint and wait for the answer; how it went."""
     fake, feed = bot.fake, bot.feed
     assert seat.board_id is not None
+    pressed = time.monotonic()
     handle = await fake.click(fake.message(seat.board_id), custom_id, user=seat.user)
     await feed.answered(handle, ANSWER_TIMEOUT)
     callback = handle.record.callback
@@ -353,7 +364,10 @@ async def hint(bot: Bot, seat: Seat, custom_id: str) -> str:
             return "hint unanswered"
         original = handle.original
         content = handle.followups[0].content if handle.followups else original.content if original else ""
-    return "hint error" if content.startswith(APOLOGY[:30]) else "hint"
+    if content.startswith(APOLOGY[:30]):
+        return "hint error"
+    bot.hint_seconds.append(time.monotonic() - pressed)
+    return "hint"
 
 
 async def player(bot: Bot, seat: Seat, stop_at: float, args: argparse.Namespace) -> None:
@@ -416,11 +430,12 @@ async def load(bot: Bot, args: argparse.Namespace) -> None:
 async def run(args: argparse.Namespace, workdir: Path) -> list[Bot]:
     bots: list[Bot] = []
     try:
-        plan: list[tuple[str, Path | None]] = [("floor A", None), ("gatebot", REPO)]
+        plan: list[tuple[str, Path | None, int | None]] = [("floor A", None, None), ("gatebot", REPO, None)]
         if args.against is not None:
-            plan.append(("before", args.against.resolve()))
-        for name, source in plan:
-            bots.append(await start(name, source, workdir, args))
+            plan.append(("before", args.against.resolve(), None))
+        plan += [(f"gatebot {n}w", REPO, n) for n in args.also_workers]
+        for name, source, workers in plan:
+            bots.append(await start(name, source, workdir, args, workers))
             print(f"{name} ready", flush=True)
         for bot in bots:  # measured together: every bot alive, none under load
             bot.snapshots["ready"] = await settled(bot)
@@ -452,14 +467,22 @@ def mb(value: int | None) -> str:
 def report(bots: list[Bot], args: argparse.Namespace) -> None:
     print("\nMemory, MB (RSS: resident, shared pages in each process; PSS: shared pages divided; "
           "USS: private; tree: the tree's pages, each once)")
-    print(f"{'bot':<8} {'stage':<6} {'procs':>5} {'RSS':>7} {'PSS':>7} {'USS':>7} {'tree':>7}   "
+    print(f"{'bot':<10} {'stage':<6} {'procs':>5} {'RSS':>7} {'PSS':>7} {'USS':>7} {'tree':>7}   "
           f"per process: role RSS/PSS/USS")
     for bot in bots:
         for stage, shot in bot.snapshots.items():
             each = ", ".join(f"{p.role} {p.rss / MB:.0f}/{p.pss / MB:.0f}/{p.uss / MB:.0f}" for p in shot.processes)
-            print(f"{bot.name:<8} {stage:<6} {len(shot.processes):>5} {mb(shot.rss):>7} {mb(shot.pss):>7} "
+            print(f"{bot.name:<10} {stage:<6} {len(shot.processes):>5} {mb(shot.rss):>7} {mb(shot.pss):>7} "
                   f"{mb(shot.uss):>7} {mb(shot.tree):>7}   {each}")
-        print(f"{bot.name:<8} {'peak':<6} {'':>5} {'':>7} {mb(bot.peak_pss):>7}   (PSS, sampled every 2 s under load)")
+        print(f"{bot.name:<10} {'peak':<6} {'':>5} {'':>7} {mb(bot.peak_pss):>7}   (PSS, sampled every 2 s under load)")
+    print("\nHints, seconds from the press to the hint shown (the workers' share of the load)")
+    for bot in bots:
+        if bot.hint_seconds:
+            times = sorted(bot.hint_seconds)
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            workers = "default" if bot.workers is None else str(bot.workers)
+            print(f"{bot.name:<12} workers {workers:<8} {len(times):>4} hints  median {statistics.median(times):.3f}  "
+                  f"p95 {p95:.3f}  max {times[-1]:.3f}")
     floor = next(bot for bot in bots if not bot.gatebot)
     for bot in bots:
         if not bot.gatebot or "after" not in bot.snapshots:
@@ -488,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=2.0, help="mean think time between turns, s (default 2)")
     parser.add_argument("--hint-share", type=float, default=0.2, help="turns that press Hint (default 0.2)")
     parser.add_argument("--against", type=Path, default=None, help="also run the gatebot of this checkout")
+    parser.add_argument("--also-workers", type=int, nargs="*", default=[], metavar="N",
+                        help="also run this checkout's gatebot with GATEBOT_HINT_WORKERS=N, for each N")
     parser.add_argument("--per-channel", type=int, default=10, help="players per text channel (default 10)")
     parser.add_argument("--slash-share", type=float, default=0.1, help="moves sent as /gate move (default 0.1)")
     parser.add_argument("--undo-share", type=float, default=0.03, help="Undo presses (default 0.03)")
@@ -503,6 +528,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots = asyncio.run(run(args, Path(workdir)))
     report(bots, args)
     against = f" --against {args.against}" if args.against is not None else ""
+    against += f" --also-workers {' '.join(map(str, args.also_workers))}" if args.also_workers else ""
     print(f"\nreproduce: .venv/bin/python benchmarks/bot_memory.py --players {args.players} --seconds {args.seconds:g} "
           f"--think {args.think:g} --hint-share {args.hint_share:g}{against}")
     return 0
