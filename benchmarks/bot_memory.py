@@ -500,6 +500,7 @@ def report(bots: list[Bot], args: argparse.Namespace) -> None:
     if shot is not None:
         total = shot.tree if shot.tree is not None else shot.pss
         verdict = "PASS" if total <= GOAL_MB * MB and args.players >= GOAL_PLAYERS else "FAIL"
+        verdict += " (not judged: run under tracemalloc, which holds as much again)" if args.tracemalloc else ""
         print(f"GOAL the bot with its hint workers at most {GOAL_MB:g} MB in all for {GOAL_PLAYERS} active players: "
               f"{verdict} ({mb(total)} MB {'tree' if shot.tree is not None else 'PSS'} after {args.players} players)")
 
