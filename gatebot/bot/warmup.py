@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import cache
 
 from gatebot.render import render_emoji, render_spoken, render_text
 from gatebot.rules import VARIANTS, Game
@@ -25,9 +24,12 @@ def draw_every_board() -> None:
     """Draw deal 1 of every variant in every style and find its solver.
 
     That imports what a first board or hint would: each variant's renderers, picture layout
-    and solver, and Pillow with its file plugins. The picture is drawn at the sizes boards are
-    sent at, wide and phone, so the palette each size finds once (about 80 ms) is found here
-    rather than for a player's first picture. Under a second, once.
+    and solver, and Pillow with its file plugins. Under a second, once.
+
+    The picture is drawn small. Drawn at the sizes boards are sent at (wide and phone), it
+    would find each size's palette and card sprites ahead of a first picture, which then
+    costs about 30 ms of CPU rather than 190, once a size; but the bot would hold them, about
+    14 MB, even when none of its players sees pictures (text is the default style).
     """
     from gatebot.render.image import render_png  # Pillow, which the bot's own import leaves out
 
@@ -38,18 +40,6 @@ def draw_every_board() -> None:
         render_spoken(game)
         render_png(game, scale=0.25)
         registry.solver_for(variant)
-    _full_size_boards()
-
-
-@cache
-def _full_size_boards() -> None:
-    """Draw deal 1 of every variant wide and phone, once a process: what a later warm-up needs is kept."""
-    from gatebot.render.image import PHONE_SCALE, render_png
-
-    for variant in VARIANTS:
-        game = Game.new(variant.name, deal=1)
-        render_png(game)
-        render_png(game, scale=PHONE_SCALE, phone=True)
 
 
 async def warm_up(service: GameService) -> float:

@@ -10,18 +10,26 @@ bot's health check (:mod:`~gatebot.cli.health`), and how every command talks bac
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-from gatebot.cli.output import BROKEN_PIPE, silence
-from gatebot.cli.parser import Handler, build_parser, version
+if TYPE_CHECKING:
+    from gatebot.cli.parser import Handler
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``gatebot`` with ``argv`` (default: the command line); return the exit code.
 
     Output cut short by its reader (``gatebot solve 1 | head -1``) ends the command quietly
-    with :data:`BROKEN_PIPE`, as the Python docs recommend: the closed pipe's descriptor is
-    pointed at /dev/null so that flushing it at exit raises nothing more.
+    with :data:`~gatebot.cli.output.BROKEN_PIPE`, as the Python docs recommend: the closed pipe's
+    descriptor is pointed at /dev/null so that flushing it at exit raises nothing more.
+
+    The commands are imported here, not with the package: the ``gatebot`` script imports this
+    package, and so does each hint worker of ``gatebot run`` (``spawn`` runs the parent's main
+    script in the worker, as ``__mp_main__``), which must not load the bot and the web table.
     """
+    from gatebot.cli.output import BROKEN_PIPE, silence
+    from gatebot.cli.parser import build_parser
+
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -38,4 +46,4 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-__all__ = ["BROKEN_PIPE", "main", "version"]
+__all__ = ["main"]

@@ -10,6 +10,10 @@ player row's id and their display name, and is good for :data:`LINK_SECONDS`.
 The row id is what ends a sign-in at a forget-me: rows' ids are never reused, so once the player
 is deleted neither a link made before nor a session it started matches their row again, even
 after they play anew (a new row, a new id); the web table checks it on every request.
+
+cryptography is imported when the first :class:`Links` is made, not with this module: the bot
+imports it for ``/gate table``, and a bot with no web table never makes a link (its Rust core
+alone holds about 7 MB).
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+if TYPE_CHECKING:
+    from cryptography.fernet import Fernet
 
 #: How long a link works after it is made: about ten minutes.
 LINK_SECONDS = 600
@@ -54,8 +58,12 @@ class Links:
     """Seals and opens sign-in links under one web table's secret key (32 bytes)."""
 
     def __init__(self, key: bytes, *, clock: Callable[[], float] = time.time, seconds: int = LINK_SECONDS) -> None:
+        from cryptography.fernet import Fernet
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
         derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_PURPOSE).derive(key)
-        self._fernet = Fernet(base64.urlsafe_b64encode(derived))
+        self._fernet: Fernet = Fernet(base64.urlsafe_b64encode(derived))
         self._clock = clock
         self.seconds = seconds
 
@@ -68,6 +76,8 @@ class Links:
         """The link ``token`` seals; :class:`LinkExpired` when it is too old, :class:`LinkError` when it is no link."""
         if not token or len(token) > MAX_TOKEN or not token.isascii():
             raise LinkError("not a link")
+        from cryptography.fernet import InvalidToken  # imported already: this Links made a Fernet
+
         raw = token.encode("ascii")
         try:
             made = self._fernet.extract_timestamp(raw)  # checks the seal first

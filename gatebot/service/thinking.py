@@ -16,29 +16,30 @@ position takes the place of one still waiting.
 
 Moves come first: the worker processes run at the lowest priority (:data:`WORKER_NICE`), so
 when hints keep every core busy the event loop's process still gets the CPU it needs and
-the searches take the rest.
+the searches take the rest. What runs inside a worker is :mod:`gatebot.service.workers`, which
+imports only the rules and the solvers: a worker holds what a search needs and no more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any, TypeVar
 
-from gatebot.rules import VARIANTS, Game
-from gatebot.solver import HINT_SECONDS, Hint, Verdict, registry
+from gatebot.service.workers import WORKER_NICE, DeafSpawnContext, hint_for, solve_text, start_worker, warmed
+from gatebot.solver import HINT_SECONDS, Hint, Verdict
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: What a worker runs, defined where a worker imports little (:mod:`gatebot.service.workers`).
+__all__ = ["WORKER_NICE", "Superseded", "Thinker", "ThinkingFailed", "hint_for", "solve_text", "start_worker"]
 
 
 #: How many askers' last turns are remembered for fairness; one forgotten counts as never served.
@@ -48,63 +49,6 @@ _REMEMBERED_ASKERS = 4096
 #: with two workers or more, the last free one never takes it, so bursts from a few accounts
 #: can't fill every worker with searches of up to a second.
 EAGER_SECONDS = 0.5
-
-
-#: How much lower (in ``nice`` steps, 19 the most) a worker process runs than the event loop's
-#: process: a search of up to a second then takes only what CPU the requests leave, so moves and
-#: other players' answers come first even when every core is busy with hints.
-WORKER_NICE = 19
-
-
-def start_worker(nice: int) -> None:
-    """Ready a worker process for solver work (its pool's initializer): lower its priority, ignore Ctrl-C.
-
-    Ctrl-C at a terminal reaches the whole process group, but it is the event loop's process
-    to handle (:meth:`Thinker.close` stops the workers). The worker was started with SIGINT
-    blocked (:class:`_DeafProcess`), so a Ctrl-C typed while it was still importing waits,
-    pending; ignoring SIGINT discards it, and only then is it unblocked. The priority is
-    lowered with ``os.nice``, which only ever lowers it, so it needs no privilege; where the
-    system allows no change (a sandbox), the worker runs at the priority it has.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    if nice > 0:
-        try:
-            os.nice(nice)
-        except OSError as error:
-            log.warning("the solver's worker process runs at the event loop's priority: %s", error)
-
-
-class _DeafProcess(SpawnProcess):
-    """A spawned worker process that starts with SIGINT blocked, until :func:`start_worker` ignores it.
-
-    Without this, a Ctrl-C typed in the second or so a new worker spends importing (the first
-    hint's) would raise KeyboardInterrupt inside it and print its traceback under the game. A
-    blocked signal stays blocked across fork and exec (CPython's resource tracker starts the
-    same way). Only the starting thread blocks it, and only while it starts the process: a
-    Ctrl-C meant for this process meanwhile is delivered to another thread or, at the latest,
-    when the mask is put back, never lost.
-    """
-
-    @staticmethod
-    def _Popen(process_obj: Any) -> Any:
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            return SpawnProcess._Popen(process_obj)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-
-
-class _DeafSpawnContext(SpawnContext):
-    """The ``spawn`` start method, its processes starting deaf to Ctrl-C (:class:`_DeafProcess`)."""
-
-    Process = _DeafProcess
-
-
-def warmed() -> None:
-    """A worker's first task: import every variant's solver (its first hint would otherwise pay for it)."""
-    for variant in VARIANTS:
-        registry.solver_for(variant)
 
 
 def _warming_done(future: Future[None]) -> None:
@@ -146,27 +90,6 @@ class _Question:
     answer: asyncio.Future[Any] = field(default_factory=lambda: _answer_future())
     eager: bool = False  #: asked within EAGER_SECONDS of the asker's previous answer
     started: bool = False
-
-
-def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = (), lost: bool = False) -> Hint:
-    """The hint for a position given as its player sees it (runs in the worker).
-
-    ``visible`` must be exactly what ``to_text(hide_stock=True)`` writes for it, so it holds
-    nothing the player can't see; a full position is refused. ``behind``: the positions the
-    game went through lately, as its player saw them, so the hint leads forward. ``lost``:
-    the service holds a proof that no win is left from here (:func:`registry.hint
-    <gatebot.solver.registry.hint>`).
-    """
-    game = Game.from_text(visible)
-    if game.to_text(hide_stock=True) != visible:
-        raise ValueError("a hint is only ever asked for the position its player sees (to_text(hide_stock=True))")
-    return registry.hint(game, seconds=seconds, behind=behind, lost=lost)
-
-
-def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:
-    """The solver's verdict on a full position (every card known) and its winning line, as tokens."""
-    found = registry.solve(Game.from_text(text), max_nodes=max_nodes, max_seconds=max_seconds)
-    return found.verdict.value, tuple(str(move) for move in found.line)
 
 
 class Thinker:
@@ -216,7 +139,7 @@ class Thinker:
             raise ThinkingFailed("the service is closed")
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=_DeafSpawnContext(),
+                max_workers=self._workers, mp_context=DeafSpawnContext(),
                 initializer=start_worker, initargs=(WORKER_NICE,),
             )
         return self._executor

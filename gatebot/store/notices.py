@@ -16,7 +16,8 @@ heartbeat: every :attr:`Heartbeat.every` seconds it NOTIFYs a channel of its own
 hear it back within :attr:`Heartbeat.deadline` seconds, or the connection counts as dropped
 (``on_lost``, so the caller reads everything afresh until a new connection listens).
 
-SQLite is one process by design: nothing is sent and nobody listens.
+SQLite is one process by design: nothing is sent and nobody listens, and asyncpg (about 3 MB)
+is imported only when a listener connects.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 from sqlalchemy import Select, func, select
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -85,6 +85,8 @@ def listener_dsn(url: URL) -> str:
 
 
 async def _connect(dsn: str) -> Any:
+    import asyncpg  # type: ignore[import-untyped]  # no type hints; imported here: a bot on SQLite never needs it
+
     return await asyncpg.connect(dsn, timeout=CONNECT_SECONDS, server_settings=KEEPALIVES)
 
 
@@ -146,6 +148,8 @@ class Listener:
             log.exception("could not act on the notice %r on %s", payload, self.channel)
 
     async def _run(self) -> None:
+        import asyncpg  # imported by _connect already (which says why it is imported there)
+
         delay = self._retry_seconds
         while not self._closed:
             try:

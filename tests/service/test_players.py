@@ -214,14 +214,14 @@ async def test_while_another_process_cant_be_heard_nothing_is_kept(
         assert await b.preferences(ALICE) == Preferences()
         # The listener connects again at once after a drop: its next connection is refused, so it stays deaf
         # (the engines' own connections, made without the listener's keepalive settings, go through).
-        connect = notices.asyncpg.connect
+        connect = asyncpg.connect
 
         async def refuse_listeners(*args: Any, **kwargs: Any) -> Any:
             if "tcp_keepalives_idle" in (kwargs.get("server_settings") or {}):
                 raise OSError("refused by the test")
             return await connect(*args, **kwargs)
 
-        monkeypatch.setattr(notices.asyncpg, "connect", refuse_listeners)
+        monkeypatch.setattr(asyncpg, "connect", refuse_listeners)  # the module notices imports when connecting
         await admin.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {LISTENING}"
                             " AND datname = current_database()")
 
