@@ -93,9 +93,18 @@ from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
 
-#: How long a hint may think by default, and its node budget.
+#: How long a hint may think by default (a cap for a busy machine), and the exact search's node budget:
+#: enough to decide most positions after the first few moves, within about 50 ms of CPU.
 HINT_SECONDS = 0.6
-HINT_NODES = 300_000
+HINT_NODES = 3_000
+#: The look-ahead when the exact search can't decide: positions it may look at, and the lines it keeps.
+LOOK_NODES = 2_000
+BEAM_WIDTH = 6
+#: The look-ahead's rating: a card home is worth 1, each card over a wanted card this much, a space this much.
+BURIED_WEIGHT = 0.3
+SPACE_WEIGHT = 0.5
+#: The look-ahead's own time cap past the hint's seconds, so that a hint always gets one.
+GUESS_SECONDS = 0.05
 #: How many positions back :func:`positions_behind` looks.
 RECENT = 40
 
@@ -109,6 +118,9 @@ Step = tuple[int, int]
 _EMPTY = 52  # the code of an empty column
 _ORIGIN = 64  # codes of a column that is a bottom part of its starting column: _ORIGIN + 97 * i + length
 _SUITS = "cdhs"
+#: A suit's foundation sizes in a key, by ``up * 14 + down``: as they are, or with meeting suits alike.
+_SIZES = tuple((u - 1 | (d - 1) << 4) if u and d else 0 for u in range(14) for d in range(14))
+_FOLDED = tuple(176 if u + d == 13 else code for code, (u, d) in zip(_SIZES, product(range(14), range(14)), strict=True))
 _SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
 _NAMES = tuple(text.lower() for text in CARD_TEXT)
 
@@ -136,24 +148,121 @@ class Search:
                 self.arch[card] += 1
         self.up = list(raw.up)
         self.down = list(raw.down)
+        #: How many cards of each suit lie in the arch.
+        self.in_arch = [sum(self.arch[suit:52:4]) for suit in range(4)]
         self.score = sum(self.up) + sum(self.down)
         self.nodes = 0
         self.path: list[Step] = []
         self.lost: set[int] = set()
         self.seen: set[int] = set()
-        #: The best score any searched position reached, and the first step towards it.
-        self.best_score = self.score
+        #: The most cards home any searched position leads to (:meth:`value`), and the first step towards it.
+        self.best_score = self.value()
         self.best_first: Step | None = None
 
     # -- the position ---------------------------------------------------------------------
 
-    def key(self) -> int:
-        """The transposition key: sorted column codes and the foundation sizes (meeting suits alike)."""
-        codes = sorted(
-            (_ORIGIN + 97 * i + len(column)) if self.origin[i] else (column[0] if column else _EMPTY)
-            for i, column in enumerate(self.cols)
+    def value(self) -> int:
+        """The cards home here plus the cards of meeting suits the arch can still put up (:meth:`stranded`)."""
+        up, down = self.up, self.down
+        if 13 in (up[0] + down[0], up[1] + down[1], up[2] + down[2], up[3] + down[3]):
+            return self.score + sum(self.stranded(suit) for suit in range(4))
+        return self.score
+
+    def stranded(self, suit: int) -> int:
+        """How many cards of ``suit`` the arch alone can still put up while its foundations meet (0 otherwise).
+
+        While a suit's foundations meet, one copy of each rank is off them, and the pruned moves
+        put one of its arch cards up only once all of them lie in the arch (rule 3). That keeps
+        every win, but a lost game may still get a run of consecutive ranks of the arch home: split
+        on any card of the run, then the rest follow on the two chains. The longest such run is
+        what the arch alone still gives.
+        """
+        if self.up[suit] + self.down[suit] != 13:
+            return 0
+        arch = self.arch
+        longest = run = 0
+        for card in range(suit, 52, 4):
+            run = run + 1 if arch[card] else 0
+            longest = max(longest, run)
+        return longest
+
+    def stranded_step(self) -> Step | None:
+        """The first card of the longest stranded run of a meeting suit (:meth:`stranded`), as a step; None if none."""
+        best, found = 0, None
+        for suit in range(4):
+            length = self.stranded(suit)
+            if length > best:
+                run = 0
+                for card in range(suit, 52, 4):
+                    run = run + 1 if self.arch[card] else 0
+                    if run == length:
+                        best, found = length, (ARCH + card - 4 * (length - 1), MEET)
+                        break
+        return found
+
+    def snapshot(self) -> tuple:
+        """The position as a value :meth:`restore` puts back (for a look-ahead that keeps many positions)."""
+        return (
+            tuple(tuple(column) for column in self.cols), tuple(self.origin), tuple(self.arch),
+            tuple(self.up), tuple(self.down), self.score,
         )
-        return self._pack(codes, self.up, self.down)
+
+    def restore(self, state: tuple) -> None:
+        """Make the position the one :meth:`snapshot` took."""
+        cols, origin, arch, up, down, self.score = state
+        self.cols = [list(column) for column in cols]
+        self.origin = list(origin)
+        self.arch = list(arch)
+        self.in_arch = [sum(self.arch[suit:52:4]) for suit in range(4)]
+        self.up = list(up)
+        self.down = list(down)
+
+    def buried(self) -> int:
+        """How many cards lie on the cards the foundations want next, counted for the nearest copy of each.
+
+        A wanted card in the arch or on a column's top costs nothing; one under ``n`` cards costs
+        ``n``, and one with no copy left to play (its copy went on the other foundation) costs a
+        full column. Meeting suits count nothing: any of their cards can be the next.
+        """
+        depth = [13] * 52
+        for card in range(52):
+            if self.arch[card]:
+                depth[card] = 0
+        for column in self.cols:
+            height = len(column)
+            for index, card in enumerate(column):
+                above = height - 1 - index
+                if above < depth[card]:
+                    depth[card] = above
+        cost = 0
+        for suit in range(4):
+            u, d = self.up[suit], self.down[suit]
+            if u + d in (13, 26):
+                continue
+            if u < 13:
+                cost += depth[u * 4 + suit]
+            if d < 13 and 12 - d != u:
+                cost += depth[(12 - d) * 4 + suit]
+        return cost
+
+    def key(self) -> int:
+        """The transposition key: sorted column codes and the foundation sizes (meeting suits alike).
+
+        The same int as :meth:`_pack` gives, written out: it is computed at every position searched.
+        """
+        origin = self.origin
+        codes = [
+            (_ORIGIN + 97 * i + len(column)) if origin[i] else (column[0] if column else _EMPTY)
+            for i, column in enumerate(self.cols)
+        ]
+        codes.sort()
+        up, down = self.up, self.down
+        sizes = _FOLDED if self.prune else _SIZES
+        return (
+            codes[0] | codes[1] << 10 | codes[2] << 20 | codes[3] << 30
+            | sizes[up[0] * 14 + down[0]] << 40 | sizes[up[1] * 14 + down[1]] << 48
+            | sizes[up[2] * 14 + down[2]] << 56 | sizes[up[3] * 14 + down[3]] << 64
+        )
 
     def _pack(self, codes: Sequence[int], up: Sequence[int], down: Sequence[int]) -> int:
         key = codes[0] | codes[1] << 10 | codes[2] << 20 | codes[3] << 30
@@ -197,6 +306,7 @@ class Search:
         elif source < PAIR:
             card = source - ARCH
             self.arch[card] -= 1
+            self.in_arch[card & 3] -= 1
         else:
             card = -1
         suit = source - PAIR if card < 0 else card & 3
@@ -222,6 +332,7 @@ class Search:
             self.score += 1
         else:
             self.arch[card] += 1
+            self.in_arch[suit] += 1
         return step, card, old_up, old_down, was_origin
 
     def undo(self, record: tuple[Step, int, int, int, bool]) -> None:
@@ -235,6 +346,7 @@ class Search:
                 self.cols[target].pop()
             elif target == BACK:
                 self.arch[card] -= 1
+                self.in_arch[suit] -= 1
             else:
                 self.score -= 1
             if source < ARCH:
@@ -242,6 +354,7 @@ class Search:
                 self.origin[source] = was_origin
             else:
                 self.arch[card] += 1
+                self.in_arch[suit] += 1
         self.up[suit], self.down[suit] = old_up, old_down
 
     # -- the moves ------------------------------------------------------------------------
@@ -253,6 +366,7 @@ class Search:
     def _pruned_moves(self) -> list[Step]:
         cols, arch, up, down = self.cols, self.arch, self.up, self.down
         tops = [(i, column[-1]) for i, column in enumerate(cols) if column]
+        top_cards = [top for _i, top in tops]
         column_ups: list[Step] = []
         arch_ups: list[Step] = []
         meets: list[tuple[int, int, int, Step]] = []
@@ -261,7 +375,7 @@ class Search:
             total = u + d
             if total == 26:
                 continue
-            if sum(arch[suit:52:4]) == 26 - total:  # all in the arch: safe (rule 2c)
+            if self.in_arch[suit] == 26 - total:  # all in the arch: safe (rule 2c)
                 if total == 13:
                     rank = min(range(13), key=lambda rank: abs(max(rank, 1) - u))
                     return [(ARCH + rank * 4 + suit, MEET)]
@@ -275,22 +389,22 @@ class Search:
                         rank = top >> 2
                         meets.append((abs(max(rank, 1) - u), rank, i, (i, MEET)))  # reversing moves first
                 continue
-            wants: list[tuple[int, int]] = []
-            if u < 13:
-                wants.append((u * 4 + suit, ACE))
-            if d < 13 and not (total < 13 and 12 - d == u):  # when both want one rank, the Ace one does
-                wants.append(((12 - d) * 4 + suit, KING))
-            for card, target in wants:
-                sources = [i for i, top in tops if top == card]
-                count = arch[card]
-                if total >= 14 or count == 2 or (count == 1 and sources):  # safe (rule 2)
-                    if sources:
-                        return [(sources[0], target)]
-                    if count:
-                        return [(ARCH + card, target)]
+            ace = u * 4 + suit if u < 13 else -1
+            # When both foundations want one rank, the Ace one does.
+            king = (12 - d) * 4 + suit if d < 13 and not (total < 13 and 12 - d == u) else -1
+            for card, target in ((ace, ACE), (king, KING)):
+                if card < 0:
                     continue
-                column_ups.extend((i, target) for i in sources)
-                if count:
+                count = arch[card]
+                # Safe (rule 2): past meeting, or both copies free (two in the arch, or one there and one on top).
+                if card in top_cards:
+                    sources = [i for i, top in tops if top == card]
+                    if total >= 14 or count:
+                        return [(sources[0], target)]
+                    column_ups.extend((i, target) for i in sources)
+                elif count:
+                    if total >= 14 or count == 2:
+                        return [(ARCH + card, target)]
                     arch_ups.append((ARCH + card, target))
         meets.sort()
         found = column_ups + arch_ups + [meet[3] for meet in meets]
@@ -381,8 +495,9 @@ class Search:
                 for earlier in reversed(undos):
                     self.undo(earlier)
                 raise OutOfBudget
-            if self.score > self.best_score:
-                self.best_score = self.score
+            value = self.value()
+            if value > self.best_score:
+                self.best_score = value
                 self.best_first = path[0] if path else step
             seen.add(key)
             path.append(step)
@@ -513,31 +628,83 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if avoid:
-            search.seen.update(avoid)
-            try:
-                budget = max(0.05, (deadline - time.perf_counter()) / 2)
-                if search.run(HINT_NODES, time.perf_counter() + budget) and search.path:
-                    return _winning(board, search.path[0])
-            except OutOfBudget:
-                pass
-            search.seen.clear()
         try:
-            won = search.run(HINT_NODES, max(deadline, time.perf_counter() + 0.05))
+            if avoid:
+                search.seen.update(avoid)
+                if search.run(HINT_NODES, deadline) and search.path:
+                    return _winning(board, search.path[0])
+                search.seen.clear()  # the lost table keeps what was proved: this run redoes only the rest
+            won = search.run(max(1, HINT_NODES - search.nodes), deadline)
         except OutOfBudget:
-            return _guess(board, search)
+            return _guess(board, search, deadline)
     finally:
         if collecting:
             gc.enable()
     if won and search.path:
         return _winning(board, search.path[0])
-    up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
-    if not up:
+    step = search.best_first or search.stranded_step()
+    if step is None:
         return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
-    move = to_moves(board, up[0])[0]
+    move = to_moves(board, step)[0]
     # The outlook's own sentence says no win is left; this says what the move is still for.
-    why = _("it at least puts a card up")
+    why = _("it leads to the most cards home still possible ({most})", most=search.best_score)
     return Hint(move, Text.of_parts((board.describe(move), why), ": "), Outlook.LOST)
+
+
+def _look_ahead(search: Search, deadline: float) -> Step | None:
+    """The first step of the most promising line a beam search finds from the search's position.
+
+    The exact search could not decide the position within its budget. This looks further than
+    it, along fewer lines: from each move, keep the ``BEAM_WIDTH`` positions rated best
+    (:func:`_rating`) at each depth, expand each by every move the search would try, and follow
+    them until ``LOOK_NODES`` positions are looked at or no move is left. The first move whose
+    lines reach the most cards home (:meth:`Search.value`), then the best rating, is the answer.
+    Every card is open, so this reads nothing a player doesn't see; its budget is in positions,
+    so the same position always gets the same answer (the seconds are a cap for a busy machine).
+    """
+    root = search.snapshot()
+    firsts = search.moves()
+    if len(firsts) <= 1:
+        return firsts[0] if firsts else None
+    most: dict[Step, tuple[int, float]] = {}
+    layer: list[tuple[float, int, Step, tuple]] = []
+    seen: set[int] = set()
+    for order, step in enumerate(firsts):
+        search.restore(root)
+        search.apply(step)
+        seen.add(search.key())
+        rating = _rating(search)
+        most[step] = (search.value(), rating)
+        layer.append((rating, -order, step, search.snapshot()))
+    looked = len(firsts)
+    counter = len(firsts)
+    while layer and looked < LOOK_NODES and time.perf_counter() < deadline:
+        layer.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        children: list[tuple[float, int, Step, tuple]] = []
+        for _rated, _order, first, state in layer[:BEAM_WIDTH]:
+            search.restore(state)
+            for step in search.moves():
+                record = search.apply(step)
+                looked += 1
+                key = search.key()
+                if key not in seen:
+                    seen.add(key)
+                    rating = _rating(search)
+                    score = (search.value(), rating)
+                    if score > most[first]:
+                        most[first] = score
+                    counter += 1
+                    children.append((rating, -counter, first, search.snapshot()))
+                search.undo(record)
+        layer = children
+    search.restore(root)
+    return max(firsts, key=lambda step: most[step])
+
+
+def _rating(search: Search) -> float:
+    """How promising a position looks: the cards home it leads to, less the cards on those wanted next, plus spaces."""
+    spaces = sum(not column for column in search.cols)
+    return search.value() - BURIED_WEIGHT * search.buried() + SPACE_WEIGHT * spaces
 
 
 def _play(board: ArchwayGame, move: Move) -> Text:
@@ -571,12 +738,9 @@ def _winning(board: ArchwayGame, step: Step) -> Hint:
     return Hint(move, Text.of_parts((said, _("it leads to a win")), ": "), Outlook.WINNABLE)
 
 
-def _guess(board: ArchwayGame, search: Search) -> Hint:
-    """The search ran out of time: the move towards the most cards up it saw, else its first choice."""
-    step = search.best_first
-    if step is None:
-        steps = Search(board.raw()).moves()
-        step = steps[0] if steps else None
+def _guess(board: ArchwayGame, search: Search, deadline: float) -> Hint:
+    """The search ran out of budget: the first move of the most promising line a look-ahead finds."""
+    step = _look_ahead(search, deadline + GUESS_SECONDS)
     move = board.legal_moves()[0] if step is None else to_moves(board, step)[0]
     said = _capital(_play(board, move))
     return Hint(
