@@ -96,8 +96,9 @@ from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook
 #: How long a hint may think by default (a cap for a busy machine), and the exact search's node budget:
 #: enough to decide most positions after the first few moves, within about 50 ms of CPU.
 HINT_SECONDS = 0.6
-HINT_NODES = 3_000
-#: The look-ahead when the exact search can't decide: positions it may look at, and the lines it keeps.
+HINT_NODES = 5_000
+#: The look-ahead when the exact search can't decide: positions its lines may take (the plain lines
+#: after each move and each reply first, then the beam), and the lines the beam keeps.
 LOOK_NODES = 2_000
 BEAM_WIDTH = 6
 #: The look-ahead's rating: a card home is worth 1, each card over a wanted card this much, a space this much.
@@ -669,14 +670,22 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
     most: dict[Step, tuple[int, float]] = {}
     layer: list[tuple[float, int, Step, tuple]] = []
     seen: set[int] = set()
+    looked = 0
     for order, step in enumerate(firsts):
         search.restore(root)
         search.apply(step)
         seen.add(search.key())
         rating = _rating(search)
-        most[step] = (search.value(), rating)
+        value, steps = _roll_out(search)
+        looked += steps + 1
+        for second in search.moves():  # and the plain line after each reply, so no move's obvious line is missed
+            record = search.apply(second)
+            line, steps = _roll_out(search)
+            looked += steps + 1
+            value = max(value, line)
+            search.undo(record)
+        most[step] = (value, rating)
         layer.append((rating, -order, step, search.snapshot()))
-    looked = len(firsts)
     counter = len(firsts)
     while layer and looked < LOOK_NODES and time.perf_counter() < deadline:
         layer.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
@@ -699,6 +708,21 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
         layer = children
     search.restore(root)
     return max(firsts, key=lambda step: most[step])
+
+
+def _roll_out(search: Search) -> tuple[int, int]:
+    """Follow the search's first choice from here to the end: the most cards home on the way, and the steps taken.
+
+    The position is put back afterwards.
+    """
+    records = []
+    best = search.value()
+    while moves := search.moves():
+        records.append(search.apply(moves[0]))
+        best = max(best, search.value())
+    for record in reversed(records):
+        search.undo(record)
+    return best, len(records)
 
 
 def _rating(search: Search) -> float:
