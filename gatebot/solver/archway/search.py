@@ -3,7 +3,15 @@
 Pure code, no I/O. :func:`solve` runs a depth-first search over a compact copy of the position
 (four column lists, 52 arch counts, the foundation sizes) with moves applied and taken back in
 place, a transposition table of positions searched to the end without a win, and a few
-pruning rules. :func:`hint` asks the same search for the first move of a win.
+pruning rules. :func:`hint` asks the same search, within a budget of positions, for the first
+move of a win, or of a line to the most cards home when it proves no win is left; when the
+budget can't decide, a look-ahead (:func:`_look_ahead`) picks the move.
+
+**The most cards home.** A search that ends without a win has been through every position
+the pruning rules keep, and the rules keep the most cards home too, with one exception: rule
+3 below puts a meeting suit's arch card up only once all the suit's cards lie in the arch,
+while a lost game may still put up a run of consecutive ranks from the arch. A position's
+:meth:`Search.value` adds that run, and the hint plays it when nothing else gets further.
 
 **The position key.** Cards only leave a column from its top and enter only an empty column
 (which then holds one card), so a column is either a bottom part of its column at the start of
@@ -121,7 +129,9 @@ _ORIGIN = 64  # codes of a column that is a bottom part of its starting column: 
 _SUITS = "cdhs"
 #: A suit's foundation sizes in a key, by ``up * 14 + down``: as they are, or with meeting suits alike.
 _SIZES = tuple((u - 1 | (d - 1) << 4) if u and d else 0 for u in range(14) for d in range(14))
-_FOLDED = tuple(176 if u + d == 13 else code for code, (u, d) in zip(_SIZES, product(range(14), range(14)), strict=True))
+_FOLDED = tuple(
+    176 if u + d == 13 else code for code, (u, d) in zip(_SIZES, product(range(14), range(14)), strict=True)
+)
 _SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
 _NAMES = tuple(text.lower() for text in CARD_TEXT)
 
@@ -598,8 +608,9 @@ def positions_behind(game: Game) -> tuple[str, ...]:
 def hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
     """The best move in ``game`` and why, with the outlook after it.
 
-    ``WINNABLE``: the move starts a proved win; ``LOST``: no win is left (the move, if any,
-    puts a card up); ``UNKNOWN``: the search ran out of time and the move is its best guess.
+    ``WINNABLE``: the move starts a proved win; ``LOST``: no win is left, and the move (None
+    when no card can go up any more) starts a line to the most cards home still possible;
+    ``UNKNOWN``: the search ran out of its budget and the move is the look-ahead's choice.
     A win that doesn't go back through the positions ``behind`` (texts from
     :func:`positions_behind`, read from ``game`` when None) is looked for first, so a player
     who follows the hints never goes round in a circle.
