@@ -197,7 +197,7 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     print(f"{args.variant}, deals {format_deals(args.deals)}, {n} games, {hints} hints, "
           f"{elapsed:.0f} s with {args.jobs} processes ({sum(latencies) / n:.1f} s of hints a game)")
-    print("| player | games won | mean score | hint latency p50 / p95 / max |")
+    print("| player | games won | mean score | hint seconds (clock) p50 / p95 / max |")
     print("|---|---|---|---|")
     print(f"| hints | {wins} of {n} ({wins / n:.1%}) | {scores / n:.1f} | "
           f"{statistics.median(latencies) * 1000:.0f} ms / {percentile(latencies, 0.95) * 1000:.0f} ms / "

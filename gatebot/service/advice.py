@@ -176,12 +176,8 @@ class Advice:
                 paced = True  # it costs a search or a count's write: once per request, at the player's pace
                 if await self._paced(asker):
                     continue  # it waited its turn, and the game may have moved on meanwhile: look again
-            # Proved lost already (the End-game offer's proof, kept with the game; a play keeps it and an undo
-            # clears it): the hint engine need not prove it again. Only with nothing hidden, where the full
-            # position is the one the player sees, so the proof tells the hint nothing they can't see.
-            lost = not game.hidden_count and ("end" in seen.actions or self.proof_known(game))
             try:
-                found = found or await self._think_of_hint(game, visible, behind, asker=asker, lost=lost)
+                found = found or await self._think_of_hint(game, visible, behind, asker=asker)
             except Superseded:
                 tried += 1
                 continue  # the player asked about a newer position meanwhile: look again
@@ -258,15 +254,14 @@ class Advice:
         return counted
 
     async def _think_of_hint(
-        self, game: Game, visible: str, behind: tuple[str, ...], *, asker: tuple[str, str], lost: bool = False
+        self, game: Game, visible: str, behind: tuple[str, ...], *, asker: tuple[str, str]
     ) -> Hint | None:
         """The hint engine's answer; once nothing is hidden, the solver's if the engine fails; None if neither.
 
-        ``lost``: no win is left from here, proved already. Raises :class:`Superseded` when
-        ``asker`` asked about another position meanwhile.
+        Raises :class:`Superseded` when ``asker`` asked about another position meanwhile.
         """
         try:
-            return await self.thinker.hint(visible, self._hint_seconds, behind, asker=asker, lost=lost)
+            return await self.thinker.hint(visible, self._hint_seconds, behind, asker=asker)
         except Superseded:
             raise
         except ThinkingFailed:

@@ -268,17 +268,16 @@ class Thinker:
 
     async def hint(
         self, visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = (),
-        *, asker: Hashable | None = None, lost: bool = False,
+        *, asker: Hashable | None = None,
     ) -> Hint:
         """The hint engine's answer for ``visible`` (a position as its player sees it).
 
         ``asker`` (a player) has one hint worked out at a time: asking the same again joins
         it; asking about another position replaces their hint still waiting, whose askers
-        get :class:`Superseded`, or else waits for the one in a worker to finish. ``lost``:
-        the position is proved lost already (:func:`hint_for`).
+        get :class:`Superseded`, or else waits for the one in a worker to finish.
         """
-        return await self._ask(asker, ("hint", visible, seconds, behind, lost), hint_for, visible, seconds, behind,
-                               lost, replaces=asker is not None)
+        return await self._ask(asker, ("hint", visible, seconds, behind), hint_for, visible, seconds, behind,
+                               replaces=asker is not None)
 
     async def solve(
         self, text: str, *, max_nodes: int, max_seconds: float, asker: Hashable | None = None

@@ -81,19 +81,17 @@ def warmed() -> None:
         registry.solver_for(variant)
 
 
-def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = (), lost: bool = False) -> Hint:
+def hint_for(visible: str, seconds: float = HINT_SECONDS, behind: tuple[str, ...] = ()) -> Hint:
     """The hint for a position given as its player sees it (runs in the worker).
 
     ``visible`` must be exactly what ``to_text(hide_stock=True)`` writes for it, so it holds
     nothing the player can't see; a full position is refused. ``behind``: the positions the
-    game went through lately, as its player saw them, so the hint leads forward. ``lost``:
-    the service holds a proof that no win is left from here (:func:`registry.hint
-    <gatebot.solver.registry.hint>`).
+    game went through lately, as its player saw them, so the hint leads forward.
     """
     game = Game.from_text(visible)
     if game.to_text(hide_stock=True) != visible:
         raise ValueError("a hint is only ever asked for the position its player sees (to_text(hide_stock=True))")
-    return registry.hint(game, seconds=seconds, behind=behind, lost=lost)
+    return registry.hint(game, seconds=seconds, behind=behind)
 
 
 def solve_text(text: str, max_nodes: int, max_seconds: float) -> tuple[str, tuple[str, ...]]:

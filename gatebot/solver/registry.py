@@ -43,17 +43,13 @@ class Solver:
     """A family's solver: the hint engine, the full solver, and the positions a hint leads away from.
 
     ``not_compiled``: why a solver with a compiled search core searches in Python instead (its
-    core didn't import); None when it runs compiled or has no core. ``lost_hint``: the hint
-    for a position with nothing hidden that is already proved lost, without proving it again:
-    the answer ``hint`` gives there once its search has proved the loss. None where knowing the
-    loss saves nothing (the hint searches on for the most cards home anyway).
+    core didn't import); None when it runs compiled or has no core.
     """
 
     hint: HintEngine
     solve: FullSolver
     positions_behind: Callable[[Game], tuple[str, ...]]
     not_compiled: str | None = None
-    lost_hint: HintEngine | None = None
 
 
 #: The solvers found so far, by family; None for a family without one.
@@ -81,19 +77,11 @@ def thinks_about(game: Game) -> bool:
     return solver_for(game) is not None
 
 
-def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None, lost: bool = False) -> Hint:
-    """The hint for ``game`` as its player sees it (Gate's: :func:`gatebot.solver.gate.hint.hint`).
-
-    ``lost``: the caller holds a proof that no win is left from here (the solver's, kept with
-    the game); with nothing hidden, a family that can (:attr:`Solver.lost_hint`) then skips
-    looking for a win. A proof is a fact about the position, so the answer is the one the hint
-    gives once its own search has proved the loss.
-    """
+def hint(game: Game, *, seconds: float, behind: Sequence[str] | None = None) -> Hint:
+    """The hint for ``game`` as its player sees it (Gate's: :func:`gatebot.solver.gate.hint.hint`)."""
     solver = solver_for(game)
     if solver is None:
         raise NotSolved(f"Hints don't exist for {game.title} yet")
-    if lost and solver.lost_hint is not None and not game.hidden_count:
-        return solver.lost_hint(game, seconds=seconds, behind=behind)
     return solver.hint(game, seconds=seconds, behind=behind)
 
 

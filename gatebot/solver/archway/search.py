@@ -3,7 +3,15 @@
 Pure code, no I/O. :func:`solve` runs a depth-first search over a compact copy of the position
 (four column lists, 52 arch counts, the foundation sizes) with moves applied and taken back in
 place, a transposition table of positions searched to the end without a win, and a few
-pruning rules. :func:`hint` asks the same search for the first move of a win.
+pruning rules. :func:`hint` asks the same search, within a budget of positions, for the first
+move of a win, or of a line to the most cards home when it proves no win is left; when the
+budget can't decide, a look-ahead (:func:`_look_ahead`) picks the move.
+
+**The most cards home.** A search that ends without a win has been through every position
+the pruning rules keep, and the rules keep the most cards home too, with one exception: rule
+3 below puts a meeting suit's arch card up only once all the suit's cards lie in the arch,
+while a lost game may still put up a run of consecutive ranks from the arch. A position's
+:meth:`Search.value` adds that run, and the hint plays it when nothing else gets further.
 
 **The position key.** Cards only leave a column from its top and enter only an empty column
 (which then holds one card), so a column is either a bottom part of its column at the start of
@@ -94,9 +102,19 @@ from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
 
-#: How long a hint may think by default, and its node budget.
+#: How long a hint may think by default (a cap for a busy machine), and the exact search's node budget:
+#: enough to decide most positions after the first few moves, within about 50 ms of CPU.
 HINT_SECONDS = 0.6
-HINT_NODES = 300_000
+HINT_NODES = 5_000
+#: The look-ahead when the exact search can't decide: positions its lines may take (the plain lines
+#: after each move and each reply first, then the beam), and the lines the beam keeps.
+LOOK_NODES = 2_000
+BEAM_WIDTH = 6
+#: The look-ahead's rating: a card home is worth 1, each card over a wanted card this much, a space this much.
+BURIED_WEIGHT = 0.3
+SPACE_WEIGHT = 0.5
+#: The look-ahead's own time cap past the hint's seconds, so that a hint always gets one.
+GUESS_SECONDS = 0.05
 #: How many positions back :func:`positions_behind` looks.
 RECENT = 40
 #: Positions behind games kept parsed (about 3 KB each): the last :data:`RECENT` of a dozen games.
@@ -112,6 +130,11 @@ Step = tuple[int, int]
 _EMPTY = 52  # the code of an empty column
 _ORIGIN = 64  # codes of a column that is a bottom part of its starting column: _ORIGIN + 97 * i + length
 _SUITS = "cdhs"
+#: A suit's foundation sizes in a key, by ``up * 14 + down``: as they are, or with meeting suits alike.
+_SIZES = tuple((u - 1 | (d - 1) << 4) if u and d else 0 for u in range(14) for d in range(14))
+_FOLDED = tuple(
+    176 if u + d == 13 else code for code, (u, d) in zip(_SIZES, product(range(14), range(14)), strict=True)
+)
 _SUIT_NAMES = (_("clubs"), _("diamonds"), _("hearts"), _("spades"))
 _NAMES = tuple(text.lower() for text in CARD_TEXT)
 
@@ -139,24 +162,121 @@ class Search:
                 self.arch[card] += 1
         self.up = list(raw.up)
         self.down = list(raw.down)
+        #: How many cards of each suit lie in the arch.
+        self.in_arch = [sum(self.arch[suit:52:4]) for suit in range(4)]
         self.score = sum(self.up) + sum(self.down)
         self.nodes = 0
         self.path: list[Step] = []
         self.lost: set[int] = set()
         self.seen: set[int] = set()
-        #: The best score any searched position reached, and the first step towards it.
-        self.best_score = self.score
+        #: The most cards home any searched position leads to (:meth:`value`), and the first step towards it.
+        self.best_score = self.value()
         self.best_first: Step | None = None
 
     # -- the position ---------------------------------------------------------------------
 
-    def key(self) -> int:
-        """The transposition key: sorted column codes and the foundation sizes (meeting suits alike)."""
-        codes = sorted(
-            (_ORIGIN + 97 * i + len(column)) if self.origin[i] else (column[0] if column else _EMPTY)
-            for i, column in enumerate(self.cols)
+    def value(self) -> int:
+        """The cards home here plus the cards of meeting suits the arch can still put up (:meth:`stranded`)."""
+        up, down = self.up, self.down
+        if 13 in (up[0] + down[0], up[1] + down[1], up[2] + down[2], up[3] + down[3]):
+            return self.score + sum(self.stranded(suit) for suit in range(4))
+        return self.score
+
+    def stranded(self, suit: int) -> int:
+        """How many cards of ``suit`` the arch alone can still put up while its foundations meet (0 otherwise).
+
+        While a suit's foundations meet, one copy of each rank is off them, and the pruned moves
+        put one of its arch cards up only once all of them lie in the arch (rule 3). That keeps
+        every win, but a lost game may still get a run of consecutive ranks of the arch home: split
+        on any card of the run, then the rest follow on the two chains. The longest such run is
+        what the arch alone still gives.
+        """
+        if self.up[suit] + self.down[suit] != 13:
+            return 0
+        arch = self.arch
+        longest = run = 0
+        for card in range(suit, 52, 4):
+            run = run + 1 if arch[card] else 0
+            longest = max(longest, run)
+        return longest
+
+    def stranded_step(self) -> Step | None:
+        """The first card of the longest stranded run of a meeting suit (:meth:`stranded`), as a step; None if none."""
+        best, found = 0, None
+        for suit in range(4):
+            length = self.stranded(suit)
+            if length > best:
+                run = 0
+                for card in range(suit, 52, 4):
+                    run = run + 1 if self.arch[card] else 0
+                    if run == length:
+                        best, found = length, (ARCH + card - 4 * (length - 1), MEET)
+                        break
+        return found
+
+    def snapshot(self) -> tuple:
+        """The position as a value :meth:`restore` puts back (for a look-ahead that keeps many positions)."""
+        return (
+            tuple(tuple(column) for column in self.cols), tuple(self.origin), tuple(self.arch),
+            tuple(self.up), tuple(self.down), self.score,
         )
-        return self._pack(codes, self.up, self.down)
+
+    def restore(self, state: tuple) -> None:
+        """Make the position the one :meth:`snapshot` took."""
+        cols, origin, arch, up, down, self.score = state
+        self.cols = [list(column) for column in cols]
+        self.origin = list(origin)
+        self.arch = list(arch)
+        self.in_arch = [sum(self.arch[suit:52:4]) for suit in range(4)]
+        self.up = list(up)
+        self.down = list(down)
+
+    def buried(self) -> int:
+        """How many cards lie on the cards the foundations want next, counted for the nearest copy of each.
+
+        A wanted card in the arch or on a column's top costs nothing; one under ``n`` cards costs
+        ``n``, and one with no copy left to play (its copy went on the other foundation) costs a
+        full column. Meeting suits count nothing: any of their cards can be the next.
+        """
+        depth = [13] * 52
+        for card in range(52):
+            if self.arch[card]:
+                depth[card] = 0
+        for column in self.cols:
+            height = len(column)
+            for index, card in enumerate(column):
+                above = height - 1 - index
+                if above < depth[card]:
+                    depth[card] = above
+        cost = 0
+        for suit in range(4):
+            u, d = self.up[suit], self.down[suit]
+            if u + d in (13, 26):
+                continue
+            if u < 13:
+                cost += depth[u * 4 + suit]
+            if d < 13 and 12 - d != u:
+                cost += depth[(12 - d) * 4 + suit]
+        return cost
+
+    def key(self) -> int:
+        """The transposition key: sorted column codes and the foundation sizes (meeting suits alike).
+
+        The same int as :meth:`_pack` gives, written out: it is computed at every position searched.
+        """
+        origin = self.origin
+        codes = [
+            (_ORIGIN + 97 * i + len(column)) if origin[i] else (column[0] if column else _EMPTY)
+            for i, column in enumerate(self.cols)
+        ]
+        codes.sort()
+        up, down = self.up, self.down
+        sizes = _FOLDED if self.prune else _SIZES
+        return (
+            codes[0] | codes[1] << 10 | codes[2] << 20 | codes[3] << 30
+            | sizes[up[0] * 14 + down[0]] << 40 | sizes[up[1] * 14 + down[1]] << 48
+            | sizes[up[2] * 14 + down[2]] << 56 | sizes[up[3] * 14 + down[3]] << 64
+        )
 
     def _pack(self, codes: Sequence[int], up: Sequence[int], down: Sequence[int]) -> int:
         key = codes[0] | codes[1] << 10 | codes[2] << 20 | codes[3] << 30
@@ -200,6 +320,7 @@ class Search:
         elif source < PAIR:
             card = source - ARCH
             self.arch[card] -= 1
+            self.in_arch[card & 3] -= 1
         else:
             card = -1
         suit = source - PAIR if card < 0 else card & 3
@@ -225,6 +346,7 @@ class Search:
             self.score += 1
         else:
             self.arch[card] += 1
+            self.in_arch[suit] += 1
         return step, card, old_up, old_down, was_origin
 
     def undo(self, record: tuple[Step, int, int, int, bool]) -> None:
@@ -238,6 +360,7 @@ class Search:
                 self.cols[target].pop()
             elif target == BACK:
                 self.arch[card] -= 1
+                self.in_arch[suit] -= 1
             else:
                 self.score -= 1
             if source < ARCH:
@@ -245,6 +368,7 @@ class Search:
                 self.origin[source] = was_origin
             else:
                 self.arch[card] += 1
+                self.in_arch[suit] += 1
         self.up[suit], self.down[suit] = old_up, old_down
 
     # -- the moves ------------------------------------------------------------------------
@@ -256,6 +380,7 @@ class Search:
     def _pruned_moves(self) -> list[Step]:
         cols, arch, up, down = self.cols, self.arch, self.up, self.down
         tops = [(i, column[-1]) for i, column in enumerate(cols) if column]
+        top_cards = [top for _i, top in tops]
         column_ups: list[Step] = []
         arch_ups: list[Step] = []
         meets: list[tuple[int, int, int, Step]] = []
@@ -264,7 +389,7 @@ class Search:
             total = u + d
             if total == 26:
                 continue
-            if sum(arch[suit:52:4]) == 26 - total:  # all in the arch: safe (rule 2c)
+            if self.in_arch[suit] == 26 - total:  # all in the arch: safe (rule 2c)
                 if total == 13:
                     rank = min(range(13), key=lambda rank: abs(max(rank, 1) - u))
                     return [(ARCH + rank * 4 + suit, MEET)]
@@ -278,22 +403,22 @@ class Search:
                         rank = top >> 2
                         meets.append((abs(max(rank, 1) - u), rank, i, (i, MEET)))  # reversing moves first
                 continue
-            wants: list[tuple[int, int]] = []
-            if u < 13:
-                wants.append((u * 4 + suit, ACE))
-            if d < 13 and not (total < 13 and 12 - d == u):  # when both want one rank, the Ace one does
-                wants.append(((12 - d) * 4 + suit, KING))
-            for card, target in wants:
-                sources = [i for i, top in tops if top == card]
-                count = arch[card]
-                if total >= 14 or count == 2 or (count == 1 and sources):  # safe (rule 2)
-                    if sources:
-                        return [(sources[0], target)]
-                    if count:
-                        return [(ARCH + card, target)]
+            ace = u * 4 + suit if u < 13 else -1
+            # When both foundations want one rank, the Ace one does.
+            king = (12 - d) * 4 + suit if d < 13 and not (total < 13 and 12 - d == u) else -1
+            for card, target in ((ace, ACE), (king, KING)):
+                if card < 0:
                     continue
-                column_ups.extend((i, target) for i in sources)
-                if count:
+                count = arch[card]
+                # Safe (rule 2): past meeting, or both copies free (two in the arch, or one there and one on top).
+                if card in top_cards:
+                    sources = [i for i, top in tops if top == card]
+                    if total >= 14 or count:
+                        return [(sources[0], target)]
+                    column_ups.extend((i, target) for i in sources)
+                elif count:
+                    if total >= 14 or count == 2:
+                        return [(ARCH + card, target)]
                     arch_ups.append((ARCH + card, target))
         meets.sort()
         found = column_ups + arch_ups + [meet[3] for meet in meets]
@@ -384,8 +509,9 @@ class Search:
                 for earlier in reversed(undos):
                     self.undo(earlier)
                 raise OutOfBudget
-            if self.score > self.best_score:
-                self.best_score = self.score
+            value = self.value()
+            if value > self.best_score:
+                self.best_score = value
                 self.best_first = path[0] if path else step
             seen.add(key)
             path.append(step)
@@ -485,8 +611,9 @@ def positions_behind(game: Game) -> tuple[str, ...]:
 def hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
     """The best move in ``game`` and why, with the outlook after it.
 
-    ``WINNABLE``: the move starts a proved win; ``LOST``: no win is left (the move, if any,
-    puts a card up); ``UNKNOWN``: the search ran out of time and the move is its best guess.
+    ``WINNABLE``: the move starts a proved win; ``LOST``: no win is left, and the move (None
+    when no card can go up any more) starts a line to the most cards home still possible;
+    ``UNKNOWN``: the search ran out of its budget and the move is the look-ahead's choice.
     A win that doesn't go back through the positions ``behind`` (texts from
     :func:`positions_behind`, read from ``game`` when None) is looked for first, so a player
     who follows the hints never goes round in a circle.
@@ -513,51 +640,26 @@ def _think(board: ArchwayGame, deadline: float, behind: Sequence[str]) -> Hint:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if avoid:
-            search.seen.update(avoid)
-            try:
-                budget = max(0.05, (deadline - time.perf_counter()) / 2)
-                if search.run(HINT_NODES, time.perf_counter() + budget) and search.path:
-                    return _winning(board, search.path[0])
-            except OutOfBudget:
-                pass
-            search.seen.clear()
         try:
-            won = search.run(HINT_NODES, max(deadline, time.perf_counter() + 0.05))
+            if avoid:
+                search.seen.update(avoid)
+                if search.run(HINT_NODES, deadline) and search.path:
+                    return _winning(board, search.path[0])
+                search.seen.clear()  # the lost table keeps what was proved: this run redoes only the rest
+            won = search.run(max(1, HINT_NODES - search.nodes), deadline)
         except OutOfBudget:
-            return _guess(board, search)
+            return _guess(board, search, deadline)
     finally:
         if collecting:
             gc.enable()
     if won and search.path:
         return _winning(board, search.path[0])
-    return _no_win(board)
-
-
-def lost_hint(game: Game, *, seconds: float = HINT_SECONDS, behind: Sequence[str] | None = None) -> Hint:
-    """The hint for ``game`` when no win is left from it (proved already): :func:`hint`'s answer, without the search.
-
-    :func:`hint` searches for a win first; in a lost game it finds none and hints
-    :func:`_no_win`'s move, so a caller that kept the proof (the service keeps it with the
-    game) asks here and the position is not proved lost again. ``seconds`` and ``behind`` are
-    :func:`hint`'s, and neither is needed: :func:`hint`'s answer for a lost game reads neither.
-    """
-    started = time.perf_counter()
-    board = _archway(game)
-    if not board.legal_moves():
-        return hint(board, seconds=seconds, behind=())
-    found = _no_win(board)
-    return Hint(found.move, found.reason, found.outlook, seconds=time.perf_counter() - started)
-
-
-def _no_win(board: ArchwayGame) -> Hint:
-    """The hint of a position from which no win is left: a card up, if one can go."""
-    up = [step for step in Search(board.raw()).moves() if step[1] in (ACE, KING, MEET)]
-    if not up:
+    step = search.best_first or search.stranded_step()
+    if step is None:
         return Hint(None, _("No win is left from here, and no card can go up"), Outlook.LOST)
-    move = to_moves(board, up[0])[0]
+    move = to_moves(board, step)[0]
     # The outlook's own sentence says no win is left; this says what the move is still for.
-    why = _("it at least puts a card up")
+    why = _("it leads to the most cards home still possible ({most})", most=search.best_score)
     return Hint(move, Text.of_parts((board.describe(move), why), ": "), Outlook.LOST)
 
 
@@ -574,6 +676,85 @@ def _behind(text: str) -> ArchwayGame | None:
     except ValueError:
         return None
     return earlier if isinstance(earlier, ArchwayGame) else None
+
+
+def _look_ahead(search: Search, deadline: float) -> Step | None:
+    """The first step of the most promising line a beam search finds from the search's position.
+
+    The exact search could not decide the position within its budget. This looks further than
+    it, along fewer lines: from each move, keep the ``BEAM_WIDTH`` positions rated best
+    (:func:`_rating`) at each depth, expand each by every move the search would try, and follow
+    them until ``LOOK_NODES`` positions are looked at or no move is left. The first move whose
+    lines reach the most cards home (:meth:`Search.value`), then the best rating, is the answer.
+    Every card is open, so this reads nothing a player doesn't see; its budget is in positions,
+    so the same position always gets the same answer (the seconds are a cap for a busy machine).
+    """
+    root = search.snapshot()
+    firsts = search.moves()
+    if len(firsts) <= 1:
+        return firsts[0] if firsts else None
+    most: dict[Step, tuple[int, float]] = {}
+    layer: list[tuple[float, int, Step, tuple]] = []
+    seen: set[int] = set()
+    looked = 0
+    for order, step in enumerate(firsts):
+        search.restore(root)
+        search.apply(step)
+        seen.add(search.key())
+        rating = _rating(search)
+        value, steps = _roll_out(search)
+        looked += steps + 1
+        for second in search.moves():  # and the plain line after each reply, so no move's obvious line is missed
+            record = search.apply(second)
+            line, steps = _roll_out(search)
+            looked += steps + 1
+            value = max(value, line)
+            search.undo(record)
+        most[step] = (value, rating)
+        layer.append((rating, -order, step, search.snapshot()))
+    counter = len(firsts)
+    while layer and looked < LOOK_NODES and time.perf_counter() < deadline:
+        layer.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        children: list[tuple[float, int, Step, tuple]] = []
+        for _rated, _order, first, state in layer[:BEAM_WIDTH]:
+            search.restore(state)
+            for step in search.moves():
+                record = search.apply(step)
+                looked += 1
+                key = search.key()
+                if key not in seen:
+                    seen.add(key)
+                    rating = _rating(search)
+                    score = (search.value(), rating)
+                    if score > most[first]:
+                        most[first] = score
+                    counter += 1
+                    children.append((rating, -counter, first, search.snapshot()))
+                search.undo(record)
+        layer = children
+    search.restore(root)
+    return max(firsts, key=lambda step: most[step])
+
+
+def _roll_out(search: Search) -> tuple[int, int]:
+    """Follow the search's first choice from here to the end: the most cards home on the way, and the steps taken.
+
+    The position is put back afterwards.
+    """
+    records = []
+    best = search.value()
+    while moves := search.moves():
+        records.append(search.apply(moves[0]))
+        best = max(best, search.value())
+    for record in reversed(records):
+        search.undo(record)
+    return best, len(records)
+
+
+def _rating(search: Search) -> float:
+    """How promising a position looks: the cards home it leads to, less the cards on those wanted next, plus spaces."""
+    spaces = sum(not column for column in search.cols)
+    return search.value() - BURIED_WEIGHT * search.buried() + SPACE_WEIGHT * spaces
 
 
 def _play(board: ArchwayGame, move: Move) -> Text:
@@ -607,12 +788,9 @@ def _winning(board: ArchwayGame, step: Step) -> Hint:
     return Hint(move, Text.of_parts((said, _("it leads to a win")), ": "), Outlook.WINNABLE)
 
 
-def _guess(board: ArchwayGame, search: Search) -> Hint:
-    """The search ran out of time: the move towards the most cards up it saw, else its first choice."""
-    step = search.best_first
-    if step is None:
-        steps = Search(board.raw()).moves()
-        step = steps[0] if steps else None
+def _guess(board: ArchwayGame, search: Search, deadline: float) -> Hint:
+    """The search ran out of budget: the first move of the most promising line a look-ahead finds."""
+    step = _look_ahead(search, deadline + GUESS_SECONDS)
     move = board.legal_moves()[0] if step is None else to_moves(board, step)[0]
     said = _capital(_play(board, move))
     return Hint(

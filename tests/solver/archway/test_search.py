@@ -9,7 +9,7 @@ import pytest
 from gatebot.rules import Game
 from gatebot.rules.cards import CARD_TEXT
 from gatebot.solver import registry
-from gatebot.solver.archway.search import _behind, hint, lost_hint, positions_behind, solve, solve_position
+from gatebot.solver.archway.search import _behind, hint, positions_behind, solve, solve_position
 from gatebot.solver.results import Outlook, Verdict
 
 DONE_OTHERS_A = "KC KD {} KS"
@@ -172,35 +172,6 @@ def test_a_hint_on_a_lost_game_puts_a_card_up_or_says_so() -> None:
     assert given.outlook is Outlook.LOST
     assert given.move is not None and given.move.target in ("a", "k")
     assert given.move in game.legal_moves()
-
-
-def test_a_position_known_lost_gets_the_hint_its_search_gives_once_the_loss_is_proved() -> None:
-    # Random plays from a few deals, each position hinted both ways wherever the search proves a loss.
-    rng = random.Random(29)
-    compared = 0
-    for deal in (3, 12, 5):
-        game = Game.new("archway", deal=deal)
-        for _ in range(12):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(rng.choice(moves))
-            searched = hint(game, seconds=5.0, behind=None)
-            if searched.outlook is not Outlook.LOST:
-                continue
-            known = lost_hint(game, seconds=5.0, behind=None)
-            door = registry.hint(game, seconds=5.0, lost=True)
-            for given in (known, door):
-                assert (given.move, str(given.reason), given.outlook) == (searched.move, str(searched.reason),
-                                                                          searched.outlook)
-            compared += 1
-    assert compared >= 25
-
-
-def test_the_family_door_searches_as_usual_unless_told_the_position_is_lost() -> None:
-    game = Game.new("archway", deal=957)  # winnable (the shipped list)
-    assert registry.hint(game, seconds=5.0).outlook is Outlook.WINNABLE
-    assert registry.hint(game, seconds=5.0, lost=False).outlook is Outlook.WINNABLE
 
 
 def test_hints_lead_away_from_positions_behind() -> None:

@@ -99,6 +99,7 @@ def small_weighing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(HINT_MODULE, "SAMPLE_NODES", 1_000)
     monkeypatch.setattr(HINT_MODULE, "MOVE_NODES", 100)
     monkeypatch.setattr(HINT_MODULE, "WEIGH_NODES", 2_000)
+    monkeypatch.setattr(HINT_MODULE, "LITTLE_WEIGH_NODES", 2_000)
 
 
 def test_with_no_imagined_deal_won_every_move_is_weighed_on_the_same_deals_whatever_the_stock_order(small_weighing):
