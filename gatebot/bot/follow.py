@@ -35,9 +35,8 @@ GAP_SECONDS = 1.0
 RETRY_SECONDS = 1.0
 TRIES = 6
 
-#: Redraws a game's board (the game, its owner, the version its latest change told of, if it did): raises a
-#: delivery error to be tried again.
-Redraw = Callable[[int, PlayerKey, int | None], Awaitable[None]]
+#: Redraws a game's board (the game, its owner): raises a delivery error to be tried again.
+Redraw = Callable[[int, PlayerKey], Awaitable[None]]
 
 
 class Follower:
@@ -48,7 +47,7 @@ class Follower:
         self._service = service
         self._redraw = redraw
         self._platform = platform
-        self._dirty: dict[int, tuple[PlayerKey, int | None]] = {}
+        self._dirty: dict[int, PlayerKey] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._stop: Callable[[], None] | None = None
 
@@ -70,7 +69,7 @@ class Follower:
     def _changed(self, change: GameChange) -> None:
         if change.owner[0] != self._platform:
             return
-        self._dirty[change.game_id] = (change.owner, change.version)
+        self._dirty[change.game_id] = change.owner
         if change.game_id not in self._tasks:
             task = asyncio.get_running_loop().create_task(self._follow(change.game_id))
             self._tasks[change.game_id] = task
@@ -80,18 +79,18 @@ class Follower:
         try:
             await asyncio.sleep(GATHER_SECONDS)
             while game_id in self._dirty:
-                owner, version = self._dirty.pop(game_id)
-                await self._edit(game_id, owner, version)
+                owner = self._dirty.pop(game_id)
+                await self._edit(game_id, owner)
                 await asyncio.sleep(GAP_SECONDS)
         finally:
             self._tasks.pop(game_id, None)
 
-    async def _edit(self, game_id: int, owner: PlayerKey, version: int | None) -> None:
+    async def _edit(self, game_id: int, owner: PlayerKey) -> None:
         """One redraw, tried again after a failure; a later change meanwhile is drawn instead of a retry."""
         wait = RETRY_SECONDS
         for attempt in range(1, TRIES + 1):
             try:
-                await self._redraw(game_id, owner, version)
+                await self._redraw(game_id, owner)
                 return
             except DELIVERY_ERRORS as error:
                 if attempt == TRIES:

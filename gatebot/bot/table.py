@@ -481,7 +481,7 @@ class Table:
         owner, reply = found
         await self._edit_board(reply.board_channel_id, reply, await self._draw(owner, reply))
 
-    async def follow(self, game_id: int, owner: PlayerKey, version: int | None = None) -> None:
+    async def follow(self, game_id: int, owner: PlayerKey) -> None:
         """Redraw a game's board message after a change made outside this table's answers (:mod:`gatebot.bot.follow`).
 
         In the owner's turn, so an answer under way draws first; then nothing is done when this
@@ -490,13 +490,8 @@ class Table:
         another process's shards. A deleted board (404) is forgotten, so the next
         command posts a fresh one; a board the bot may no longer edit (403) is left. Other
         failures are raised, for the follower to try again.
-
-        ``version``: the version the change told of. When this table drew it (its own answer's change,
-        nearly every change a chat player makes) nothing is read: a later change is told of in turn.
         """
         async with self._turn(Actor(owner[0], owner[1], "")):
-            if version is not None and self._drawn.get(game_id) == version:
-                return
             found = await self.service.board_of(game_id)
             if found is None:
                 return
