@@ -41,6 +41,8 @@ class Live:
         self._later: set[asyncio.Task[None]] = set()
         #: The latest change each player with open pages made through this table, as its handler answered it.
         self._answers: dict[PlayerKey, Reply] = {}
+        #: The table is stopping: a stream opened now (a page reconnecting on a kept-alive connection) ends at once.
+        self._ended = False
 
     def _changed(self, change: GameChange) -> None:
         for page in self._pages.get(change.owner, ()):
@@ -89,6 +91,8 @@ class Live:
         A change is a :class:`~gatebot.service.GameChange` (the stream sends the game as stored)
         or a reply to send as it is (an offer).
         """
+        if self._ended:
+            return
         page: asyncio.Queue[GameChange | Reply | int | None] = asyncio.Queue()
         self._pages[owner].add(page)
         try:
@@ -112,7 +116,8 @@ class Live:
         return len(self._pages.get(owner, ()))
 
     def end_streams(self) -> None:
-        """End every open stream (the table is stopping), so no page holds the shutdown up."""
+        """End every open stream and any opened from now on (the table is stopping): none holds the shutdown up."""
+        self._ended = True
         for pages in self._pages.values():
             for page in pages:
                 page.put_nowait(_CLOSED)

@@ -11,6 +11,7 @@ from aiohttp import ClientConnectionError, ClientResponse
 
 from gatebot.service import Actor, Reply, ReplyKind
 from gatebot.service.challenges import ChallengeService
+from gatebot.web.api import LIVE
 from gatebot.web.guard import CONTENT_SECURITY_POLICY, RateLimit
 from tests.lines import NO_WIN_DEAL_1
 from tests.web.conftest import Table, make_table
@@ -289,6 +290,17 @@ async def test_the_live_stream_sends_the_board_then_a_change_made_through_the_se
     pushed = await asyncio.wait_for(next_view(), 10)
     assert pushed["version"] == played.version and pushed["moves_played"] == 1
     response.close()
+
+
+async def test_a_live_stream_opened_while_the_table_stops_ends_at_once(table: Table) -> None:
+    # A page whose stream was ended reconnects by itself, on a connection kept alive: that stream must not
+    # hold the shutdown up for the server's whole grace period.
+    browser = await table.browser()
+    await browser.deal(5)
+    table.server.app[LIVE].end_streams()
+    response = await browser.client.get("/api/events")
+    assert response.status == 200
+    await asyncio.wait_for(response.read(), 5)  # the stream ended instead of waiting for changes
 
 
 async def test_the_live_stream_after_the_pages_own_changes_is_the_board_as_stored_without_reading_it_again(
