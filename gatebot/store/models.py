@@ -337,7 +337,7 @@ class Challenge(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     #: How many of its attempts its ranking counts (see :func:`won_last`), kept by the database's
     #: own triggers (migration ``0010``) whoever adds, sets aside or deletes one: never written here.
-    ranked_attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    ranked_attempts: Mapped[int] = mapped_column(server_default=text("0"))
 
 
 class DailySchedule(Base):
