@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from gatebot.rules import Game
 from gatebot.solver import Verdict, solve
@@ -58,8 +59,12 @@ async def test_a_little_gate_deal_says_how_seldom_it_is_won_and_one_press_deals_
         Game.new("little-gate", deal=row.deal), max_nodes=2_000_000, max_seconds=30
     ).verdict is Verdict.WINNABLE
 
-    first = fake.message(board.id)
-    assert not any(c.startswith("gate:proven:") for c in first.custom_ids())  # redrawn as abandoned, without it
+    # The old board is redrawn as abandoned, without the button (its own edit, which may follow the new board).
+    def redrawn() -> Any:
+        first = fake.message(board.id)
+        return None if any(c.startswith("gate:proven:") for c in first.custom_ids()) else first
+
+    first = await fake.wait_for(redrawn, timeout=20, what="the old board redrawn without its button")
     # A client still showing the button (its edit not seen yet) presses it: nothing is dealt again.
     again = await (await fake.click(first, proven, strict=False)).response()
     assert again.ephemeral and again.content.startswith("That button no longer works here")
