@@ -46,4 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+_LAZY = {"version": "gatebot.cli.parser", "BROKEN_PIPE": "gatebot.cli.output"}
+
+
+def __getattr__(name: str) -> object:
+    """Hand out ``version`` and ``BROKEN_PIPE`` from their modules on first use (PEP 562).
+
+    Code that imported them from ``gatebot.cli`` before the commands moved out keeps working,
+    and a hint worker, which imports this package, still loads neither the parser nor the output.
+    """
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["main"]

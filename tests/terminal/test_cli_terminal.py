@@ -157,8 +157,10 @@ def test_a_german_terminal_gets_archways_and_canfields_refusals_and_hints_in_ger
     assert "'zz' ist kein Zug, den ich kenne: schreib Züge wie 3a, 7hk, fhk, 2>4 oder eine Karte wie 7h." in out
     hint = next(line for line in out.splitlines() if line.startswith("Tipp: "))
     assert "aus dem Bogen auf" in hint and "-Ass-Ablagestapel" in hint, hint
-    assert ("so kommt wenigstens eine Karte hoch. Von hier ist kein Sieg mehr möglich — 8 Karten sind abgelegt."
-            in hint), hint
+    # The position is lost: the hint names the most cards still reachable, more than the 8 home now.
+    most = re.search(r"so kommen noch die meisten Karten auf die Ablagestapel \((\d+)\)\. "
+                     r"Von hier ist kein Sieg mehr möglich — 8 Karten sind abgelegt\.", hint)
+    assert most and 8 < int(most.group(1)) < 104, hint
     assert hint.count("kein Sieg") == 1, hint  # said once, by the outlook
     assert not re.search(r"\b(the|from|onto|foundation|at least)\b", hint), hint
     out = gatebot_play(tmp_path / "canfield.db", "--variant", "canfield", "--deal", "4", stdin="hint\n5h\n",
