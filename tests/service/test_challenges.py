@@ -286,6 +286,23 @@ async def test_playing_starts_the_attempt_on_the_challenges_deal(
     assert (await challenges.get(GUILD, info.id)).attempts == 1
 
 
+async def test_the_played_count_is_the_ranked_attempts_the_standings_show(
+    db: Database, challenges: ChallengeService
+) -> None:
+    """Every view of a challenge gives one number of attempts: a set-aside one is in none of them."""
+    info = await challenges.create(ALICE, GUILD, channel_id=None, deal=3)
+    attempts = [(await challenges.play(someone, GUILD)).game_id for someone in (BOB, CAROL, DAVE)]
+    async with db.sessions() as session, session.begin():  # Dave's attempt is found corrupted and set aside
+        row = await session.get(GameRecord, attempts[2])
+        assert row is not None
+        row.status = GameStatus.QUARANTINED
+    assert (await challenges.get(GUILD, info.id)).attempts == 2
+    assert [listed.attempts for listed in await challenges.listing(GUILD)] == [2]
+    board = await challenges.standings(info.id)
+    assert board.total == 2 and board.challenge.attempts == 2
+    assert {standing.name for standing in board.standings} == {"Bob", "Carol"}
+
+
 async def test_one_attempt_each_even_after_it_ended(
     db: Database, challenges: ChallengeService, games: GameService
 ) -> None:

@@ -35,6 +35,7 @@ class ChallengeInfo:
     channel_id: int | None
     announcement_id: int | None
     day: date | None
+    #: Its attempts so far that its ranking counts (all but those set aside), as the database keeps them.
     attempts: int = 0
 
     @classmethod

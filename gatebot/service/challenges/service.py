@@ -215,7 +215,7 @@ class ChallengeService:
                 raise ChallengeError(
                     _("This server has no challenge number {number}: see /challenge list.", number=challenge_id)
                 )
-            return ChallengeInfo.of(row, await _attempt_count(session, row.id))
+            return ChallengeInfo.of(row, row.ranked_attempts)
 
     async def listing(self, guild_id: int, *, closed: int = 5) -> list[ChallengeInfo]:
         """The server's challenges not yet closed, closing soonest first, then its ``closed`` latest closed ones.
@@ -231,16 +231,7 @@ class ChallengeService:
                 select(Challenge).where(Challenge.guild_id == guild_id, Challenge.closed_at.is_not(None))
                 .order_by(Challenge.closed_at.desc(), Challenge.id.desc()).limit(closed)
             ))
-            shown = [*rows, *done]
-            counts: dict[int, int] = {}
-            if shown:
-                found = await session.execute(
-                    select(GameRecord.challenge_id, func.count())
-                    .where(GameRecord.challenge_id.in_([row.id for row in shown]))
-                    .group_by(GameRecord.challenge_id)
-                )
-                counts = {challenge_id: count for challenge_id, count in found if challenge_id is not None}
-            return [ChallengeInfo.of(row, counts.get(row.id, 0)) for row in shown]
+            return [ChallengeInfo.of(row, row.ranked_attempts) for row in [*rows, *done]]
 
     async def attempt_channel(self, game_id: int) -> int | None:
         """The channel of the challenge a game is an attempt at (where its announcement is); None for any other game."""
@@ -334,7 +325,7 @@ class ChallengeService:
             row = await session.get(Challenge, challenge_id)
             if row is None:
                 raise ChallengeError(_("There is no challenge number {number}.", number=challenge_id))
-            info = ChallengeInfo.of(row, await _attempt_count(session, row.id))
+            info = ChallengeInfo.of(row, row.ranked_attempts)
             return await ranked_page(session, info, self.now(), page, size=size)
 
     async def own_standing(self, challenge_id: int, actor: Actor) -> Standing | None:
@@ -520,7 +511,7 @@ class ChallengeService:
                 return None
             row = await session.get(Challenge, challenge_id)
             assert row is not None
-            info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
+            info = ChallengeInfo.of(row, row.ranked_attempts)
         log.info("opened %s (challenge %s) in server %s", info.name, info.id, info.guild_id)
         return Announcement(Happening.OPENED, info)
 
@@ -551,7 +542,7 @@ class ChallengeService:
         async with self._db.sessions() as session:
             row = await session.get(Challenge, challenge_id)
             assert row is not None
-            info = ChallengeInfo.of(row, await _attempt_count(session, challenge_id))
+            info = ChallengeInfo.of(row, row.ranked_attempts)
             board = await ranked_page(session, info, now, 0)
         log.info("closed %s (challenge %s) in server %s with %d attempts", info.name, info.id, info.guild_id,
                  board.total)
@@ -567,13 +558,6 @@ async def _player_id(session: AsyncSession, actor: Actor) -> int | None:
     return await session.scalar(
         select(Player.id).where(Player.platform == actor.platform, Player.platform_user_id == actor.user_id)
     )
-
-
-async def _attempt_count(session: AsyncSession, challenge_id: int) -> int:
-    found = await session.scalar(
-        select(func.count()).select_from(GameRecord).where(GameRecord.challenge_id == challenge_id)
-    )
-    return found or 0
 
 
 def _settings(row: DailySchedule) -> DailySettings:
