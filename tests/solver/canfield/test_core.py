@@ -211,3 +211,12 @@ def test_without_the_core_solve_answers_in_python_and_says_why() -> None:
     python = search.solve(start(11), max_nodes=5000, compiled=False)
     assert answer == f"False winnable {python.nodes}"
     assert "gatebot.solver.canfield._core" in why
+
+
+def test_a_card_no_card_can_ever_be_laid_on_goes_up_at_once_in_both_searches(core: ModuleType) -> None:
+    from tests.solver.canfield.test_search import never_laid_position
+
+    position = never_laid_position()
+    assert core.moves(position) == search.moves(position) == [("f", 0)]
+    partial = dataclasses.replace(position, partial=True)
+    assert core.moves(partial) == search.moves(partial) != [("f", 0)]
