@@ -536,14 +536,35 @@ static int laid(const Pos *before, const Step *s, const Pos *after, int *upper, 
  * and the line's positions are a small set of their own. */
 
 typedef struct {
-    uint64_t *slots; /* 0 marks an empty slot: no key is 0 */
-    size_t mask, count;
+    uint64_t *slots; /* size + SPILL slots; 0 marks an empty one: no key is 0 */
+    size_t mask, count; /* size - 1, a power of two less one */
 } KeySet;
 
+/* Slots past the last home slot, where runs that start near the end go on rather than wrapping round
+ * to the start: a set that only grows can then double in place (keys_grow). At most half the home
+ * slots are taken, so a run of SPILL taken slots is next to impossible; if one comes, the set doubles. */
+#define SPILL 4096
+
+/* Huge pages for a big set, where the system gives them for the asking (Linux's "madvise" setting):
+ * its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
+static void advise_huge(uint64_t *slots, size_t count) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (count * sizeof(uint64_t) >= ((size_t)4 << 20)) {
+        uintptr_t first = ((uintptr_t)slots + 4095) & ~(uintptr_t)4095, end = (uintptr_t)(slots + count);
+        madvise((void *)first, (size_t)(end - first) & ~(size_t)4095, MADV_HUGEPAGE);
+    }
+#else
+    (void)slots;
+    (void)count;
+#endif
+}
+
 static int keys_init(KeySet *set, size_t size) {
-    set->slots = zeroed(size * sizeof(uint64_t));
+    set->slots = calloc(size + SPILL, sizeof(uint64_t));
     set->mask = size - 1;
     set->count = 0;
+    if (set->slots)
+        advise_huge(set->slots, size + SPILL);
     return set->slots != NULL;
 }
 
@@ -559,59 +580,93 @@ static inline void keys_prefetch(const KeySet *set, uint64_t key) {
 }
 
 static inline int keys_has(const KeySet *set, uint64_t key) {
-    for (size_t i = keys_home(set, key);; i = (i + 1) & set->mask) {
-        uint64_t here = set->slots[i];
-        if (here == key)
+    const uint64_t *slot = set->slots + keys_home(set, key), *end = set->slots + set->mask + 1 + SPILL;
+    for (; slot < end && *slot; slot++)
+        if (*slot == key)
             return 1;
-        if (!here)
-            return 0;
+    return 0;
+}
+
+/* Puts ``key``, not in the set, into the first empty slot from its home; 0 if its run reached the end. */
+static inline int keys_place(KeySet *set, uint64_t key) {
+    for (size_t i = keys_home(set, key); i <= set->mask + SPILL; i++)
+        if (!set->slots[i]) {
+            set->slots[i] = key;
+            return 1;
+        }
+    return 0;
+}
+
+/* Doubles the set where it lies, so that only the new half is fresh memory: the old half's keys move
+ * up or stay, none is copied to a second table. In order of slot, each key of the old home slots is
+ * taken out and placed again from its new home, which is its old one or that plus the old size: a key
+ * placed in the lower half lands at or before the slot it left, so no run crosses a key not yet placed.
+ * The old spill slots' keys are set aside first and placed last. 0 when memory ran out. */
+static int keys_grow(KeySet *set) {
+    size_t size = set->mask + 1, bigger = size * 2;
+    uint64_t *slots = realloc(set->slots, (bigger + SPILL) * sizeof(uint64_t));
+    if (!slots)
+        return 0;
+    memset(slots + size + SPILL, 0, size * sizeof(uint64_t));
+    advise_huge(slots, bigger + SPILL);
+    uint64_t spilled[SPILL];
+    size_t nspilled = 0;
+    for (size_t i = size; i < size + SPILL; i++)
+        if (slots[i]) {
+            spilled[nspilled++] = slots[i];
+            slots[i] = 0;
+        }
+    set->slots = slots;
+    set->mask = bigger - 1;
+    for (size_t i = 0; i < size; i++) {
+        uint64_t key = slots[i];
+        if (key) {
+            slots[i] = 0;
+            if (!keys_place(set, key))
+                return 0;
+        }
     }
+    for (size_t k = 0; k < nspilled; k++)
+        if (!keys_place(set, spilled[k]))
+            return 0;
+    return 1;
 }
 
 /* Adds ``key``, the set doubled first when it is half full; 0 when memory ran out. */
 static int keys_add(KeySet *set, uint64_t key) {
-    if ((set->count + 1) * 2 > set->mask + 1) {
-        KeySet bigger;
-        if (!keys_init(&bigger, (set->mask + 1) * 2))
-            return 0;
-        for (size_t i = 0; i <= set->mask; i++)
-            if (set->slots[i]) {
-                size_t j = keys_home(&bigger, set->slots[i]);
-                while (bigger.slots[j])
-                    j = (j + 1) & bigger.mask;
-                bigger.slots[j] = set->slots[i];
+    if ((set->count + 1) * 2 > set->mask + 1 && !keys_grow(set))
+        return 0;
+    while (1) {
+        for (size_t i = keys_home(set, key); i <= set->mask + SPILL; i++) {
+            if (set->slots[i] == key)
+                return 1;
+            if (!set->slots[i]) {
+                set->slots[i] = key;
+                set->count++;
+                return 1;
             }
-        bigger.count = set->count;
-        free(set->slots);
-        *set = bigger;
+        }
+        if (!keys_grow(set)) /* a run reached the end */
+            return 0;
     }
-    size_t i = keys_home(set, key);
-    while (set->slots[i] && set->slots[i] != key)
-        i = (i + 1) & set->mask;
-    if (!set->slots[i]) {
-        set->slots[i] = key;
-        set->count++;
-    }
-    return 1;
 }
 
 /* Takes ``key`` out (the line's set only), shifting back the keys that probed past it. */
 static void keys_remove(KeySet *set, uint64_t key) {
-    size_t i = keys_home(set, key);
-    while (set->slots[i] != key) {
+    size_t end = set->mask + 1 + SPILL, i = keys_home(set, key);
+    while (i < end && set->slots[i] != key) {
         if (!set->slots[i])
             return;
-        i = (i + 1) & set->mask;
+        i++;
     }
+    if (i == end)
+        return;
     size_t hole = i;
-    for (size_t j = (hole + 1) & set->mask; set->slots[j]; j = (j + 1) & set->mask) {
-        size_t home = keys_home(set, set->slots[j]);
-        /* the key at j may fill the hole when its home isn't cyclically within (hole, j] */
-        if (((j - home) & set->mask) >= ((j - hole) & set->mask)) {
+    for (size_t j = hole + 1; j < end && set->slots[j]; j++)
+        if (keys_home(set, set->slots[j]) <= hole) { /* its run passes the hole: it may fill it */
             set->slots[hole] = set->slots[j];
             hole = j;
         }
-    }
     set->slots[hole] = 0;
     set->count--;
 }
@@ -711,7 +766,7 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
 static int search_slice(Search *s, const Pos *start, long long limit, int shuffled) {
     s->nframes = 0;
     s->nsteps = 0;
-    memset(s->line.slots, 0, (s->line.mask + 1) * sizeof(uint64_t)); /* a new restart, a new line */
+    memset(s->line.slots, 0, (s->line.mask + 1 + SPILL) * sizeof(uint64_t)); /* a new restart, a new line */
     s->line.count = 0;
     uint64_t start_key = pos_key(start);
     if (!push_frame(s, start, start_key, shuffled, NULL))
