@@ -55,16 +55,35 @@ static inline int wanted_card(const Pos *p, int suit) {
     return count < RANKS ? ((p->base + count) % RANKS) * 4 + suit : -1;
 }
 
+/* Whether neither card that could be built on ``card`` can ever be laid on it, in a whole-pile game
+ * (search._never_laid): each is up, of a rank never built, or lies on another card in a pile. */
+static int never_laid(const Pos *p, int card) {
+    if (p->partial || p->any_space)
+        return 0;
+    int rank = (RANK(card) + RANKS - 1) % RANKS;
+    for (int k = 0; k < 2; k++) {
+        int suit = OTHER_COLOUR[card & 3][k], builder = rank * 4 + suit;
+        if (p->found[suit] > (rank - p->base + RANKS) % RANKS || rank == p->blocked)
+            continue;
+        int lying = 0;
+        for (int i = 0; i < p->npiles && !lying; i++)
+            lying = p->piles[i].n > 1 && memchr(p->piles[i].c + 1, builder, (size_t)p->piles[i].n - 1) != NULL;
+        if (!lying)
+            return 0;
+    }
+    return 1;
+}
+
 static int is_safe(const Pos *p, int card) {
     int rank = (RANK(card) - p->base + RANKS) % RANKS; /* 0 for the base card */
     int first = p->found[OTHER_COLOUR[card & 3][0]], second = p->found[OTHER_COLOUR[card & 3][1]];
     int others = first < second ? first : second;
     if (p->blocked != (p->base + RANKS - 1) % RANKS)
-        return others >= (rank ? rank : RANKS);
+        return others >= (rank ? rank : RANKS) || never_laid(p, card);
     if (others >= rank)
         return 1;
     int same = p->found[3 - (card & 3)];
-    return others >= rank - 1 && same >= rank - 2;
+    return (others >= rank - 1 && same >= rank - 2) || never_laid(p, card);
 }
 
 /* One turn of the talon: cards from the stock, or once it is out the waste turned over. */
@@ -507,42 +526,149 @@ static int laid(const Pos *before, const Step *s, const Pos *after, int *upper, 
     return 0;
 }
 
-/* Marks ``key`` seen in restart ``mark``: 1 if it is new to this restart and not lost, 0 if not, -1
- * when memory ran out. */
-/* An entry's mark: LOST for a position searched to the end, kept across restarts, else the number of
- * the restart that saw it. One table holds both of the Python search's sets, so a new restart
- * forgets the positions of the last without clearing anything; only the positions on the line a
- * restart interrupted are ever left marked with an old number, so the table is hardly bigger than
- * the lost set alone, and a position costs one probe where two sets would cost three. */
-#define LOST 0xffffffffU
+/* ---- The positions searched: a set of those proved lost, and the positions on the line. ----
+ *
+ * The Python search keeps two sets, the positions lost (kept across restarts) and those seen in the
+ * current restart. A position seen in this restart has either been searched to the end (and is
+ * lost) or is still on the line being searched (the search never leaves one otherwise, but for a
+ * win, which ends it), so "seen" is "lost, or on the line": the lost set holds bare 64-bit keys (8
+ * bytes a position, half a table of keys and marks, so half the memory to clear and to miss in),
+ * and the line's positions are a small set of their own. */
 
-static int table_visit(Table *table, uint64_t key, uint32_t mark) {
-    Entry *entry = table_room(table, key);
-    if (!entry)
-        return -1;
-    if (!entry->key) {
-        entry->key = key;
-        entry->mark = mark;
-        table->count++;
-        return 1;
+typedef struct {
+    uint64_t *slots; /* size + SPILL slots; 0 marks an empty one: no key is 0 */
+    size_t mask, count; /* size - 1, a power of two less one */
+} KeySet;
+
+/* Slots past the last home slot, where runs that start near the end go on rather than wrapping round
+ * to the start: a set that only grows can then double in place (keys_grow). At most half the home
+ * slots are taken, so a run of SPILL taken slots is next to impossible; if one comes, the set doubles. */
+#define SPILL 4096
+
+/* Huge pages for a big set, where the system gives them for the asking (Linux's "madvise" setting):
+ * its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
+static void advise_huge(uint64_t *slots, size_t count) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (count * sizeof(uint64_t) >= ((size_t)4 << 20)) {
+        uintptr_t first = ((uintptr_t)slots + 4095) & ~(uintptr_t)4095, end = (uintptr_t)(slots + count);
+        madvise((void *)first, (size_t)(end - first) & ~(size_t)4095, MADV_HUGEPAGE);
     }
-    if (entry->mark == LOST || entry->mark == mark)
+#else
+    (void)slots;
+    (void)count;
+#endif
+}
+
+static int keys_init(KeySet *set, size_t size) {
+    set->slots = calloc(size + SPILL, sizeof(uint64_t));
+    set->mask = size - 1;
+    set->count = 0;
+    if (set->slots)
+        advise_huge(set->slots, size + SPILL);
+    return set->slots != NULL;
+}
+
+static void keys_free(KeySet *set) {
+    free(set->slots);
+    set->slots = NULL;
+}
+
+static inline size_t keys_home(const KeySet *set, uint64_t key) { return (size_t)(key ^ (key >> 29)) & set->mask; }
+
+static inline void keys_prefetch(const KeySet *set, uint64_t key) {
+    __builtin_prefetch(&set->slots[keys_home(set, key)]);
+}
+
+static inline int keys_has(const KeySet *set, uint64_t key) {
+    const uint64_t *slot = set->slots + keys_home(set, key), *end = set->slots + set->mask + 1 + SPILL;
+    for (; slot < end && *slot; slot++)
+        if (*slot == key)
+            return 1;
+    return 0;
+}
+
+/* Puts ``key``, not in the set, into the first empty slot from its home; 0 if its run reached the end. */
+static inline int keys_place(KeySet *set, uint64_t key) {
+    for (size_t i = keys_home(set, key); i <= set->mask + SPILL; i++)
+        if (!set->slots[i]) {
+            set->slots[i] = key;
+            return 1;
+        }
+    return 0;
+}
+
+/* Doubles the set where it lies, so that only the new half is fresh memory: the old half's keys move
+ * up or stay, none is copied to a second table. In order of slot, each key of the old home slots is
+ * taken out and placed again from its new home, which is its old one or that plus the old size: a key
+ * placed in the lower half lands at or before the slot it left, so no run crosses a key not yet placed.
+ * The old spill slots' keys are set aside first and placed last. 0 when memory ran out. */
+static int keys_grow(KeySet *set) {
+    size_t size = set->mask + 1, bigger = size * 2;
+    uint64_t *slots = realloc(set->slots, (bigger + SPILL) * sizeof(uint64_t));
+    if (!slots)
         return 0;
-    entry->mark = mark;
+    memset(slots + size + SPILL, 0, size * sizeof(uint64_t));
+    advise_huge(slots, bigger + SPILL);
+    uint64_t spilled[SPILL];
+    size_t nspilled = 0;
+    for (size_t i = size; i < size + SPILL; i++)
+        if (slots[i]) {
+            spilled[nspilled++] = slots[i];
+            slots[i] = 0;
+        }
+    set->slots = slots;
+    set->mask = bigger - 1;
+    for (size_t i = 0; i < size; i++) {
+        uint64_t key = slots[i];
+        if (key) {
+            slots[i] = 0;
+            if (!keys_place(set, key))
+                return 0;
+        }
+    }
+    for (size_t k = 0; k < nspilled; k++)
+        if (!keys_place(set, spilled[k]))
+            return 0;
     return 1;
 }
 
-/* Marks ``key`` lost; 0 when memory ran out. */
-static int table_lose(Table *table, uint64_t key) {
-    Entry *entry = table_room(table, key);
-    if (!entry)
+/* Adds ``key``, the set doubled first when it is half full; 0 when memory ran out. */
+static int keys_add(KeySet *set, uint64_t key) {
+    if ((set->count + 1) * 2 > set->mask + 1 && !keys_grow(set))
         return 0;
-    if (!entry->key) {
-        entry->key = key;
-        table->count++;
+    while (1) {
+        for (size_t i = keys_home(set, key); i <= set->mask + SPILL; i++) {
+            if (set->slots[i] == key)
+                return 1;
+            if (!set->slots[i]) {
+                set->slots[i] = key;
+                set->count++;
+                return 1;
+            }
+        }
+        if (!keys_grow(set)) /* a run reached the end */
+            return 0;
     }
-    entry->mark = LOST;
-    return 1;
+}
+
+/* Takes ``key`` out (the line's set only), shifting back the keys that probed past it. */
+static void keys_remove(KeySet *set, uint64_t key) {
+    size_t end = set->mask + 1 + SPILL, i = keys_home(set, key);
+    while (i < end && set->slots[i] != key) {
+        if (!set->slots[i])
+            return;
+        i++;
+    }
+    if (i == end)
+        return;
+    size_t hole = i;
+    for (size_t j = hole + 1; j < end && set->slots[j]; j++)
+        if (keys_home(set, set->slots[j]) <= hole) { /* its run passes the hole: it may fill it */
+            set->slots[hole] = set->slots[j];
+            hole = j;
+        }
+    set->slots[hole] = 0;
+    set->count--;
 }
 
 /* ---- The search (search.Search). ---- */
@@ -559,11 +685,12 @@ typedef struct {
     double deadline;
     int safe, deadlocks;
     Twister random;
-    Table positions;
-    uint32_t restart; /* the number of the restart under way, from 1 */
+    KeySet lost; /* the positions searched to the end, kept across restarts */
+    KeySet line; /* the positions on the line under way */
     Frame *frames;
     size_t nframes, frames_room;
     Step *steps;
+    uint64_t *keys; /* keys[i]: the key of the position steps[i] leads to */
     size_t nsteps, steps_room;
     Step *path; /* path[i]: the step from frames[i] to frames[i + 1] */
     PyThreadState *thread; /* the caller's, while the search runs without the GIL */
@@ -591,9 +718,13 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
         while (room < s->nsteps + MAXMOVES)
             room *= 2;
         Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (!steps)
+        if (steps)
+            s->steps = steps;
+        uint64_t *keys = realloc(s->keys, room * sizeof(uint64_t));
+        if (keys)
+            s->keys = keys;
+        if (!steps || !keys)
             return 0;
-        s->steps = steps;
         s->steps_room = room;
     }
     const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL; /* after any realloc */
@@ -603,6 +734,8 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
     frame->first = s->nsteps;
     frame->next = 0;
     frame->count = 0;
+    if (!keys_add(&s->line, key))
+        return 0;
     if (s->deadlocks && !p->partial && !p->any_space) {
         int upper, lower;
         if (before == NULL) {
@@ -616,6 +749,15 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
     int n = gen_moves(p, s->safe, found);
     if (shuffled && n > 2)
         shuffle(&s->random, found + 1, n - 1, sizeof(Step));
+    /* Every move's key now, and a prefetch of its place in the lost set: most of the search's time
+     * went on waiting for those places one by one, each a miss in a table of hundreds of MB. */
+    uint64_t *keys = s->keys + s->nsteps;
+    for (int i = 0; i < n; i++) {
+        Pos after = *p;
+        play_step(&after, &found[i]);
+        keys[i] = pos_key(&after);
+        keys_prefetch(&s->lost, keys[i]);
+    }
     frame->count = n;
     s->nsteps += (size_t)n;
     return 1;
@@ -624,29 +766,29 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
 static int search_slice(Search *s, const Pos *start, long long limit, int shuffled) {
     s->nframes = 0;
     s->nsteps = 0;
-    s->restart++;
+    memset(s->line.slots, 0, (s->line.mask + 1 + SPILL) * sizeof(uint64_t)); /* a new restart, a new line */
+    s->line.count = 0;
     uint64_t start_key = pos_key(start);
-    if (table_visit(&s->positions, start_key, s->restart) < 0 || !push_frame(s, start, start_key, shuffled, NULL))
+    if (!push_frame(s, start, start_key, shuffled, NULL))
         return NO_MEMORY;
     while (s->nframes) {
         Frame *frame = &s->frames[s->nframes - 1];
         if (frame->next == frame->count) {
             uint64_t dominated = cycle_key(&frame->pos);
-            if (!table_lose(&s->positions, frame->key) || (dominated && !table_lose(&s->positions, dominated)))
+            keys_remove(&s->line, frame->key);
+            if (!keys_add(&s->lost, frame->key) || (dominated && !keys_add(&s->lost, dominated)))
                 return NO_MEMORY;
             s->nsteps = frame->first;
             s->nframes--;
             continue;
         }
-        Step step = s->steps[frame->first + (size_t)frame->next++];
+        size_t index = frame->first + (size_t)frame->next++;
+        uint64_t key = s->keys[index];
+        if (keys_has(&s->line, key) || keys_has(&s->lost, key))
+            continue; /* seen in this restart, or lost */
+        Step step = s->steps[index];
         Pos after = frame->pos;
         play_step(&after, &step);
-        uint64_t key = pos_key(&after);
-        int fresh = table_visit(&s->positions, key, s->restart);
-        if (fresh < 0)
-            return NO_MEMORY;
-        if (!fresh)
-            continue;
         s->nodes++;
         if ((s->nodes & 255) == 0) {
             if (s->nodes >= limit || now() > s->deadline)
@@ -979,8 +1121,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.safe = safe;
     s.deadlocks = deadlocks;
     twister_seed(&s.random, (uint32_t)seed);
-    if (!table_init(&s.positions, 1 << 16))
+    if (!keys_init(&s.lost, 1 << 17) || !keys_init(&s.line, 1 << 10)) {
+        keys_free(&s.lost);
         return PyErr_NoMemory();
+    }
     s.thread = PyEval_SaveThread();
     s.deadline = now() + max_seconds;
     int verdict = run_search(&s, &start);
@@ -999,10 +1143,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static const char *verdicts[] = {"lost", "winnable", "unresolved"};
     result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
 done:
-    table_free(&s.positions);
+    keys_free(&s.lost);
+    keys_free(&s.line);
     free(s.frames);
     free(s.path);
     free(s.steps);
+    free(s.keys);
     return result;
 }
 

@@ -204,17 +204,41 @@ def _safe(position: Position, card: int) -> bool:
     other suit of its colour at most three: every card that could be built on it, and on
     those, can then go up itself instead. When the last rank can be built, that chain would
     reach it, and it can't go up early, so the rule is off.
+
+    In a game whose piles move only whole, a card lying on another card in a pile counts as up
+    here too (:func:`_never_laid`): it can never be laid on anything.
     """
     rank = (RANK[card] - position.base) % RANKS  # 0 for the base card
     counts = position.foundations
     first, second = OTHER_COLOUR[card & 3]
     others = counts[first] if counts[first] < counts[second] else counts[second]
     if position.blocked != (position.base - 1) % RANKS:
-        return others >= (rank or RANKS)  # the cards that build on it are up
+        if others >= (rank or RANKS):  # the cards that build on it are up
+            return True
+        return _never_laid(position, card)
     if others >= rank:
         return True
     same = counts[3 - (card & 3)]  # clubs and spades, diamonds and hearts
-    return others >= rank - 1 and same >= rank - 2
+    return (others >= rank - 1 and same >= rank - 2) or _never_laid(position, card)
+
+
+def _never_laid(position: Position, card: int) -> bool:
+    """Whether neither card that could be built on ``card`` can ever be laid on it, in a whole-pile game.
+
+    Each of the two is up, of a rank never built, or lies on another card in a pile. A card
+    lying on another leaves its pile only to its foundation, or with the whole pile, the card
+    under it still under it: it is never again a pile's bottom card, nor a single card, the only
+    cards laid on a pile's top. (With partial moves, or a pile's top card into a space, it can be.)
+    """
+    if position.partial or position.any_space:
+        return False
+    counts, base = position.foundations, position.base
+    for builder in BUILDS_ON[card]:
+        if counts[builder & 3] > (RANK[builder] - base) % RANKS or RANK[builder] == position.blocked:
+            continue
+        if not any(builder in pile[1:] for pile in position.piles):
+            return False
+    return True
 
 
 def turn(position: Position, turns: int) -> tuple[bytes, bytes, int]:

@@ -130,6 +130,16 @@ def test_the_searches_agree_to_the_node_on_deals_1_to_40(core: ModuleType) -> No
     assert kinds == {Verdict.WINNABLE, Verdict.LOST, Verdict.UNRESOLVED}
 
 
+def test_a_proof_long_enough_to_grow_the_lost_set_takes_the_same_positions_in_both(core: ModuleType) -> None:
+    """Deal 1 is lost after about 58,000 positions, 83,607 of them kept as lost: more than the
+    compiled search's first set holds (65,536), so it doubles its set in place on the way."""
+    position = start(1)
+    compiled = search.solve(position, max_nodes=10_000_000, max_seconds=600)
+    python = search.solve(position, max_nodes=10_000_000, max_seconds=600, compiled=False)
+    assert compiled.verdict is python.verdict is Verdict.LOST
+    assert compiled.nodes == python.nodes > 50_000
+
+
 @pytest.mark.parametrize("rules", RULES[1:], ids=rules_id)
 def test_the_searches_agree_to_the_node_under_every_rules_switch(
     core: ModuleType, rules: tuple[tuple[str, ...], dict[str, object]]
@@ -211,3 +221,12 @@ def test_without_the_core_solve_answers_in_python_and_says_why() -> None:
     python = search.solve(start(11), max_nodes=5000, compiled=False)
     assert answer == f"False winnable {python.nodes}"
     assert "gatebot.solver.canfield._core" in why
+
+
+def test_a_card_no_card_can_ever_be_laid_on_goes_up_at_once_in_both_searches(core: ModuleType) -> None:
+    from tests.solver.canfield.test_search import never_laid_position
+
+    position = never_laid_position()
+    assert core.moves(position) == search.moves(position) == [("f", 0)]
+    partial = dataclasses.replace(position, partial=True)
+    assert core.moves(partial) == search.moves(partial) != [("f", 0)]

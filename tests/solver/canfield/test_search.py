@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from gatebot.rules import Game
 from gatebot.rules.canfield import CanfieldGame
-from gatebot.rules.cards import CARDS
+from gatebot.rules.cards import CARDS, Card
 from gatebot.solver.canfield.search import (
     Position,
     Verdict,
@@ -233,3 +234,49 @@ def test_any_line_the_search_returns_wins_when_replayed_through_the_rules(
         for token in tokens(result.line):
             game.play(token)
         assert game.is_won
+
+
+#: 3♥ can go up from pile 1; of the cards that could be built on it, 2♠ is up and 2♣ lies on
+#: another card (3♦), so neither can ever be laid on it: it goes up at once.
+NEVER_LAID = """canfield
+R:
+F: AC - 2H 2S
+B: A
+1: 4S 3H
+2: 3D 2C
+3: KH
+4: 5S
+W:
+S: {stock}
+P: 1"""
+
+
+def never_laid_position() -> Position:
+    placed = {"AC", "AH", "2H", "AS", "2S", "4S", "3H", "3D", "2C", "KH", "5S"}
+    stock = [card for card in (rank + suit for rank in "A23456789TJQK" for suit in "CDHS") if card not in placed]
+    game = Game.from_text(NEVER_LAID.format(stock=" ".join(stock)))
+    assert isinstance(game, CanfieldGame)
+    return position_of(game)
+
+
+def test_a_card_no_card_can_ever_be_laid_on_goes_up_at_once() -> None:
+    position = never_laid_position()
+    assert moves(position) == [("f", 0)]
+    assert ("f", 0) in moves(position, safe=False) and len(moves(position, safe=False)) > 1
+    # A card on another counts only while piles move whole: with partial moves 2♣ could be laid on 3♥.
+    partial = dataclasses.replace(position, partial=True)
+    assert len(moves(partial)) > 1
+    # And a card of the talon could be laid on it: with 2♣ in the stock, 3♥ stays where it is.
+    two_of_clubs, three_of_diamonds = CARDS.index(Card.from_text("2C")), CARDS.index(Card.from_text("3D"))
+    piles = (position.piles[0], bytes((three_of_diamonds,)), *position.piles[2:])
+    dealt = dataclasses.replace(position, piles=piles, stock=position.stock + bytes((two_of_clubs,)))
+    assert len(moves(dealt)) > 1
+
+
+def test_the_safe_plays_only_ever_settle_deals_the_bare_search_would_settle_the_same_way() -> None:
+    for deal in range(1, 41):
+        start = position_of(canfield(deal))
+        bare = solve(start, max_nodes=20_000, max_seconds=60, safe=False).verdict
+        pruned = solve(start, max_nodes=20_000, max_seconds=60).verdict
+        if bare is not Verdict.UNRESOLVED and pruned is not Verdict.UNRESOLVED:
+            assert pruned is bare, deal
