@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gatebot.service.attempts import penalty
 from gatebot.service.challenges.info import ChallengeInfo, Leaderboard, Standing
-from gatebot.store.models import Challenge, GameRecord, GameStatus, Player, Rule, ranking_key, time_between
+from gatebot.store.models import GameRecord, GameStatus, Player, Rule, ranking_key, time_between
 
 #: Rows on one page of a leaderboard.
 PAGE_SIZE = 10
@@ -63,10 +63,6 @@ class _Ranking:
             _GAMES.challenge_id == info.id, _GAMES.variant == info.variant, _GAMES.options == " ".join(info.options),
         )
         self.ranked = and_(self.attempts, self.key[0] < literal_column("2"))
-
-    async def total(self) -> int:
-        """How many attempts are ranked: the count the database keeps on the challenge's row, one read."""
-        return await self.session.scalar(select(Challenge.ranked_attempts).where(Challenge.id == self.info.id)) or 0
 
     def rows(self, *key: int, player_id: int | None = None) -> Any:
         """The columns a standing is made of, its ranking key and time, for the attempts ranked (with ``key``).
@@ -140,9 +136,13 @@ class _Ranking:
 async def ranked_page(
     session: AsyncSession, info: ChallengeInfo, now: datetime, page: int, *, size: int = PAGE_SIZE
 ) -> Leaderboard:
-    """Page ``page`` of a challenge's standings (clamped to the pages there are), ``size`` to a page."""
+    """Page ``page`` of a challenge's standings (clamped to the pages there are), ``size`` to a page.
+
+    ``info`` comes from the challenge's row, so its ``attempts`` is the count of ranked attempts
+    the database keeps there: the page reads it rather than the row again.
+    """
     ranking = _Ranking(session, info, now)
-    total = await ranking.total()
+    total = info.attempts
     pages = max(1, math.ceil(total / size))
     page = min(max(page, 0), pages - 1)
     start = page * size
