@@ -86,6 +86,13 @@ is reachable, the depth-first search finds it.
 **With kit every position is winnable**: put every column's cards back into the arch one by
 one, then every card is available, and each suit completes (up one foundation until they meet,
 then the two chains). The search still finds a real line (it never needs to backtrack).
+
+**Compiled, optionally.** The same search is compiled (``_core.c``, built by setup.py where there
+is a C compiler): :meth:`Search.run` uses it when it could be imported (:data:`COMPILED`) and
+searches in Python otherwise, or when asked to (``compiled=False``), with the same moves in the
+same order, the same keys and the same lost table (taints and positions put in ``seen`` alike), so
+both give the same verdict, line, node count, best line and lost positions, and a hint the same
+move. This module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -101,6 +108,17 @@ from gatebot.rules import Game, Move
 from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
+
+try:
+    import gatebot.solver.archway._core as _core  # not `from … import`: its error names the module
+except ImportError as error:  # built without a C compiler, or not built at all
+    _core = None  # type: ignore[assignment]
+    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+    NOT_COMPILED: str | None = str(error) or type(error).__name__
+else:
+    NOT_COMPILED = None
+#: Whether :meth:`Search.run` searches with the compiled core rather than in Python.
+COMPILED = NOT_COMPILED is None
 
 #: How long a hint may think by default (a cap for a busy machine), and the exact search's node budget:
 #: enough to decide most positions after the first few moves, within about 50 ms of CPU.
@@ -150,8 +168,11 @@ class Search:
     current search's set of entered positions and may be seeded with positions to avoid.
     """
 
-    def __init__(self, raw: RawArchway, *, prune: bool = True) -> None:
+    def __init__(self, raw: RawArchway, *, prune: bool = True, compiled: bool = True) -> None:
+        """Copy ``raw``; ``compiled=False`` makes :meth:`run` search in Python, the reference, even where the core is."""
         self.prune = prune
+        #: Whether :meth:`run` uses the compiled core (asked for, and imported).
+        self.compiled = compiled and COMPILED
         self.kit = raw.kit
         self.start = tuple(tuple(column) for column in raw.columns)
         self.cols = [list(column) for column in raw.columns]
@@ -461,7 +482,14 @@ class Search:
 
         Raises :class:`OutOfBudget` when ``max_nodes`` more nodes are used or ``deadline``
         (a ``time.perf_counter()`` value) passes; ``lost`` keeps what was proved.
+
+        A compiled run (:attr:`compiled`) fills ``path``, ``nodes``, ``lost``, ``best_score`` and
+        ``best_first`` and leaves the position as the Python run would (the won one, or the start),
+        but leaves ``seen`` as it found it: nothing reads it afterwards (a hint clears it before its
+        second run).
         """
+        if self.compiled:
+            return self._run_compiled(max_nodes, deadline)
         self.path = []
         if self.score == 104:
             return True
@@ -518,6 +546,31 @@ class Search:
             undos.append(record)
             stack.append([key, self.moves(), 0, True])
         return False
+
+
+    def _run_compiled(self, max_nodes: int, deadline: float) -> bool:
+        """:meth:`run` in C: the same search, move for move."""
+        won, line, self.nodes, self.best_score, self.best_first, lost = _core.search(
+            self.position(), self.rules(), self.lost, self.seen, max_nodes, deadline - time.perf_counter(),
+            self.nodes, self.best_score, self.best_first)
+        self.lost.update(lost)
+        if won is None:
+            self.path = list(line)  # the line searched when the budget ran out, as the Python run leaves it
+            raise OutOfBudget
+        self.path = []
+        for step in line:  # where the Python search stops: on the won position, its line in ``path``
+            self.apply(step)
+            self.path.append(step)
+        return won
+
+    def position(self) -> tuple[tuple[bytes, ...], tuple[bool, ...], bytes, tuple[int, ...], tuple[int, ...]]:
+        """The position as the compiled core reads it: columns, which are still bottom parts of their
+        starting ones, arch counts, Ace and King foundation sizes."""
+        return (tuple(map(bytes, self.cols)), tuple(self.origin), bytes(self.arch), tuple(self.up), tuple(self.down))
+
+    def rules(self) -> tuple[bool, bool]:
+        """The rules as the compiled core reads them: whether the search prunes, and kit."""
+        return (self.prune, self.kit)
 
 
 # -- from the search to the engine ----------------------------------------------------------
