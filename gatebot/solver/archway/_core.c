@@ -22,9 +22,13 @@
  * Exposed for search.py and for the tests that hold this search to the Python one, a position being
  * (columns, origin, arch, up, down): a tuple of four bytes, four truths, 52 bytes of arch counts, two
  * tuples of four foundation sizes; the rules (prune, kit):
- *   search(position, rules, lost, seen, max_nodes, max_seconds, nodes, best_score, best_first)
- *       -> (won: True, False or None when out of budget, line, nodes, best_score, best_first, lost keys added)
- *       (the line: the win's steps; when out of budget, the steps to the position the search was in)
+ *   search(position, rules, lost, seen, max_nodes, max_seconds, nodes, best_score, best_first, packed)
+ *       -> (won: True, False or None when out of budget, line, nodes, best_score, best_first, proved)
+ *       (the line: the win's steps; when out of budget, the steps to the position the search was in;
+ *       ``proved``: the keys it proved lost, packed in bytes, which a later search takes back in
+ *       ``packed``, a list of them, beside ``lost``, a set of ints, and keys(proved) makes ints: a
+ *       hint's search proves thousands of positions lost and reads them again seldom, and making
+ *       each an int for Search.lost took longer than the search)
  *   moves(position, rules) -> list of steps      play(position, step) -> position
  *   key(position, rules) -> int                   value(position) -> int
  */
@@ -726,6 +730,50 @@ static int read_key(PyObject *object, Key *key) {
     return 1;
 }
 
+/* Keys packed in bytes, as a search hands back the positions it proved lost: each its low 64 bits and
+ * its top byte as native 64- and 32-bit words. Only this core writes and reads them. */
+#define KEY_BYTES 12
+
+static void write_key(char *bytes, Key key) {
+    memcpy(bytes, &key.lo, 8);
+    memcpy(bytes + 8, &key.hi, 4);
+}
+
+/* ``packed`` (bytes of keys) into ``keys`` marked lost, or (``keys`` NULL) as a list of ints. */
+static PyObject *unpack_keys(PyObject *packed, Keys *keys) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % KEY_BYTES) {
+        PyErr_SetString(PyExc_TypeError, "packed keys are bytes as a search gives them");
+        return NULL;
+    }
+    Py_ssize_t n = PyBytes_GET_SIZE(packed) / KEY_BYTES;
+    const char *bytes = PyBytes_AS_STRING(packed);
+    PyObject *list = keys ? NULL : PyList_New(n);
+    if (!keys && !list)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Key key;
+        memcpy(&key.lo, bytes + k * KEY_BYTES, 8);
+        memcpy(&key.hi, bytes + k * KEY_BYTES + 8, 4);
+        if (key.hi > 255) {
+            Py_XDECREF(list);
+            PyErr_SetString(PyExc_ValueError, "packed keys are bytes as a search gives them");
+            return NULL;
+        }
+        if (keys) {
+            if (!keys_mark(keys, key, LOST))
+                return PyErr_NoMemory();
+            continue;
+        }
+        PyObject *item = key_object(key);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return keys ? Py_NewRef(Py_None) : list;
+}
+
 /* A step (source, target) that can be played on ``p`` without reading or writing outside it (a step
  * from Python may be anything; the search's own are legal). */
 static int read_step(PyObject *object, const Pos *p, Step *s) {
@@ -825,6 +873,8 @@ static PyObject *core_value(PyObject *self, PyObject *position) {
     return PyLong_FromLong(value(&p));
 }
 
+static PyObject *core_keys(PyObject *self, PyObject *packed) { return unpack_keys(packed, NULL); }
+
 /* Every key of ``keys`` (an iterable of ints) into the table, marked ``state``. */
 static int preload(Keys *keys, PyObject *iterable, int state) {
     PyObject *iterator = PyObject_GetIter(iterable);
@@ -869,14 +919,18 @@ static int read_best_first(PyObject *object, int *has, Step *step) {
 
 static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"position", "rules", "lost", "seen", "max_nodes", "max_seconds", "nodes",
-                            "best_score", "best_first", NULL};
-    PyObject *position, *rules, *lost, *seen, *best_first = Py_None;
+                            "best_score", "best_first", "packed", NULL};
+    PyObject *position, *rules, *lost, *seen, *best_first = Py_None, *packed = NULL;
     long long max_nodes, nodes = 0;
     double max_seconds;
     int best_score = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOLd|LiO:search", names, &position, &rules, &lost, &seen,
-                                     &max_nodes, &max_seconds, &nodes, &best_score, &best_first))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOLd|LiOO:search", names, &position, &rules, &lost, &seen,
+                                     &max_nodes, &max_seconds, &nodes, &best_score, &best_first, &packed))
         return NULL;
+    if (packed && !PyTuple_Check(packed) && !PyList_Check(packed)) {
+        PyErr_SetString(PyExc_TypeError, "packed is a list of the bytes earlier searches gave");
+        return NULL;
+    }
     if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
         PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
         return NULL;
@@ -895,12 +949,22 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     Py_ssize_t known = PyObject_Length(lost);
     if (known < 0)
         goto done;
+    for (Py_ssize_t k = 0; packed && k < PySequence_Fast_GET_SIZE(packed); k++) {
+        PyObject *blob = PySequence_Fast_GET_ITEM(packed, k);
+        known += PyBytes_Check(blob) ? PyBytes_GET_SIZE(blob) / KEY_BYTES : 0;
+    }
     if (!keys_init(&s->keys, (size_t)known + 4096)) {
         PyErr_NoMemory();
         goto done;
     }
     if (!preload(&s->keys, seen, SEEN) || !preload(&s->keys, lost, LOST))
         goto done;
+    for (Py_ssize_t k = 0; packed && k < PySequence_Fast_GET_SIZE(packed); k++) {
+        PyObject *loaded = unpack_keys(PySequence_Fast_GET_ITEM(packed, k), &s->keys);
+        if (!loaded)
+            goto done;
+        Py_DECREF(loaded);
+    }
     s->nodes = nodes;
     s->best_score = best_score;
     s->thread = PyEval_SaveThread();
@@ -913,17 +977,11 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         goto done;
     }
-    PyObject *proved = PyList_New((Py_ssize_t)s->nlost);
+    PyObject *proved = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(s->nlost * KEY_BYTES));
     if (!proved)
         goto done;
-    for (size_t k = 0; k < s->nlost; k++) {
-        PyObject *key = key_object(s->lost[k]);
-        if (!key) {
-            Py_DECREF(proved);
-            goto done;
-        }
-        PyList_SET_ITEM(proved, (Py_ssize_t)k, key);
-    }
+    for (size_t k = 0; k < s->nlost; k++)
+        write_key(PyBytes_AS_STRING(proved) + k * KEY_BYTES, s->lost[k]);
     PyObject *line;
     if (verdict == VERDICT_UNRESOLVED || (verdict == VERDICT_WON && s->won_by_step)) {
         size_t length = s->nframes + (verdict == VERDICT_WON);
@@ -961,12 +1019,13 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))core_search, METH_VARARGS | METH_KEYWORDS,
-     "search(position, rules, lost, seen, max_nodes, max_seconds, nodes=0, best_score=0, best_first=None) "
-     "-> (won, line, nodes, best_score, best_first, lost keys added); won is None when out of budget"},
+     "search(position, rules, lost, seen, max_nodes, max_seconds, nodes=0, best_score=0, best_first=None, "
+     "packed=()) -> (won, line, nodes, best_score, best_first, proved); won is None when out of budget"},
     {"moves", core_moves, METH_VARARGS, "moves(position, rules) -> the search's moves, most promising first"},
     {"play", core_play, METH_VARARGS, "play(position, step) -> the position after step"},
     {"key", core_key, METH_VARARGS, "key(position, rules) -> the int that identifies the position to the search"},
     {"value", core_value, METH_O, "value(position) -> the cards home plus what the arch can still put up"},
+    {"keys", core_keys, METH_O, "keys(packed) -> the keys a search packed in bytes, as ints"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -188,11 +188,22 @@ class Search:
         self.score = sum(self.up) + sum(self.down)
         self.nodes = 0
         self.path: list[Step] = []
-        self.lost: set[int] = set()
+        self._lost: set[int] = set()
+        #: The keys compiled runs proved lost, as the core packed them: made ints only if :attr:`lost` is read.
+        self._proved: list[bytes] = []
         self.seen: set[int] = set()
         #: The most cards home any searched position leads to (:meth:`value`), and the first step towards it.
         self.best_score = self.value()
         self.best_first: Step | None = None
+
+    @property
+    def lost(self) -> set[int]:
+        """The keys of the positions proved lost (searched to the end, cleanly, without a win)."""
+        if self._proved:
+            for packed in self._proved:
+                self._lost.update(_core.keys(packed))
+            self._proved.clear()
+        return self._lost
 
     # -- the position ---------------------------------------------------------------------
 
@@ -550,10 +561,10 @@ class Search:
 
     def _run_compiled(self, max_nodes: int, deadline: float) -> bool:
         """:meth:`run` in C: the same search, move for move."""
-        won, line, self.nodes, self.best_score, self.best_first, lost = _core.search(
-            self.position(), self.rules(), self.lost, self.seen, max_nodes, deadline - time.perf_counter(),
-            self.nodes, self.best_score, self.best_first)
-        self.lost.update(lost)
+        won, line, self.nodes, self.best_score, self.best_first, proved = _core.search(
+            self.position(), self.rules(), self._lost, self.seen, max_nodes, deadline - time.perf_counter(),
+            self.nodes, self.best_score, self.best_first, self._proved)
+        self._proved.append(proved)  # thousands of keys a hint seldom reads: made ints only when it does
         if won is None:
             self.path = list(line)  # the line searched when the budget ran out, as the Python run leaves it
             raise OutOfBudget
