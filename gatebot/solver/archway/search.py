@@ -169,7 +169,7 @@ class Search:
     """
 
     def __init__(self, raw: RawArchway, *, prune: bool = True, compiled: bool = True) -> None:
-        """Copy ``raw``; ``compiled=False`` makes :meth:`run` search in Python, the reference, even where the core is."""
+        """Copy ``raw``; ``compiled=False`` makes :meth:`run` search in Python, the reference, even with the core."""
         self.prune = prune
         #: Whether :meth:`run` uses the compiled core (asked for, and imported).
         self.compiled = compiled and COMPILED
@@ -575,8 +575,10 @@ class Search:
         return won
 
     def position(self) -> tuple[tuple[bytes, ...], tuple[bool, ...], bytes, tuple[int, ...], tuple[int, ...]]:
-        """The position as the compiled core reads it: columns, which are still bottom parts of their
-        starting ones, arch counts, Ace and King foundation sizes."""
+        """The position as the compiled core reads it: columns, origins, arch counts, foundation sizes.
+
+        ``origin``: which columns are still bottom parts of their starting ones (:meth:`key`).
+        """
         return (tuple(map(bytes, self.cols)), tuple(self.origin), bytes(self.arch), tuple(self.up), tuple(self.down))
 
     def rules(self) -> tuple[bool, bool]:
