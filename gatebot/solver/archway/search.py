@@ -636,14 +636,18 @@ def _archway(game: Game) -> ArchwayGame:
 
 
 def solve_position(
-    game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS, prune: bool = True
+    game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS, prune: bool = True,
+    compiled: bool = True,
 ) -> Solution:
-    """:func:`solve`, with the pruning rules switchable (``prune=False`` plays the bare rules)."""
+    """:func:`solve`, with the pruning rules switchable (``prune=False`` plays the bare rules).
+
+    ``compiled=False`` searches in Python, the reference, even where the compiled core is.
+    """
     board = _archway(game)
     started = time.perf_counter()
     if board.is_won:
         return Solution(Verdict.WINNABLE, (), 0, 0.0)
-    search = Search(board.raw(), prune=prune)
+    search = Search(board.raw(), prune=prune, compiled=compiled)
     collecting = gc.isenabled()
     gc.disable()  # the search makes no reference cycles; scanning its tables costs more than it frees
     try:
