@@ -31,6 +31,9 @@
  *       each an int for Search.lost took longer than the search)
  *   moves(position, rules) -> list of steps      play(position, step) -> position
  *   key(position, rules) -> int                   value(position) -> int
+ *   look_ahead(position, rules, look_nodes, beam_width, buried_weight, space_weight, max_seconds)
+ *       -> (step or None, positions looked at, each first step's best (value, rating)): search._look_ahead
+ *       when the exact search ran out, the same beam over the same positions, rated with the same floats
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -583,6 +586,202 @@ static int run_search(Search *s, long long max_nodes) {
     return VERDICT_LOST;
 }
 
+/* ---- The look-ahead (search._look_ahead, _roll_out, _rating, Search.buried). ---- */
+
+/* Search.buried: the cards on the cards the foundations want next, the nearest copy of each. */
+static int buried(const Pos *p) {
+    int depth[NCARDS];
+    for (int card = 0; card < NCARDS; card++)
+        depth[card] = p->arch[card] ? 0 : 13;
+    for (int i = 0; i < NCOLUMNS; i++) {
+        const Row *column = &p->col[i];
+        for (int index = 0; index < column->n; index++) {
+            int above = column->n - 1 - index, card = column->c[index];
+            if (above < depth[card])
+                depth[card] = above;
+        }
+    }
+    int cost = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int u = p->up[suit], d = p->down[suit];
+        if (u + d == 13 || u + d == 26)
+            continue;
+        if (u < 13)
+            cost += depth[u * 4 + suit];
+        if (d < 13 && 12 - d != u)
+            cost += depth[(12 - d) * 4 + suit];
+    }
+    return cost;
+}
+
+/* _rating: value - buried_weight * buried + space_weight * spaces, rounded step by step as Python
+ * does it (volatile: no fused multiply-add may skip a rounding, or a tie could break otherwise). */
+static double rating(const Pos *p, double buried_weight, double space_weight) {
+    int spaces = 0;
+    for (int i = 0; i < NCOLUMNS; i++)
+        spaces += !p->col[i].n;
+    volatile double weighted = buried_weight * (double)buried(p);
+    volatile double spaced = space_weight * (double)spaces;
+    volatile double less = (double)value(p) - weighted;
+    return less + spaced;
+}
+
+/* The most steps a roll-out takes: with the pruned moves every step puts a card up or one of a
+ * column's cards into the arch or a space, so a line ends long before; the bare rules' may cycle. */
+#define ROLL_LIMIT 4096
+
+/* _roll_out: the search's first choice from ``start`` to the end; the most cards home on the way. */
+static int roll_out(const Pos *start, const Rules *r, long long *steps) {
+    Pos p = *start;
+    Step moves[MAXMOVES];
+    int best = value(&p), taken = 0;
+    while (taken < ROLL_LIMIT && gen_moves(&p, r, moves)) {
+        apply(&p, moves[0]);
+        taken++;
+        int reached = value(&p);
+        if (reached > best)
+            best = reached;
+    }
+    *steps = taken;
+    return best;
+}
+
+/* A position the beam keeps: its rating, its order among its layer's (later first), and the first
+ * step of its line (the index of that step's first occurrence among the first steps). */
+typedef struct {
+    double rating;
+    long long order;
+    int first;
+    Pos pos;
+} Beam;
+
+static int beam_cmp(const void *a, const void *b) {
+    const Beam *x = a, *y = b; /* best first: the higher rating, then the higher order */
+    if (x->rating != y->rating)
+        return x->rating > y->rating ? -1 : 1;
+    return x->order > y->order ? -1 : x->order < y->order;
+}
+
+typedef struct {
+    Beam *items;
+    size_t n, room;
+} Layer;
+
+static int layer_add(Layer *layer, double rated, long long order, int first, const Pos *p) {
+    if (layer->n == layer->room) {
+        size_t room = layer->room ? layer->room * 2 : 64;
+        Beam *items = realloc(layer->items, room * sizeof(Beam));
+        if (!items)
+            return 0;
+        layer->items = items;
+        layer->room = room;
+    }
+    Beam *item = &layer->items[layer->n++];
+    item->rating = rated;
+    item->order = order;
+    item->first = first;
+    item->pos = *p;
+    return 1;
+}
+
+typedef struct {
+    int nfirsts;
+    Step firsts[MAXMOVES];
+    int owner[MAXMOVES]; /* the index of each first step's first occurrence (a step's entry in ``most``) */
+    int most_value[MAXMOVES];
+    double most_rating[MAXMOVES];
+    long long looked;
+    int answer; /* an index into firsts, -1 for none */
+} Look;
+
+/* _look_ahead from ``root`` (its answer, the positions it looked at, each first step's best); 0 when
+ * memory ran out. */
+static int look_ahead(const Pos *root, const Rules *r, long long look_nodes, long long beam_width,
+                      double buried_weight, double space_weight, double deadline, Look *look) {
+    int n = look->nfirsts = gen_moves(root, r, look->firsts);
+    look->looked = 0;
+    look->answer = n ? 0 : -1;
+    if (n <= 1)
+        return 1;
+    Keys seen;
+    Layer layer = {NULL, 0, 0}, children = {NULL, 0, 0};
+    if (!keys_init(&seen, (size_t)(look_nodes > 0 ? look_nodes : 0) + 256))
+        return 0;
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        look->owner[i] = i;
+        for (int j = 0; j < i; j++)
+            if (look->firsts[j].s == look->firsts[i].s && look->firsts[j].t == look->firsts[i].t) {
+                look->owner[i] = j;
+                break;
+            }
+    }
+    for (int i = 0; ok && i < n; i++) {
+        Pos p = *root;
+        apply(&p, look->firsts[i]);
+        ok = keys_mark(&seen, make_key(&p, r->prune), SEEN);
+        double rated = rating(&p, buried_weight, space_weight);
+        long long steps;
+        int best = roll_out(&p, r, &steps);
+        look->looked += steps + 1;
+        Step seconds[MAXMOVES];
+        int count = gen_moves(&p, r, seconds);
+        for (int k = 0; k < count; k++) { /* and the plain line after each reply */
+            Pos after = p;
+            apply(&after, seconds[k]);
+            int line = roll_out(&after, r, &steps);
+            look->looked += steps + 1;
+            if (line > best)
+                best = line;
+        }
+        look->most_value[look->owner[i]] = best;
+        look->most_rating[look->owner[i]] = rated;
+        ok = ok && layer_add(&layer, rated, -(long long)i, look->owner[i], &p);
+    }
+    long long counter = n;
+    while (ok && layer.n && look->looked < look_nodes && now() < deadline) {
+        qsort(layer.items, layer.n, sizeof(Beam), beam_cmp);
+        children.n = 0;
+        size_t kept = layer.n < (size_t)beam_width ? layer.n : (size_t)beam_width;
+        for (size_t e = 0; ok && e < kept; e++) {
+            const Beam *item = &layer.items[e];
+            Step moves[MAXMOVES];
+            int count = gen_moves(&item->pos, r, moves);
+            for (int k = 0; ok && k < count; k++) {
+                Pos p = item->pos;
+                apply(&p, moves[k]);
+                look->looked++;
+                Key key = make_key(&p, r->prune);
+                if (keys_state(&seen, key))
+                    continue;
+                ok = keys_mark(&seen, key, SEEN);
+                double rated = rating(&p, buried_weight, space_weight);
+                int reached = value(&p), first = item->first;
+                if (reached > look->most_value[first] ||
+                    (reached == look->most_value[first] && rated > look->most_rating[first])) {
+                    look->most_value[first] = reached;
+                    look->most_rating[first] = rated;
+                }
+                counter++;
+                ok = ok && layer_add(&children, rated, -counter, first, &p);
+            }
+        }
+        Layer swap = layer;
+        layer = children;
+        children = swap;
+    }
+    for (int i = 1; i < n; i++) { /* max(firsts): the first of the best */
+        int a = look->owner[i], b = look->owner[look->answer];
+        if (look->most_value[a] > look->most_value[b] ||
+            (look->most_value[a] == look->most_value[b] && look->most_rating[a] > look->most_rating[b]))
+            look->answer = i;
+    }
+    free(seen.slots);
+    free(layer.items);
+    free(children.items);
+    return ok;
+}
+
 /* ---- Between Python and C. ---- */
 
 static int read_count(PyObject *object, const char *what, int most, int *count) {
@@ -875,6 +1074,57 @@ static PyObject *core_value(PyObject *self, PyObject *position) {
 
 static PyObject *core_keys(PyObject *self, PyObject *packed) { return unpack_keys(packed, NULL); }
 
+static PyObject *core_look_ahead(PyObject *self, PyObject *args) {
+    PyObject *position, *rules;
+    long long look_nodes, beam_width;
+    double buried_weight, space_weight, max_seconds;
+    if (!PyArg_ParseTuple(args, "OOLLddd:look_ahead", &position, &rules, &look_nodes, &beam_width, &buried_weight,
+                          &space_weight, &max_seconds))
+        return NULL;
+    if (look_nodes < 0 || look_nodes > (1LL << 40) || beam_width < 1 || beam_width > (1LL << 20)) {
+        PyErr_SetString(PyExc_ValueError, "the look-ahead takes 0 to 2**40 positions and a beam 1 to 2**20 wide");
+        return NULL;
+    }
+    if (max_seconds != max_seconds || buried_weight != buried_weight || space_weight != space_weight) {
+        PyErr_SetString(PyExc_ValueError, "the look-ahead's weights and seconds must be numbers");
+        return NULL;
+    }
+    Pos p;
+    Rules r;
+    if (!read_position(position, &p) || !read_rules(rules, &r))
+        return NULL;
+    Look *look = malloc(sizeof(Look));
+    if (!look)
+        return PyErr_NoMemory();
+    PyThreadState *thread = PyEval_SaveThread();
+    int ok = look_ahead(&p, &r, look_nodes, beam_width, buried_weight, space_weight, now() + max_seconds, look);
+    PyEval_RestoreThread(thread);
+    PyObject *result = NULL;
+    if (!ok) {
+        PyErr_NoMemory();
+    } else {
+        int n = look->nfirsts > 1 ? look->nfirsts : 0;
+        PyObject *most = PyList_New(n);
+        for (int i = 0; most && i < n; i++) {
+            int owner = look->owner[i];
+            PyObject *item = Py_BuildValue("(id)", look->most_value[owner], look->most_rating[owner]);
+            if (!item)
+                Py_CLEAR(most);
+            else
+                PyList_SET_ITEM(most, i, item);
+        }
+        PyObject *answer = look->answer < 0 ? Py_NewRef(Py_None) : step_object(&look->firsts[look->answer]);
+        if (most && answer)
+            result = Py_BuildValue("(NLN)", answer, look->looked, most);
+        else {
+            Py_XDECREF(most);
+            Py_XDECREF(answer);
+        }
+    }
+    free(look);
+    return result;
+}
+
 /* Every key of ``keys`` (an iterable of ints) into the table, marked ``state``. */
 static int preload(Keys *keys, PyObject *iterable, int state) {
     PyObject *iterator = PyObject_GetIter(iterable);
@@ -1026,6 +1276,9 @@ static PyMethodDef methods[] = {
     {"key", core_key, METH_VARARGS, "key(position, rules) -> the int that identifies the position to the search"},
     {"value", core_value, METH_O, "value(position) -> the cards home plus what the arch can still put up"},
     {"keys", core_keys, METH_O, "keys(packed) -> the keys a search packed in bytes, as ints"},
+    {"look_ahead", core_look_ahead, METH_VARARGS,
+     "look_ahead(position, rules, look_nodes, beam_width, buried_weight, space_weight, max_seconds) "
+     "-> (step or None, positions looked at, each first step's (value, rating) when there were two or more)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -759,10 +759,22 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
     Every card is open, so this reads nothing a player doesn't see; its budget is in positions,
     so the same position always gets the same answer (the seconds are a cap for a busy machine).
     """
+    return _beam(search, deadline)[0]
+
+
+def _beam(search: Search, deadline: float) -> tuple[Step | None, int, list[tuple[int, float]]]:
+    """:func:`_look_ahead`'s answer, the positions it looked at, and each first move's best (value, rating).
+
+    Compiled (``_core.look_ahead``: the same beam over the same positions, rated with the same
+    floats) when the search is; the position is left as it was.
+    """
+    if search.compiled:
+        return _core.look_ahead(search.position(), search.rules(), LOOK_NODES, BEAM_WIDTH, BURIED_WEIGHT,
+                                SPACE_WEIGHT, deadline - time.perf_counter())
     root = search.snapshot()
     firsts = search.moves()
     if len(firsts) <= 1:
-        return firsts[0] if firsts else None
+        return (firsts[0] if firsts else None), 0, []
     most: dict[Step, tuple[int, float]] = {}
     layer: list[tuple[float, int, Step, tuple]] = []
     seen: set[int] = set()
@@ -803,7 +815,7 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
                 search.undo(record)
         layer = children
     search.restore(root)
-    return max(firsts, key=lambda step: most[step])
+    return max(firsts, key=lambda step: most[step]), looked, [most[step] for step in firsts]
 
 
 def _roll_out(search: Search) -> tuple[int, int]:

@@ -4,7 +4,8 @@ Along random play from deals and from random positions (meeting suits, spaces), 
 kit, pruned and bare, the compiled moves are the Python moves in the same order, playing any of them
 gives the same position, and the key and the value are the same ints. The searches agree on deals
 1-40 to the node: verdict, line, best line, the positions proved lost and where the search leaves the
-board, with positions put in ``seen`` beforehand too and over two runs as a hint makes them. Hints are
+board, with positions put in ``seen`` beforehand too and over two runs as a hint makes them; the look-ahead
+(when the exact search can't decide) gives the same answer over the same positions. Hints are
 the same move with the core and without; bad input is refused with ValueError or TypeError; without the
 core (its import made to fail, in a process of its own) hints still answer, in Python.
 """
@@ -251,6 +252,31 @@ def test_hints_are_the_same_move_with_the_core_and_without(core: ModuleType, mon
     assert len(outlooks) == 3  # winnable, lost and unknown (the look-ahead's) all compared
 
 
+def test_the_look_ahead_is_the_same_with_the_core_and_without(core: ModuleType) -> None:
+    """Where the exact search can't decide: the same answer, positions looked at and each first move's best.
+
+    Deals 1-40 of both games at the deal and 5, 25 and 60 moves in, and random late positions: the
+    beams rate positions with floats, so a tie broken otherwise would show as a different best.
+    """
+    games: list[Game] = [mid_game(options, deal, moves) for options in VARIANTS for deal in range(1, 41)
+                         for moves in (0, 5, 25, 60)]
+    rng = random.Random(11)
+    games += [random_position(rng, rng.randint(4, 70), kit=rng.random() < 0.3) for _ in range(200)]
+    choices = full = 0
+    for game in games:
+        assert isinstance(game, ArchwayGame)
+        found = []
+        for compiled in (True, False):
+            here = Search(game.raw(), compiled=compiled)
+            before = here.position()
+            found.append(search._beam(here, 10**9))
+            assert here.position() == before
+        assert found[0] == found[1], game.to_text()
+        choices += len(found[0][2]) > 1
+        full += found[0][1] >= search.LOOK_NODES
+    assert choices >= 50 and full >= 20, (choices, full)
+
+
 def test_solve_and_hints_search_with_the_compiled_core(core: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
@@ -258,7 +284,8 @@ def test_solve_and_hints_search_with_the_compiled_core(core: ModuleType, monkeyp
         calls.append(args)
         return core.search(*args, **kwargs)
 
-    monkeypatch.setattr(search, "_core", type("Core", (), {"search": staticmethod(counted), "keys": core.keys}))
+    monkeypatch.setattr(search, "_core", type("Core", (), {"search": staticmethod(counted), "keys": core.keys,
+                                                           "look_ahead": core.look_ahead}))
     game = archway(3)
     found = search.solve(game, max_nodes=50_000, max_seconds=60)
     assert found.verdict is Verdict.LOST and len(calls) == 1
@@ -320,6 +347,12 @@ def test_bad_positions_steps_and_budgets_are_refused_not_searched(core: ModuleTy
         core.search(position, rules, set(), set(), 100, 1.0, 0, 0, None, [b"12345"])
     with pytest.raises(TypeError):
         core.keys(b"12345")
+    for bad_look in ((-1, 6, 0.3, 0.5, 1.0), (100, 0, 0.3, 0.5, 1.0), (100, 6, float("nan"), 0.5, 1.0),
+                     (100, 6, 0.3, 0.5, float("nan"))):
+        with pytest.raises(ValueError):
+            core.look_ahead(position, rules, *bad_look)
+    with pytest.raises((ValueError, TypeError)):
+        core.look_ahead(bad_positions[0], rules, 100, 6, 0.3, 0.5, 1.0)
 
 
 @settings(max_examples=80, deadline=None)
@@ -333,7 +366,8 @@ def test_any_position_is_searched_or_refused_never_crashes(
 ) -> None:
     position = (tuple(columns), tuple(origin), arch, up, down)
     for call in (lambda: core.moves(position, rules), lambda: core.key(position, rules), lambda: core.value(position),
-                 lambda: core.play(position, step), lambda: core.search(position, rules, set(), set(), 2_000, 5.0)):
+                 lambda: core.play(position, step), lambda: core.search(position, rules, set(), set(), 2_000, 5.0),
+                 lambda: core.look_ahead(position, rules, 500, 6, 0.3, 0.5, 5.0)):
         with contextlib.suppress(ValueError):
             call()
 
