@@ -91,8 +91,9 @@ then the two chains). The search still finds a real line (it never needs to back
 is a C compiler): :meth:`Search.run` uses it when it could be imported (:data:`COMPILED`) and
 searches in Python otherwise, or when asked to (``compiled=False``), with the same moves in the
 same order, the same keys and the same lost table (taints and positions put in ``seen`` alike), so
-both give the same verdict, line, node count, best line and lost positions, and a hint the same
-move. This module stays the reference the tests hold the compiled one to.
+both give the same verdict, line, node count, best line and lost positions; :func:`_look_ahead`
+is compiled too (the same beam over the same positions, rated with the same floats), so a hint
+is the same move. This module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
