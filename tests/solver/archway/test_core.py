@@ -17,6 +17,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -203,6 +204,18 @@ def test_a_search_carries_on_counting_from_an_earlier_run_as_the_python_one_does
     assert outcome(compiled, 2_000) == outcome(python, 2_000)
     assert compiled.nodes == 3_234  # out of budget, counted on from 1,234
     assert compiled.best_score > 9 and compiled.best_first != (0, ACE)
+
+
+def test_a_deadline_passed_stops_both_searches_at_the_same_node(core: ModuleType) -> None:
+    """The clock is read every 1,024 positions in both: a deadline already passed stops each at the 1,024th."""
+    runs = []
+    for compiled in (True, False):
+        found = Search(archway(1).raw(), compiled=compiled)
+        with pytest.raises(OutOfBudget):
+            found.run(10**9, time.perf_counter() - 1)
+        runs.append((found.nodes, found.best_score, found.best_first, found.path, set(found.lost), found.position()))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 1024
 
 
 def test_every_compiled_win_replays_to_a_win_through_the_rules_engine(core: ModuleType) -> None:
