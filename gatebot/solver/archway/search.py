@@ -559,7 +559,6 @@ class Search:
             stack.append([key, self.moves(), 0, True])
         return False
 
-
     def _run_compiled(self, max_nodes: int, deadline: float) -> bool:
         """:meth:`run` in C: the same search, move for move."""
         won, line, self.nodes, self.best_score, self.best_first, proved = _core.search(
