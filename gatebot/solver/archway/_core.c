@@ -705,7 +705,7 @@ static int look_ahead(const Pos *root, const Rules *r, long long look_nodes, lon
         return 1;
     Keys seen;
     Layer layer = {NULL, 0, 0}, children = {NULL, 0, 0};
-    if (!keys_init(&seen, (size_t)(look_nodes > 0 ? look_nodes : 0) + 256))
+    if (!keys_init(&seen, (size_t)(look_nodes < 4096 ? look_nodes : 4096) + 256)) /* it grows as it needs */
         return 0;
     int ok = 1;
     for (int i = 0; i < n; i++) {
