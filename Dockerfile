@@ -8,9 +8,9 @@
 # new tag's digest (its "Digest:" line); or pass --build-arg PYTHON_IMAGE=... for one build.
 ARG PYTHON_IMAGE=python:3.11.16-slim-bookworm@sha256:c425d915a89a6dcd3183b1797ad9bd8878caff5a417f6371c8df93c8ea8b727f
 
-# The build stage: the same base with a C compiler, which builds the Canfield and Gate solvers'
-# compiled search cores (gatebot/solver/canfield/_core.c, gatebot/solver/gate/_core.c). Its venv is
-# all the final image takes from it, so the image that runs has no compiler.
+# The build stage: the same base with a C compiler, which builds the Archway, Canfield and Gate
+# solvers' compiled search cores (gatebot/solver/<family>/_core.c). Its venv is all the final image
+# takes from it, so the image that runs has no compiler.
 FROM ${PYTHON_IMAGE} AS builder
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -29,14 +29,14 @@ RUN python -m venv /opt/gatebot \
 
 # Then gatebot itself, without dependencies and built by the setuptools the lock pinned (no unhashed
 # download at build time): the lock has them all. The cores are optional to pip (a machine without a
-# compiler still installs gatebot), not to the image: the build stops if either didn't build.
+# compiler still installs gatebot), not to the image: the build stops if any didn't build.
 WORKDIR /src
 COPY pyproject.toml setup.py README.md LICENSE ./
 COPY migrations ./migrations
 COPY gatebot ./gatebot
 RUN /opt/gatebot/bin/pip install --no-cache-dir --no-deps --no-build-isolation . \
     && cd / && rm -rf /src/build /src/*.egg-info \
-    && /opt/gatebot/bin/python -c "import gatebot.solver.canfield._core, gatebot.solver.gate._core"
+    && /opt/gatebot/bin/python -c "import gatebot.solver.archway._core, gatebot.solver.canfield._core, gatebot.solver.gate._core"
 
 # The image that runs: the same base, the built venv at the same path.
 FROM ${PYTHON_IMAGE}

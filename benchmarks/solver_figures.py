@@ -45,6 +45,7 @@ from gatebot.analyse import (
 )
 from gatebot.rules import GateGame, find_variant, variant_names
 from gatebot.solver import DEFAULT_NODES
+from gatebot.solver.archway import search as archway_search
 from gatebot.solver.canfield import search as canfield_search
 from gatebot.solver.gate import search as gate_search
 
@@ -55,6 +56,7 @@ def use_compiled(compiled: bool) -> None:
     """Let the solvers search with their compiled cores (where built), or make them search in Python."""
     gate_search.COMPILED = compiled and gate_search.NOT_COMPILED is None
     canfield_search.COMPILED = compiled and canfield_search.NOT_COMPILED is None
+    archway_search.COMPILED = compiled and archway_search.NOT_COMPILED is None
 
 
 def run_variant(variant: str, options: tuple[str, ...], deals: tuple[int, ...], args: argparse.Namespace,

@@ -1,8 +1,10 @@
-/* What the compiled search cores (solver/canfield/_core.c, solver/gate/_core.c) share: Python's
- * random numbers and shuffle (so a compiled search restarts in the order the Python one does), the
- * 64-bit hash of a position's key bytes, the table of positions seen, the clock, the Luby restart
- * schedule, the check for a signal's handler while the GIL is released, and reading and writing
- * rows of cards and sequences of steps.
+/* What the compiled search cores (solver/archway/_core.c, solver/canfield/_core.c,
+ * solver/gate/_core.c) share: Python's random numbers and shuffle (so a compiled search restarts in
+ * the order the Python one does), the 64-bit hash of a position's key bytes, the table of positions
+ * seen, the clock, the Luby restart schedule, the check for a signal's handler while the GIL is
+ * released, and reading and writing rows of cards and sequences of steps (Archway's core takes the
+ * mixing function, the zeroed memory, the clock, the signal check and the rows; its table of
+ * positions is its own, of exact keys).
  *
  * Static functions only: each core includes this once and is its own translation unit. The
  * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.

@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from gatebot.bot import run as run_module
 from gatebot.settings import Settings
+from gatebot.solver.archway import search as archway_search
 from gatebot.solver.canfield import search
 from gatebot.solver.gate import search as gate_search
 from gatebot.store import Database, GameRecord
@@ -130,7 +131,7 @@ async def test_gatebot_run_with_nothing_listening_is_one_sentence_and_exit_75(tm
     # where discord.py would colour them (tests/bot/test_logs.py has the JSON ones).
     assert "[INFO    ] gatebot.bot.run: Upgraded the database from empty" in stderr
     assert "\x1b[" not in stderr
-    if search.COMPILED and gate_search.COMPILED:  # the compiled searches are there: not a word about them
+    if search.COMPILED and gate_search.COMPILED and archway_search.COMPILED:  # not a word about compiled searches
         assert "compiled" not in stderr
 
 
@@ -150,19 +151,21 @@ async def test_gatebot_run_says_once_that_canfield_s_solver_runs_in_python_when_
 
 
 async def test_gatebot_run_says_once_for_each_missing_core_which_solvers_run_in_python(tmp_path: Path) -> None:
-    """Both cores' imports made to fail: one line for Canfield's, one for the core Gate and Little Gate share."""
+    """Every core's import made to fail: a line for Canfield's, one for Archway's, one for Gate and Little Gate's."""
     env = {"DISCORD_TOKEN": "a-token", API_BASE_VARIABLE: f"http://127.0.0.1:{_unused_port()}/api/v10"}
     prelude = ("import sys, runpy; sys.modules['gatebot.solver.canfield._core'] = None; "
-               "sys.modules['gatebot.solver.gate._core'] = None; "
+               "sys.modules['gatebot.solver.gate._core'] = None; sys.modules['gatebot.solver.archway._core'] = None; "
                "runpy.run_module('gatebot', run_name='__main__', alter_sys=True)")
     code, stderr = await _gatebot_run(env, tmp_path, python=("-c", prelude))
     assert code == EXIT_UNREACHABLE
     lines = [line for line in stderr.splitlines() if "compiled" in line]
-    assert len(lines) == 2, lines
+    assert len(lines) == 3, lines
     [canfield] = [line for line in lines if "Canfield" in line]
     [gate] = [line for line in lines if "Little Gate" in line]
+    [archway] = [line for line in lines if "Archway" in line]
     assert "Canfield's solver searches in Python" in canfield and "gatebot.solver.canfield._core" in canfield
     assert "Gate and Little Gate's solver searches in Python" in gate and "gatebot.solver.gate._core" in gate
+    assert "Archway's solver searches in Python" in archway and "gatebot.solver.archway._core" in archway
 
 
 async def test_gatebot_run_with_a_wrong_token_is_one_sentence_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:

@@ -86,6 +86,14 @@ is reachable, the depth-first search finds it.
 **With kit every position is winnable**: put every column's cards back into the arch one by
 one, then every card is available, and each suit completes (up one foundation until they meet,
 then the two chains). The search still finds a real line (it never needs to backtrack).
+
+**Compiled, optionally.** The same search is compiled (``_core.c``, built by setup.py where there
+is a C compiler): :meth:`Search.run` uses it when it could be imported (:data:`COMPILED`) and
+searches in Python otherwise, or when asked to (``compiled=False``), with the same moves in the
+same order, the same keys and the same lost table (taints and positions put in ``seen`` alike), so
+both give the same verdict, line, node count, best line and lost positions; :func:`_look_ahead`
+is compiled too (the same beam over the same positions, rated with the same floats), so a hint
+is the same move. This module stays the reference the tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -101,6 +109,17 @@ from gatebot.rules import Game, Move
 from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
+
+try:
+    import gatebot.solver.archway._core as _core  # not `from … import`: its error names the module
+except ImportError as error:  # built without a C compiler, or not built at all
+    _core = None  # type: ignore[assignment]
+    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+    NOT_COMPILED: str | None = str(error) or type(error).__name__
+else:
+    NOT_COMPILED = None
+#: Whether :meth:`Search.run` searches with the compiled core rather than in Python.
+COMPILED = NOT_COMPILED is None
 
 #: How long a hint may think by default (a cap for a busy machine), and the exact search's node budget:
 #: enough to decide most positions after the first few moves, within about 50 ms of CPU.
@@ -150,8 +169,11 @@ class Search:
     current search's set of entered positions and may be seeded with positions to avoid.
     """
 
-    def __init__(self, raw: RawArchway, *, prune: bool = True) -> None:
+    def __init__(self, raw: RawArchway, *, prune: bool = True, compiled: bool = True) -> None:
+        """Copy ``raw``; ``compiled=False`` makes :meth:`run` search in Python, the reference, even with the core."""
         self.prune = prune
+        #: Whether :meth:`run` uses the compiled core (asked for, and imported).
+        self.compiled = compiled and COMPILED
         self.kit = raw.kit
         self.start = tuple(tuple(column) for column in raw.columns)
         self.cols = [list(column) for column in raw.columns]
@@ -167,11 +189,22 @@ class Search:
         self.score = sum(self.up) + sum(self.down)
         self.nodes = 0
         self.path: list[Step] = []
-        self.lost: set[int] = set()
+        self._lost: set[int] = set()
+        #: The keys compiled runs proved lost, as the core packed them: made ints only if :attr:`lost` is read.
+        self._proved: list[bytes] = []
         self.seen: set[int] = set()
         #: The most cards home any searched position leads to (:meth:`value`), and the first step towards it.
         self.best_score = self.value()
         self.best_first: Step | None = None
+
+    @property
+    def lost(self) -> set[int]:
+        """The keys of the positions proved lost (searched to the end, cleanly, without a win)."""
+        if self._proved:
+            for packed in self._proved:
+                self._lost.update(_core.keys(packed))
+            self._proved.clear()
+        return self._lost
 
     # -- the position ---------------------------------------------------------------------
 
@@ -461,7 +494,14 @@ class Search:
 
         Raises :class:`OutOfBudget` when ``max_nodes`` more nodes are used or ``deadline``
         (a ``time.perf_counter()`` value) passes; ``lost`` keeps what was proved.
+
+        A compiled run (:attr:`compiled`) fills ``path``, ``nodes``, ``lost``, ``best_score`` and
+        ``best_first`` and leaves the position as the Python run would (the won one, or the start),
+        but leaves ``seen`` as it found it: nothing reads it afterwards (a hint clears it before its
+        second run).
         """
+        if self.compiled:
+            return self._run_compiled(max_nodes, deadline)
         self.path = []
         if self.score == 104:
             return True
@@ -519,6 +559,32 @@ class Search:
             stack.append([key, self.moves(), 0, True])
         return False
 
+    def _run_compiled(self, max_nodes: int, deadline: float) -> bool:
+        """:meth:`run` in C: the same search, move for move."""
+        won, line, self.nodes, self.best_score, self.best_first, proved = _core.search(
+            self.position(), self.rules(), self._lost, self.seen, max_nodes, deadline - time.perf_counter(),
+            self.nodes, self.best_score, self.best_first, self._proved)
+        self._proved.append(proved)  # thousands of keys a hint seldom reads: made ints only when it does
+        if won is None:
+            self.path = list(line)  # the line searched when the budget ran out, as the Python run leaves it
+            raise OutOfBudget
+        self.path = []
+        for step in line:  # where the Python search stops: on the won position, its line in ``path``
+            self.apply(step)
+            self.path.append(step)
+        return won
+
+    def position(self) -> tuple[tuple[bytes, ...], tuple[bool, ...], bytes, tuple[int, ...], tuple[int, ...]]:
+        """The position as the compiled core reads it: columns, origins, arch counts, foundation sizes.
+
+        ``origin``: which columns are still bottom parts of their starting ones (:meth:`key`).
+        """
+        return (tuple(map(bytes, self.cols)), tuple(self.origin), bytes(self.arch), tuple(self.up), tuple(self.down))
+
+    def rules(self) -> tuple[bool, bool]:
+        """The rules as the compiled core reads them: whether the search prunes, and kit."""
+        return (self.prune, self.kit)
+
 
 # -- from the search to the engine ----------------------------------------------------------
 
@@ -570,14 +636,18 @@ def _archway(game: Game) -> ArchwayGame:
 
 
 def solve_position(
-    game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS, prune: bool = True
+    game: Game, *, max_nodes: int = DEFAULT_NODES, max_seconds: float = DEFAULT_SECONDS, prune: bool = True,
+    compiled: bool = True,
 ) -> Solution:
-    """:func:`solve`, with the pruning rules switchable (``prune=False`` plays the bare rules)."""
+    """:func:`solve`, with the pruning rules switchable (``prune=False`` plays the bare rules).
+
+    ``compiled=False`` searches in Python, the reference, even where the compiled core is.
+    """
     board = _archway(game)
     started = time.perf_counter()
     if board.is_won:
         return Solution(Verdict.WINNABLE, (), 0, 0.0)
-    search = Search(board.raw(), prune=prune)
+    search = Search(board.raw(), prune=prune, compiled=compiled)
     collecting = gc.isenabled()
     gc.disable()  # the search makes no reference cycles; scanning its tables costs more than it frees
     try:
@@ -689,10 +759,22 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
     Every card is open, so this reads nothing a player doesn't see; its budget is in positions,
     so the same position always gets the same answer (the seconds are a cap for a busy machine).
     """
+    return _beam(search, deadline)[0]
+
+
+def _beam(search: Search, deadline: float) -> tuple[Step | None, int, list[tuple[int, float]]]:
+    """:func:`_look_ahead`'s answer, the positions it looked at, and each first move's best (value, rating).
+
+    Compiled (``_core.look_ahead``: the same beam over the same positions, rated with the same
+    floats) when the search is; the position is left as it was.
+    """
+    if search.compiled:
+        return _core.look_ahead(search.position(), search.rules(), LOOK_NODES, BEAM_WIDTH, BURIED_WEIGHT,
+                                SPACE_WEIGHT, deadline - time.perf_counter())
     root = search.snapshot()
     firsts = search.moves()
     if len(firsts) <= 1:
-        return firsts[0] if firsts else None
+        return (firsts[0] if firsts else None), 0, []
     most: dict[Step, tuple[int, float]] = {}
     layer: list[tuple[float, int, Step, tuple]] = []
     seen: set[int] = set()
@@ -733,7 +815,7 @@ def _look_ahead(search: Search, deadline: float) -> Step | None:
                 search.undo(record)
         layer = children
     search.restore(root)
-    return max(firsts, key=lambda step: most[step])
+    return max(firsts, key=lambda step: most[step]), looked, [most[step] for step in firsts]
 
 
 def _roll_out(search: Search) -> tuple[int, int]:
