@@ -36,8 +36,8 @@ class Odds:
 
 #: Measured winnability by (variant, options); a variant or option set not listed has no figure yet.
 WINNABLE = MappingProxyType({
-    # docs/solver.md, "Gate: deals 1-10,000": 9,917 of the 9,952 deals the compiled search decided
-    # within 10 s are winnable, 35 lost (99.0%-99.7% of all deals, 95% interval).
+    # docs/solver.md, "Gate: the column-chains cut, and deals 1-10,000": 9,919 of the 9,958 deals the
+    # compiled search decided within 10 s (two runs) are winnable, 39 lost (99.0%-99.7% of all deals).
     ("gate", ()): Odds(99, 100),
     # docs/solver.md, "How winnable is Little Gate?": 12 of the 999 decided deals 1-1000 are
     # winnable, 1.2% (0.7%-2.2% of all deals).
