@@ -536,8 +536,9 @@ class Search:
 
         While a gatepost or waste card of S stays, every column that empties is filled at once, so
         with no free space now there is none then. A card is *pinned* when it can't go up before
-        that move: it holds a place of S, or a card holding its place in S lies on it (a column
-        card moved in a run started below it keeps its place on the card under it). A parent P of
+        that move: it holds a place of S (a gatepost or waste card of S, too), or a card holding its
+        place in S lies on it (a column card moved in a run started below it keeps its place on the
+        card under it). A parent P of
         a card (the other colour, one rank higher) *can be reached* when it is not up and no card
         holds its place of S on top of it, and it is not a gatepost or waste card of S: only then
         can it be a column's top. A card *can go up* when no lower card of its suit is pinned. Let
@@ -566,6 +567,12 @@ class Search:
         place in S: a draw only puts a card on top of the waste, which must leave before the cards
         under it, and the first move above may come before any draw. Nothing here depends on the
         stock fill, which fills only when the waste is empty.
+
+        Wherever ``_waste_is_buried`` fires, this does too: the places of its bottom part F of the
+        waste and of its buried bottom cards form such a set (a buried bottom card can't go up, a
+        lower card of its suit lying in F, and its parents are up or in F; F's top card has above it
+        the buried waste cards, each fill-only, and with the buried gatepost cards they outnumber
+        the columns whose bottom card isn't buried), so the largest set holds them.
         """
         columns = self.columns
         if not all(columns):
