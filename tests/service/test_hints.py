@@ -264,12 +264,12 @@ async def test_a_winnable_deal_from_the_list(db: Database, solver) -> None:
 
 
 async def test_a_winnable_deal_checked_on_the_spot(db: Database, solver) -> None:
-    assert 1001 not in winnable_deals("gate")
-    service = GameService(db, solver=solver, deal_picker=lambda: 1001)
+    assert 10001 not in winnable_deals("gate")  # the list holds deals 1-10000
+    service = GameService(db, solver=solver, deal_picker=lambda: 10001)
     reply = await service.new_game(ALICE, winnable=True)
-    assert reply.game.deal == 1001 and proved_winnable("gate", 1001)
+    assert reply.game.deal == 10001 and proved_winnable("gate", 10001)
     with_options = await service.new_game(BOB, winnable=True, options=("single-moves",))
-    assert with_options.kind is ReplyKind.ERROR  # 1001 with single moves needs more than the 50,000-node budget
+    assert with_options.kind is ReplyKind.ERROR  # 10001 with single moves needs more than the 50,000-node budget
     service = GameService(db, solver=solver, deal_picker=lambda: 1000)
     reply = await service.new_game(BOB, winnable=True, options=("single-moves",))
     assert (reply.game.deal, reply.game.options) == (1000, ("single-moves",))

@@ -18,7 +18,7 @@
  *
  * Exposed for search.py and for the tests that hold this search to the Python one, a position
  * being (columns, left, right, waste, stock, foundations): a tuple of bytes, four bytes, a tuple of
- * four counts; the rules (single_moves, stock_fill, then the nine Dominances switches in order):
+ * four counts; the rules (single_moves, stock_fill, then the ten Dominances switches in order):
  *   search(position, rules, seen, max_nodes, max_seconds, nodes, best_score, best_first, table_limit)
  *       -> (won: True, False or None when out of budget, line, nodes, best_score, best_first)
  *   moves(position, rules) -> list of steps      play(position, step, stock_fill) -> (position, fill)
@@ -55,7 +55,7 @@ typedef struct {
 typedef struct {
     int single, stock_fill;
     int safe_column, safe_waste, safe_reserve, safe_lone, swap_then_use, safe_stays_off, nearly_safe_column,
-        stuck_draw, buried_waste;
+        stuck_draw, buried_waste, column_chains;
 } Rules;
 
 typedef struct {
@@ -336,6 +336,134 @@ static int waste_is_buried(const Pos *p) {
             return 1;
     }
     return 0;
+}
+
+/* Search._columns_are_chained's working state, as bits (bit c for card c): the column cards whose
+ * place is in S, the column cards such a card lies on, and the gatepost and waste cards in S. */
+typedef struct {
+    uint64_t held, covered, piled, up;
+} Chains;
+
+/* SUIT_ABOVE[card]: the cards of its suit above it; CHILDREN[card]: the two cards that can be built
+ * onto it (none for an Ace), as bits. */
+static uint64_t SUIT_ABOVE[NCARDS], CHILDREN[NCARDS];
+
+static void fill_chain_tables(void) {
+    for (int card = 0; card < NCARDS; card++) {
+        for (int above = card + 4; above < NCARDS; above += 4)
+            SUIT_ABOVE[card] |= (uint64_t)1 << above;
+        for (int child = 0; child < NCARDS; child++)
+            if (PARENTS[child] >> card & 1)
+                CHILDREN[card] |= (uint64_t)1 << child;
+    }
+}
+
+/* The card can't go up: a lower card of its suit is pinned (Search._columns_are_chained's blocked). */
+static inline int chains_blocked(const Chains *ch, int card) {
+    return (SUIT_BELOW[card] & (ch->held | ch->covered | ch->piled)) != 0;
+}
+
+/* A parent of the card can be reached (Search._columns_are_chained's reachable). */
+static inline int chains_reachable(const Chains *ch, int card) {
+    return (PARENTS[card] & ~(ch->up | ch->covered | ch->piled)) != 0;
+}
+
+static int chains_fill_only(const Chains *ch, const Row *pile, int from) {
+    int count = 0;
+    for (int m = from; m < pile->n; m++)
+        count += chains_blocked(ch, pile->c[m]) && !chains_reachable(ch, pile->c[m]);
+    return count;
+}
+
+/* Search._columns_are_chained: whether some cards can never leave their places, each waiting on
+ * another (the argument is there). The same largest set S, found with less work: a column card is
+ * tested again only once something its test reads has changed (a card of its suit below it, or a
+ * parent, no longer pinned or covered; a card on it leaving its place). Each test only gets harder
+ * as S grows, so the order of the takings-out changes nothing: the answer is the Python search's. */
+static int columns_are_chained(const Pos *p, int single) {
+    int n = p->n;
+    for (int j = 0; j < n; j++)
+        if (!p->col[j].n)
+            return 0;
+    const Row *piles[3] = {&p->res[0], &p->res[1], &p->waste};
+    if (!piles[0]->n && !piles[1]->n && !piles[2]->n)
+        return 0;
+    Chains ch = {0, 0, 0, 0};
+    uint8_t under[NCARDS]; /* the card under a column card, NCARDS for a bottom card */
+    uint64_t bottoms = 0;
+    for (int suit = 0; suit < 4; suit++)
+        ch.up |= SUIT_BELOW[p->found[suit] * 4 + suit];
+    for (int j = 0; j < n; j++) {
+        const Row *column = &p->col[j];
+        under[column->c[0]] = NCARDS;
+        bottoms |= (uint64_t)1 << column->c[0];
+        for (int i = 0; i < column->n; i++)
+            ch.held |= (uint64_t)1 << column->c[i];
+        for (int i = 0; i + 1 < column->n; i++) {
+            ch.covered |= (uint64_t)1 << column->c[i];
+            under[column->c[i + 1]] = column->c[i];
+        }
+    }
+    int pile_top[3];
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < piles[k]->n; i++)
+            ch.piled |= (uint64_t)1 << piles[k]->c[i];
+        pile_top[k] = piles[k]->n - 1;
+    }
+    uint64_t dirty = ch.held; /* the column cards whose test may have changed */
+    for (;;) {
+        uint64_t todo;
+        while ((todo = dirty & ch.held)) {
+            dirty = 0;
+            for (; todo; todo &= todo - 1) {
+                int card = __builtin_ctzll(todo);
+                uint64_t bit = (uint64_t)1 << card;
+                int covered = (ch.covered & bit) != 0;
+                if ((!covered && !chains_blocked(&ch, card)) || ((!single || !covered) && chains_reachable(&ch, card))) {
+                    ch.held &= ~bit;
+                    dirty |= SUIT_ABOVE[card];
+                    if (under[card] < NCARDS) {
+                        int below = under[card];
+                        ch.covered &= ~((uint64_t)1 << below);
+                        dirty |= (uint64_t)1 << below | SUIT_ABOVE[below] | CHILDREN[below];
+                    }
+                }
+            }
+        }
+        int changed = 0, empties = __builtin_popcountll(bottoms & ~ch.held);
+        for (int k = 0; k < 3; k++) {
+            int i = pile_top[k];
+            if (i < 0)
+                continue;
+            /* The fill-only cards above, counted afresh each round, then kept up as cards leave (as
+             * in Search._columns_are_chained). */
+            int above = chains_fill_only(&ch, piles[k], i + 1), also = -1;
+            while (i >= 0) {
+                int card = piles[k]->c[i], leaves;
+                int free = !chains_blocked(&ch, card) || chains_reachable(&ch, card);
+                if (k < 2) {
+                    leaves = (above <= empties && free) || above < empties;
+                } else if (pile_top[0] >= 0 || pile_top[1] >= 0) {
+                    leaves = !above && free;
+                } else {
+                    if (also < 0)
+                        also = chains_fill_only(&ch, piles[0], 0) + chains_fill_only(&ch, piles[1], 0);
+                    leaves = (above + (above ? also : 0) <= empties && free) || above + also < empties;
+                }
+                if (!leaves)
+                    break;
+                above += !free;
+                ch.piled &= ~((uint64_t)1 << card);
+                dirty |= SUIT_ABOVE[card] | CHILDREN[card];
+                pile_top[k] = --i;
+                changed = 1;
+            }
+        }
+        if (pile_top[0] < 0 && pile_top[1] < 0 && pile_top[2] < 0)
+            return 0;
+        if (!changed)
+            return 1;
+    }
 }
 
 /* The columns whose top card takes a card of each KEY (Search.moves's ``accepting``), in column order. */
@@ -674,6 +802,8 @@ static int enter(Search *s, int focus) {
     Step *moves = s->steps + s->nsteps;
     if (s->rules.buried_waste && waste_is_buried(p))
         return ENTERED; /* lost: a node searched to the end, with no move to try (frame->count is 0) */
+    if (s->rules.column_chains && columns_are_chained(p, s->rules.single))
+        return ENTERED;
     int count = gen_moves(p, &s->rules, moves);
     if (focus >= 0) {
         int kept = 0;
@@ -844,11 +974,12 @@ static int read_position(PyObject *object, Pos *p) {
 }
 
 /* (single_moves, stock_fill, safe_column, safe_waste, safe_reserve, safe_lone, swap_then_use,
- * safe_stays_off, nearly_safe_column, stuck_draw, buried_waste): Search's options and Dominances. */
+ * safe_stays_off, nearly_safe_column, stuck_draw, buried_waste, column_chains): Search's options and
+ * Dominances. */
 static int read_rules(PyObject *object, Rules *r) {
     int *slots[] = {&r->single, &r->stock_fill, &r->safe_column, &r->safe_waste, &r->safe_reserve, &r->safe_lone,
                     &r->swap_then_use, &r->safe_stays_off, &r->nearly_safe_column, &r->stuck_draw,
-                    &r->buried_waste};
+                    &r->buried_waste, &r->column_chains};
     int count = (int)(sizeof slots / sizeof slots[0]);
     if (!PyTuple_Check(object) || PyTuple_GET_SIZE(object) != count) {
         PyErr_Format(PyExc_TypeError, "the Gate search's rules are a tuple of %d truths", count);
@@ -1081,5 +1212,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     fill_tables();
+    fill_chain_tables();
     return PyModule_Create(&module);
 }

@@ -6,8 +6,8 @@ from gatebot.solver.gate.search import Step
 
 #: (columns, left reserve, right reserve, waste, stock with its next card last, foundation counts C D H S).
 Position = tuple[tuple[bytes, ...], bytes, bytes, bytes, bytes, tuple[int, int, int, int]]
-#: (single_moves, stock_fill, then the nine Dominances switches in their order).
-Rules = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
+#: (single_moves, stock_fill, then the ten Dominances switches in their order).
+Rules = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
 
 def search(
     position: Position, rules: Rules, seen: Iterable[bytes], max_nodes: int, max_seconds: float, nodes: int = ...,

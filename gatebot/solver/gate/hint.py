@@ -27,10 +27,10 @@ from gatebot.solver.gate.search import DEFAULT_DOMINANCES, OutOfBudget, Search, 
 from gatebot.solver.gate.solve import line_moves, to_move, without_returns
 from gatebot.solver.results import HINT_SECONDS, Hint, Outlook
 
-#: The pruning of a hint's searches: all of the solver's but the ``buried_waste`` cut. A hint reads
-#: the most cards a search got home (``best_score``), and the cut proves a loss without playing
-#: on, so with it a lost deal would report fewer cards home than it can still get.
-HINT_DOMINANCES = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+#: The pruning of a hint's searches: all of the solver's but the ``buried_waste`` and ``column_chains``
+#: cuts. A hint reads the most cards a search got home (``best_score``), and a cut proves a loss
+#: without playing on, so with it a lost deal would report fewer cards home than it can still get.
+HINT_DOMINANCES = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False, column_chains=False)
 #: How many stock orders a hint imagines, at most.
 SAMPLES = 12
 #: Stop imagining once this many deals agree that one move wins them all.

@@ -44,7 +44,8 @@ TABLE_LIMIT = 1 << 25
 
 #: The most columns a board may have for the ``buried_waste`` cut to be tried: on Little Gate's
 #: four it shortens proofs of loss about four times, while on Gate's eight it never fired in
-#: 600,000 positions of the hardest deals and made each position 4-17% dearer.
+#: 600,000 positions of the hardest deals and made each position 4-17% dearer. (With the
+#: ``column_chains`` cut on, which fires wherever it does, it is never tried.)
 BURIED_WASTE_COLUMNS = 4
 
 #: Source code of a draw (the other sources are columns 0..n-1, left n, right n+1, waste n+2).
@@ -89,6 +90,12 @@ class Dominances:
     ``buried_waste``: a position is lost, and searched no further, when some bottom part of the
     waste can never come out because the cards above it and in the gateposts that could leave
     only as fills need more columns than there are (see ``_waste_is_buried``).
+    ``column_chains``: a position is lost, and searched no further, when some gatepost or waste card
+    can never leave its pile because the cards it waits on wait, in a chain or a circle, on it or
+    on each other: a card stays on the card under it, or at its column's bottom, for good when it
+    can't go up and no parent of it can ever show, and a column never empties while its bottom card
+    stays (see ``_columns_are_chained``). It fires wherever ``buried_waste`` does, which is then
+    switched off.
     """
 
     safe_column: bool = True
@@ -100,10 +107,11 @@ class Dominances:
     nearly_safe_column: bool = True
     stuck_draw: bool = True
     buried_waste: bool = True
+    column_chains: bool = True
 
 
 DEFAULT_DOMINANCES = Dominances()
-NO_DOMINANCES = Dominances(False, False, False, False, False, False, False, False, False)
+NO_DOMINANCES = Dominances(False, False, False, False, False, False, False, False, False, False)
 
 
 def _stuck(card: int, found: list[int], talon: bytearray) -> bool:
@@ -188,8 +196,9 @@ class Search:
             # Delaying a move off a parent relies on whatever was built on the moved run
             # moving with it, which single moves forbid.
             dominances = dataclasses.replace(dominances, swap_then_use=False)
-        if self.n > BURIED_WASTE_COLUMNS:
-            # With many columns one can nearly always still empty, and the cut costs every position.
+        if self.n > BURIED_WASTE_COLUMNS or dominances.column_chains:
+            # With many columns one can nearly always still empty, and the cut costs every position;
+            # and wherever it fires, ``column_chains`` fires too (see ``_columns_are_chained``).
             dominances = dataclasses.replace(dominances, buried_waste=False)
         self.dominances = dominances
         #: Whether :meth:`run` uses the compiled core (asked for, imported, and the board fits it).
@@ -514,6 +523,163 @@ class Search:
                 return True
         return False
 
+    def _columns_are_chained(self) -> bool:
+        """Whether some cards can never leave their places, each waiting on another, so the position is lost.
+
+        Every column is one run, built down from its bottom card (cards are only ever put onto a
+        parent, or into an empty column). Call these the *places*: for each column card, staying on
+        the card under it (or at its column's bottom, for a bottom card), and for each gatepost or
+        waste card, staying in its pile. Take a set S of places and suppose none of them is ever
+        given up; look at the first move that gives one up. Until then every place of S holds. The
+        rule fires when, for a set S that holds a gatepost or waste card, no place of S could be
+        given up by that first move: then none ever is, and that pile card never goes up.
+
+        While a gatepost or waste card of S stays, every column that empties is filled at once, so
+        with no free space now there is none then. A card is *pinned* when it can't go up before
+        that move: it holds a place of S (a gatepost or waste card of S, too), or a card holding its
+        place in S lies on it (a column card moved in a run started below it keeps its place on the
+        card under it). A parent P of
+        a card (the other colour, one rank higher) *can be reached* when it is not up and no card
+        holds its place of S on top of it, and it is not a gatepost or waste card of S: only then
+        can it be a column's top. A card *can go up* when no lower card of its suit is pinned. Let
+        k be the columns whose bottom card doesn't hold its place in S (no other can empty). The
+        place given up is one of these:
+
+        - a column card's place on the card under it, or at the bottom: it goes up (it can go up,
+          and no card holds its place of S on it), or it starts a run onto a parent that can be
+          reached (with single moves, again only when no card holds its place of S on it);
+        - a gatepost or waste card's place, as it goes up, onto a parent, or as a fill. It has to
+          be its pile's top, so no card of S lies above it, and the cards above it must have left.
+          Those that can only leave as fills (they can't go up, no parent can be reached) each went
+          into a column that emptied, one of the k, and stay at its bottom for good for the same
+          reasons, keeping that column from emptying again. A fill from the waste needs both
+          gateposts empty, so when the waste cards above it include such a card, the gateposts'
+          such cards count too (and a gatepost card in S makes it impossible). So those cards must
+          number at most k for the card to go up or onto a parent, and fewer than k for it to be a
+          fill itself, which needs one more column to empty (from the waste: counting every such
+          gatepost card, none of them in S).
+
+        The rule starts with every place in S and takes out, again and again, each place that one
+        of those could give up, until none can be taken out; what is left is the largest S for
+        which none could (each test only gets harder as S grows, so the order of the takings-out
+        changes nothing). It fires when that S still holds a gatepost or waste card; it answers no
+        at once when none is left, or when there is a free space now. Cards in the stock have no
+        place in S: a draw only puts a card on top of the waste, which must leave before the cards
+        under it, and the first move above may come before any draw. Nothing here depends on the
+        stock fill, which fills only when the waste is empty.
+
+        Wherever ``_waste_is_buried`` fires, this does too: the places of its bottom part F of the
+        waste and of its buried bottom cards form such a set (a buried bottom card can't go up, a
+        lower card of its suit lying in F, and its parents are up or in F; F's top card has above it
+        the buried waste cards, each fill-only, and with the buried gatepost cards they outnumber
+        the columns whose bottom card isn't buried), so the largest set holds them.
+        """
+        columns = self.columns
+        if not all(columns):
+            return False
+        left, right = self.reserves
+        waste = self.waste
+        if not (left or right or waste):
+            return False
+        n = self.n
+        found = self.found
+        single = self.single
+        piles = (left, right, waste)
+        where = [255] * 52  # column index, n + pile index, or 255: in the stock or up
+        place = [0] * 52
+        held = bytearray(52)  # a column card's place (on the card under it, or at the bottom) in S
+        for j, column in enumerate(columns):
+            for i, card in enumerate(column):
+                where[card] = j
+                place[card] = i
+                held[card] = 1
+        for p, pile in enumerate(piles):
+            for i, card in enumerate(pile):
+                where[card] = n + p
+                place[card] = i
+        pile_top = [len(pile) - 1 for pile in piles]  # the cards of S in a pile: its lowest pile_top + 1
+
+        def covered(card: int) -> bool:  # a card holding its place of S lies on this column card
+            column = columns[where[card]]
+            i = place[card] + 1
+            return i < len(column) and held[column[i]] == 1
+
+        def pinned(card: int) -> bool:
+            j = where[card]
+            if j < n:
+                return held[card] == 1 or covered(card)
+            if j < n + 3:
+                return place[card] <= pile_top[j - n]
+            return False
+
+        def blocked(card: int) -> bool:  # can't go up: a lower card of its suit is pinned
+            suit = card & 3
+            return any(pinned(lower) for lower in range(found[suit] * 4 + suit, card, 4))
+
+        def reachable(card: int) -> bool:  # a parent of the card can be reached
+            rank = card >> 2
+            if rank == 12:
+                return False
+            for other in _OTHER_COLOUR[card & 3]:
+                parent = (rank + 1) * 4 + other
+                if found[other] > rank + 1:
+                    continue
+                j = where[parent]
+                if j < n:
+                    if not covered(parent):
+                        return True
+                elif j < n + 3:
+                    if place[parent] > pile_top[j - n]:
+                        return True
+                else:
+                    return True
+            return False
+
+        def fill_only(cards: list[int]) -> int:
+            return sum(1 for card in cards if blocked(card) and not reachable(card))
+
+        while True:
+            changed = False
+            for column in columns:
+                for card in reversed(column):
+                    if held[card] and (
+                        (not covered(card) and not blocked(card))
+                        or ((not single or not covered(card)) and reachable(card))
+                    ):
+                        held[card] = 0
+                        changed = True
+            empties = sum(1 for column in columns if not held[column[0]])
+            for p, pile in enumerate(piles):
+                i = pile_top[p]
+                if i < 0:
+                    continue
+                # The fill-only cards above, counted afresh each round and then kept up as cards
+                # leave: a count that a card leaving has made too high only delays a taking-out,
+                # and the last round, which takes nothing out, counts everything afresh.
+                above = fill_only(pile[i + 1:])
+                also = -1  # the gateposts' fill-only cards, for the waste
+                while i >= 0:
+                    card = pile[i]
+                    free = not blocked(card) or reachable(card)  # not fill-only
+                    if p < 2:
+                        leaves = (above <= empties and free) or above < empties
+                    elif pile_top[0] >= 0 or pile_top[1] >= 0:
+                        leaves = not above and free
+                    else:
+                        if also < 0:
+                            also = fill_only(left) + fill_only(right)
+                        leaves = (above + (also if above else 0) <= empties and free) or above + also < empties
+                    if not leaves:
+                        break
+                    above += not free
+                    i -= 1
+                    pile_top[p] = i
+                    changed = True
+            if pile_top[0] < 0 and pile_top[1] < 0 and pile_top[2] < 0:
+                return False
+            if not changed:
+                return True
+
     def _parent_has_use(self, column: list[int], depth: int, accepting: dict[int, list[int]], free: int) -> bool:
         """Whether the card under the top ``depth`` cards of ``column`` has a use next move.
 
@@ -599,11 +765,12 @@ class Search:
         return (tuple(map(bytes, self.columns)), bytes(self.reserves[0]), bytes(self.reserves[1]),
                 bytes(self.waste), bytes(self.stock), (found[0], found[1], found[2], found[3]))
 
-    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
+    def rules(self) -> tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]:
         """The options and pruning rules as the compiled core reads them (single moves, stock fill, Dominances)."""
         d = self.dominances
         return (self.single, self.stock_fill, d.safe_column, d.safe_waste, d.safe_reserve, d.safe_lone,
-                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw, d.buried_waste)
+                d.swap_then_use, d.safe_stays_off, d.nearly_safe_column, d.stuck_draw, d.buried_waste,
+                d.column_chains)
 
     def _snapshot(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int], list[int], int]:
         return (
@@ -657,6 +824,9 @@ class Search:
         path = self.path
         if self.dominances.buried_waste and self._waste_is_buried():
             trail.pop()  # lost: a node searched to the end, with no move to try
+            return False
+        if self.dominances.column_chains and self._columns_are_chained():
+            trail.pop()
             return False
         moves = self.moves()
         if focus >= 0:

@@ -22,6 +22,11 @@ from tests.rules.builders import position
 
 # -- helpers --------------------------------------------------------------------------
 
+#: The default rules but the ``column_chains`` cut, which fires wherever ``buried_waste`` does (and
+#: so switches it off) and would hide what the rules before it change.
+WITHOUT_CHAINS = dataclasses.replace(DEFAULT_DOMINANCES, column_chains=False)
+
+
 
 def gate(game: Game) -> GateGame:
     assert isinstance(game, GateGame)
@@ -543,11 +548,11 @@ def with_a_stock(rng: random.Random, off: int) -> GateGame:
 def test_forcing_the_draw_keeps_the_naive_searchs_verdict_with_cards_in_the_stock():
     """Small positions with a stock, where the draw rule changes what is searched: same verdict as the naive search."""
     rng = random.Random("stuck-draw")
-    off = dataclasses.replace(DEFAULT_DOMINANCES, stuck_draw=False)
+    off = dataclasses.replace(WITHOUT_CHAINS, stuck_draw=False)
     verdicts = []
     for _ in range(300):
         game = with_a_stock(rng, rng.randint(14, 18))
-        pruned = solve(game, max_nodes=50_000, max_seconds=20.0)
+        pruned = solve(game, dominances=WITHOUT_CHAINS, max_nodes=50_000, max_seconds=20.0)
         if pruned.nodes == solve(game, dominances=off, max_nodes=50_000, max_seconds=20.0).nodes:
             continue  # the rule made no difference here
         won = brute_force(game)
@@ -578,14 +583,14 @@ def lost_deal_end_game(rng: random.Random, keep: int) -> GateGame:
 def test_the_buried_waste_cut_keeps_the_naive_searchs_verdict_on_lost_deals_end_games():
     """End games of lost Little Gate deals where the cut fires: the naive search's verdict, and the same without it."""
     rng = random.Random("buried-waste")
-    off = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    off = dataclasses.replace(WITHOUT_CHAINS, buried_waste=False)
     at_the_start = []
     verdicts = []
     for _ in range(200):
         game = lost_deal_end_game(rng, rng.randint(14, 22))
-        pruned = solve(game, max_nodes=50_000, max_seconds=20.0)
+        pruned = solve(game, dominances=WITHOUT_CHAINS, max_nodes=50_000, max_seconds=20.0)
         unpruned = solve(game, dominances=off, max_nodes=50_000, max_seconds=20.0)
-        fires = Search(game)._waste_is_buried()
+        fires = Search(game, WITHOUT_CHAINS)._waste_is_buried()
         if not fires and pruned.nodes == unpruned.nodes:
             continue  # the cut made no difference here
         won = brute_force(game)
@@ -620,7 +625,8 @@ def test_a_waste_card_that_can_leave_only_as_a_fill_makes_the_position_lost_at_o
     assert brute_force(game) is False
     found = solve(game)
     assert found.verdict is Verdict.LOST and found.nodes == 1
-    off = dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    assert solve(game, dominances=WITHOUT_CHAINS).nodes == 1  # the buried_waste cut alone
+    off = dataclasses.replace(WITHOUT_CHAINS, buried_waste=False)
     assert solve(game, dominances=off).nodes > 1
 
 
@@ -648,12 +654,116 @@ def test_buried_cards_on_the_table_and_the_gateposts_alone_prove_nothing():
 
 
 def test_the_buried_waste_cut_is_tried_on_little_gates_four_columns_not_on_gates_eight():
-    little = Search(Game.new("little-gate", deal=4))
+    little = Search(Game.new("little-gate", deal=4), WITHOUT_CHAINS)
     assert little.dominances.buried_waste
-    assert not Search(Game.new("gate", deal=4)).dominances.buried_waste
+    assert not Search(Game.new("gate", deal=4), WITHOUT_CHAINS).dominances.buried_waste
+    # With the column_chains cut on (the default) it is off: that cut fires wherever it does.
+    assert not Search(Game.new("little-gate", deal=4)).dominances.buried_waste
     # On Little Gate it shortens a proof of loss; asked off, the search is the longer one.
-    cut, whole = solve(Game.new("little-gate", deal=4)), solve(
-        Game.new("little-gate", deal=4), dominances=dataclasses.replace(DEFAULT_DOMINANCES, buried_waste=False)
+    cut, whole = solve(Game.new("little-gate", deal=4), dominances=WITHOUT_CHAINS), solve(
+        Game.new("little-gate", deal=4), dominances=dataclasses.replace(WITHOUT_CHAINS, buried_waste=False)
     )
     assert cut.verdict is whole.verdict is Verdict.LOST
     assert cut.nodes * 10 < whole.nodes
+
+
+# -- cards that can never leave their places, each waiting on another --------------------------
+
+
+def chains_end_game(rng: random.Random, index: int) -> GateGame:
+    """An end game of four kinds in turn: a lost Little Gate deal's, a Little Gate or Gate deal's, single moves."""
+    kind = index % 4
+    if kind == 0:
+        return lost_deal_end_game(rng, rng.randint(14, 22))
+    if kind == 1:
+        return end_game(rng, "little-gate", (), rng.randint(12, 18), stop=rng.randint(0, 3))
+    if kind == 2:
+        return end_game(rng, "gate", (), rng.randint(14, 20), stop=rng.randint(0, 2))
+    return end_game(rng, "little-gate", ("single-moves",), rng.randint(12, 16), stop=rng.randint(0, 3))
+
+
+def test_the_column_chains_cut_keeps_the_naive_searchs_verdict_on_end_games():
+    """End games where the cut fires or changes the search: the naive search's verdict, with it, without, alone."""
+    rng = random.Random("column-chains")
+    off = dataclasses.replace(DEFAULT_DOMINANCES, column_chains=False)
+    alone = dataclasses.replace(NO_DOMINANCES, column_chains=True)
+    at_the_start = []
+    verdicts = []
+    for index in range(120):
+        game = chains_end_game(rng, index)
+        runs = [solve(game, dominances=rules, max_nodes=50_000, max_seconds=20.0)
+                for rules in (DEFAULT_DOMINANCES, off, alone, NO_DOMINANCES)]
+        fires = Search(game, compiled=False)._columns_are_chained()
+        if not fires and runs[0].nodes == runs[1].nodes and runs[2].nodes == runs[3].nodes:
+            continue  # the cut made no difference here
+        won = brute_force(game)
+        if won is None:
+            continue
+        expected = Verdict.WINNABLE if won else Verdict.LOST
+        assert [run.verdict for run in runs] == [expected] * 4, game.to_text()
+        if fires:
+            assert not won and runs[0].nodes == runs[2].nodes == 1, game.to_text()  # lost where it is entered
+            at_the_start.append(game.stock_count)
+        verdicts.append(won)
+    assert len(at_the_start) >= 10 and any(at_the_start) and 0 in at_the_start, at_the_start
+    assert True in verdicts, "the cut should also have fired inside some winnable end game"
+
+
+def test_the_column_chains_cut_holds_the_buried_waste_cut_and_more():
+    """Wherever ``buried_waste`` fires, so does ``column_chains``; and it fires where that one doesn't."""
+    rng = random.Random("chains-and-buried")
+    buried = chained = 0
+    for index in range(200):
+        search = Search(chains_end_game(rng, index), compiled=False)
+        if search._waste_is_buried():
+            buried += 1
+            assert search._columns_are_chained()
+        chained += search._columns_are_chained()
+    assert buried >= 10 and chained > buried, (buried, chained)
+
+
+#: Gate with the clubs up and the Sixes of the red suits: the A♠ lies in the waste under the 5♠, and
+#: the 7♦ and 7♥ under it too. The columns can't empty: the 2♠ and 3♠ can't go up nor onto a card;
+#: the 8♥ waits for the 7♥, and for a black Nine to show, but the 9♠ keeps the 8♦ on it for good
+#: (the 8♦ waits for the 7♦, and its other parent, the 9♣, is up); the Queens and Kings wait for the
+#: Sevens and for the K♠, in the waste. The J♠ can only go from one red Queen to the other.
+CHAINED = dict(
+    foundations="KC 6D 6H -",
+    columns={1: "2S", 2: "3S", 3: "8H", 4: "9S 8D", 5: "QH JS", 6: "QD", 7: "KH", 8: "KD"},
+    waste="4S 6S 7S 8S TS QS KS 9D TD JD 9H TH JH 7D 7H AS 5S",
+    stock="",
+    rest="waste",
+)
+
+
+def test_cards_that_can_only_wait_on_each_other_make_the_position_lost_at_once():
+    game = gate(position(**CHAINED))  # type: ignore[arg-type]
+    search = Search(game, compiled=False)
+    assert search._columns_are_chained()
+    assert brute_force(game) is False
+    found = solve(game)
+    assert found.verdict is Verdict.LOST and found.nodes == 1
+    alone = dataclasses.replace(NO_DOMINANCES, column_chains=True)
+    assert solve(game, dominances=alone).nodes == 1
+    assert solve(game, dominances=NO_DOMINANCES).nodes > 1  # the J♠ goes to the Q♦ first
+
+
+def test_a_card_with_a_card_on_it_for_good_can_still_carry_it_away():
+    # The 8♠ stays on the 9♥ (the A♠ is in the waste, and the 8♠'s other parent, the 9♦, is up), but
+    # the 9♥ can still move, carrying the 8♠, onto the 10♠: column 1 empties and the 4♠ fills it, the
+    # A♠ goes up, and the spades follow. Counting a card that has a card on it for good as unable to
+    # move would call this lost.
+    game = gate(position(variant="little-gate", foundations="KC KD 8H -",
+                         columns={1: "9H 8S", 2: "JH TS", 3: "2S", 4: "3S"},
+                         waste="KH QH TH KS QS JS 9S 7S 6S 5S AS 4S", stock="", rest="waste"))
+    assert not Search(game, compiled=False)._columns_are_chained()
+    assert brute_force(game) is True
+    found = solve(game)
+    assert found.verdict is Verdict.WINNABLE
+    assert_line_wins(game, found.line)
+
+
+def test_the_hints_search_without_the_column_chains_cut():
+    from gatebot.solver.gate.hint import HINT_DOMINANCES
+
+    assert DEFAULT_DOMINANCES.column_chains and not HINT_DOMINANCES.column_chains
