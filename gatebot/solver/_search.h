@@ -1,10 +1,10 @@
 /* What the compiled search cores (solver/archway/_core.c, solver/canfield/_core.c,
  * solver/gate/_core.c) share: Python's random numbers and shuffle (so a compiled search restarts in
  * the order the Python one does), the 64-bit hash of a position's key bytes, the table of positions
- * seen, the clock, the Luby restart schedule, the check for a signal's handler while the GIL is
- * released, and reading and writing rows of cards and sequences of steps (Archway's core takes the
- * mixing function, the zeroed memory, the clock, the signal check and the rows; its table of
- * positions is its own, of exact keys).
+ * seen, the arrays that grow as a search goes deeper, the clock, the Luby restart schedule, the check
+ * for a signal's handler while the GIL is released, and reading and writing rows of cards and
+ * sequences of steps (Archway's core takes the mixing function, the zeroed memory, the growing arrays,
+ * the clock, the signal check and the rows; its table of positions is its own, of exact keys).
  *
  * Static functions only: each core includes this once and is its own translation unit. The
  * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.
@@ -201,6 +201,30 @@ static Entry *table_room(Table *table, uint64_t key) {
     }
     return table_slot(table, key);
 }
+
+/* ---- Arrays that grow: a search's frames, steps, lost keys. ---- */
+
+/* ``items`` (an array of ``*room`` items of ``size`` bytes) with room for ``need``: as it is when they
+ * fit, else reallocated, doubled from ``first`` (when it has no room yet) until they do, ``*room`` set
+ * to the new size. When memory runs out, ``items`` as it was and ``*room`` unchanged. */
+static inline void *grown(void *items, size_t *room, size_t need, size_t first, size_t size) {
+    if (need <= *room)
+        return items;
+    size_t bigger = *room ? *room * 2 : first;
+    while (bigger < need)
+        bigger *= 2;
+    void *moved = realloc(items, bigger * size);
+    if (!moved)
+        return items;
+    *room = bigger;
+    return moved;
+}
+
+/* Makes room in ``array`` (a pointer lvalue; ``room`` its size in items, a size_t lvalue) for
+ * ``need`` items, as grown() does; 1 when they fit, 0 when memory ran out (``array`` then kept).
+ * ``array``, ``room`` and ``need`` are evaluated more than once: pass plain fields and sums. */
+#define GROW(array, room, need, first) \
+    ((array) = grown((array), &(room), (need), (first), sizeof *(array)), (need) <= (room))
 
 /* ---- Time, restarts, signals. ---- */
 

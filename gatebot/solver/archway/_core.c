@@ -483,24 +483,9 @@ enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT
 
 /* A frame for the position reached, its moves generated; 0 when memory ran out. */
 static int push(Search *s, Key key) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        if (!frames)
-            return 0;
-        s->frames = frames;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 64 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (!steps)
-            return 0;
-        s->steps = steps;
-        s->steps_room = room;
-    }
+    if (!GROW(s->frames, s->frames_room, s->nframes + 1, 256) ||
+        !GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 64 * MAXMOVES))
+        return 0;
     Frame *frame = &s->frames[s->nframes++];
     frame->key = key;
     frame->first = s->nsteps;
@@ -512,14 +497,8 @@ static int push(Search *s, Key key) {
 }
 
 static int prove_lost(Search *s, Key key) {
-    if (s->nlost == s->lost_room) {
-        size_t room = s->lost_room ? s->lost_room * 2 : 1024;
-        Key *lost = realloc(s->lost, room * sizeof(Key));
-        if (!lost)
-            return 0;
-        s->lost = lost;
-        s->lost_room = room;
-    }
+    if (!GROW(s->lost, s->lost_room, s->nlost + 1, 1024))
+        return 0;
     s->lost[s->nlost++] = key;
     return keys_mark(&s->keys, key, LOST);
 }
@@ -668,14 +647,8 @@ typedef struct {
 } Layer;
 
 static int layer_add(Layer *layer, double rated, long long order, int first, const Pos *p) {
-    if (layer->n == layer->room) {
-        size_t room = layer->room ? layer->room * 2 : 64;
-        Beam *items = realloc(layer->items, room * sizeof(Beam));
-        if (!items)
-            return 0;
-        layer->items = items;
-        layer->room = room;
-    }
+    if (!GROW(layer->items, layer->room, layer->n + 1, 64))
+        return 0;
     Beam *item = &layer->items[layer->n++];
     item->rating = rated;
     item->order = order;

@@ -691,8 +691,9 @@ typedef struct {
     size_t nframes, frames_room;
     Step *steps;
     uint64_t *keys; /* keys[i]: the key of the position steps[i] leads to */
-    size_t nsteps, steps_room;
+    size_t nsteps, steps_room, keys_room;
     Step *path; /* path[i]: the step from frames[i] to frames[i + 1] */
+    size_t path_room;
     PyThreadState *thread; /* the caller's, while the search runs without the GIL */
 } Search;
 
@@ -701,32 +702,11 @@ enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
 /* Pushes a frame for ``p`` with the moves to search from it (none when deadlocked); 0 when out of memory.
  * ``p`` was reached by ``step`` from the top frame, or is the start when there is no frame. */
 static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const Step *step) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        Step *path = realloc(s->path, room * sizeof(Step));
-        if (frames)
-            s->frames = frames;
-        if (path)
-            s->path = path;
-        if (!frames || !path)
-            return 0;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 16 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (steps)
-            s->steps = steps;
-        uint64_t *keys = realloc(s->keys, room * sizeof(uint64_t));
-        if (keys)
-            s->keys = keys;
-        if (!steps || !keys)
-            return 0;
-        s->steps_room = room;
-    }
+    if (!GROW(s->frames, s->frames_room, s->nframes + 1, 256) ||
+        !GROW(s->path, s->path_room, s->nframes + 1, 256) ||
+        !GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 16 * MAXMOVES) ||
+        !GROW(s->keys, s->keys_room, s->nsteps + MAXMOVES, 16 * MAXMOVES))
+        return 0;
     const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL; /* after any realloc */
     Frame *frame = &s->frames[s->nframes++];
     frame->pos = *p;

@@ -737,25 +737,8 @@ typedef struct {
 enum { ENTERED, SKIPPED, WON, SPENT, FULL, OUT_OF_MEMORY, INTERRUPTED };
 
 static int make_room(Search *s) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        if (!frames)
-            return 0;
-        s->frames = frames;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 16 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (!steps)
-            return 0;
-        s->steps = steps;
-        s->steps_room = room;
-    }
-    return 1;
+    return GROW(s->frames, s->frames_room, s->nframes + 1, 256) &&
+           GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 16 * MAXMOVES);
 }
 
 /* _dfs(focus) up to its loop over the moves: a frame pushed with them, or why not. */
