@@ -2,7 +2,8 @@
  * solver/gate/_core.c) share: Python's random numbers and shuffle (so a compiled search restarts in
  * the order the Python one does), the 64-bit hash of a position's key bytes, the table of positions
  * seen, the arrays that grow as a search goes deeper, the clock, the Luby restart schedule, the check
- * for a signal's handler while the GIL is released, and reading and writing rows of cards and
+ * for a signal's handler while the GIL is released, the verdicts and the node counts a search answers
+ * with, and reading and writing rows of cards and
  * sequences of steps (Archway's core takes the mixing function, the zeroed memory, the growing arrays,
  * the clock, the signal check and the rows; its table of positions is its own, of exact keys).
  *
@@ -256,6 +257,35 @@ static long long luby(long long i) {
             k++;
     }
     return 1LL << (k - 1);
+}
+
+/* ---- A search's verdict, and what Python is told of it. ---- */
+
+/* What a search comes to: LOST, WON and UNRESOLVED (out of budget) answer the caller; NO_MEMORY and
+ * INTERRUPTED (a signal's handler raised) become exceptions. */
+enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
+
+/* Whether ``verdict`` answers the caller, the GIL held again; when not, an exception is set (MemoryError,
+ * or the signal handler's own, already set). */
+static inline int verdict_reached(int verdict) {
+    if (verdict == VERDICT_NO_MEMORY)
+        PyErr_NoMemory();
+    return verdict < VERDICT_NO_MEMORY;
+}
+
+/* The verdict as a search's ``won``: True, False, or None when out of budget (a borrowed reference). */
+static inline PyObject *won_object(int verdict) {
+    return verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
+}
+
+/* Whether a search's node count so far and its budget are ones it can count to without overflow; 0
+ * with a ValueError set when not. */
+static inline int node_counts_fit(long long nodes, long long max_nodes) {
+    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
+        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+        return 0;
+    }
+    return 1;
 }
 
 /* ---- Rows of cards, as the Python searches hand them over: bytes of card numbers, tops last. ---- */

@@ -479,7 +479,6 @@ typedef struct {
     PyThreadState *thread; /* the caller's, while the search runs without the GIL */
 } Search;
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
 
 /* A frame for the position reached, its moves generated; 0 when memory ran out. */
 static int push(Search *s, Key key) {
@@ -1154,10 +1153,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "packed is a list of the bytes earlier searches gave");
         return NULL;
     }
-    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
-        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+    if (!node_counts_fit(nodes, max_nodes))
         return NULL;
-    }
     if (max_seconds != max_seconds) {
         PyErr_SetString(PyExc_ValueError, "max_seconds must be a number");
         return NULL;
@@ -1194,12 +1191,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     s->deadline = now() + max_seconds;
     int verdict = run_search(s, max_nodes);
     PyEval_RestoreThread(s->thread);
-    if (verdict == VERDICT_INTERRUPTED)
-        goto done; /* the handler's exception is set */
-    if (verdict == VERDICT_NO_MEMORY) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     PyObject *proved = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(s->nlost * KEY_BYTES));
     if (!proved)
         goto done;
@@ -1229,8 +1222,7 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         Py_DECREF(line);
         goto done;
     }
-    PyObject *won = verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
-    result = Py_BuildValue("(ONLiNN)", won, line, s->nodes, s->best_score, first, proved);
+    result = Py_BuildValue("(ONLiNN)", won_object(verdict), line, s->nodes, s->best_score, first, proved);
 done:
     free(s->keys.slots);
     free(s->lost);

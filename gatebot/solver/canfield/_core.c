@@ -785,10 +785,8 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
     return DONE_LOST;
 }
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED };
-
-/* Runs the search; the verdict, -1 when memory ran out, -2 when a signal's handler raised. The line
- * is s->path[0 .. s->nframes). */
+/* Runs the search; the verdict (VERDICT_NO_MEMORY when memory ran out, VERDICT_INTERRUPTED when a
+ * signal's handler raised). The line is s->path[0 .. s->nframes). */
 static int run_search(Search *s, const Pos *start) {
     long long attempt = 0;
     while (1) {
@@ -802,9 +800,9 @@ static int run_search(Search *s, const Pos *start) {
         if (outcome == DONE_LOST)
             return VERDICT_LOST;
         if (outcome == NO_MEMORY)
-            return -1;
+            return VERDICT_NO_MEMORY;
         if (outcome == INTERRUPTED)
-            return -2;
+            return VERDICT_INTERRUPTED;
         if (s->nodes >= s->max_nodes || now() > s->deadline)
             return VERDICT_UNRESOLVED;
     }
@@ -1110,12 +1108,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     int verdict = run_search(&s, &start);
     PyEval_RestoreThread(s.thread);
     PyObject *result = NULL;
-    if (verdict == -2)
-        goto done; /* the handler's exception is set */
-    if (verdict < 0) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0;
     PyObject *line = sequence_of(1, s.path, length, sizeof(Step), step_object);
     if (!line)

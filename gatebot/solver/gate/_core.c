@@ -848,7 +848,6 @@ static int attempt(Search *s) {
     }
 }
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
 
 /* Search.run: restarts until a verdict or the budget's end. The line is the frames' ``played``,
  * frames[0 .. nframes - 1) (the last frame is the won position's, which has none). */
@@ -1119,10 +1118,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOLd|LiOK:search", names, &position, &rules, &seen, &max_nodes,
                                      &max_seconds, &nodes, &best_score, &best_first, &table_limit))
         return NULL;
-    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
-        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+    if (!node_counts_fit(nodes, max_nodes))
         return NULL;
-    }
     if (table_limit < 1024) {
         PyErr_SetString(PyExc_ValueError, "the table takes at least 1024 slots");
         return NULL;
@@ -1146,12 +1143,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     s->deadline = now() + max_seconds;
     int verdict = run_search(s, max_nodes);
     PyEval_RestoreThread(s->thread);
-    if (verdict == VERDICT_INTERRUPTED)
-        goto done; /* the handler's exception is set */
-    if (verdict == VERDICT_NO_MEMORY) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s->nframes : 0;
     PyObject *line = sequence_of(1, length ? &s->frames[0].played : NULL, length, sizeof(Frame), step_object);
     if (!line)
@@ -1167,8 +1160,7 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         Py_DECREF(line);
         goto done;
     }
-    PyObject *won = verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
-    result = Py_BuildValue("(ONLiN)", won, line, s->nodes, s->best_score, first);
+    result = Py_BuildValue("(ONLiN)", won_object(verdict), line, s->nodes, s->best_score, first);
 done:
     table_free(&s->seen);
     free(s->frames);
