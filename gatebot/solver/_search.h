@@ -159,10 +159,17 @@ typedef struct {
  * deal 830's proof (7,385,036 positions) took 9.1-10.4 s with them and 6.6 s without (docs/solver.md). */
 static void *zeroed(size_t bytes) { return calloc(bytes, 1); }
 
-static int table_init(Table *table, size_t capacity) {
+/* The slots of a table for ``capacity`` entries (this one's, or Archway's of exact keys): a power of
+ * two, at least 1024, at least twice ``capacity``, so that it starts at most half full. */
+static inline size_t table_size(size_t capacity) {
     size_t size = 1024;
     while (size < capacity * 2)
         size <<= 1;
+    return size;
+}
+
+static int table_init(Table *table, size_t capacity) {
+    size_t size = table_size(capacity);
     table->slots = zeroed(size * sizeof(Entry));
     table->mask = size - 1;
     table->count = 0;

@@ -406,9 +406,7 @@ typedef struct {
 } Keys;
 
 static int keys_init(Keys *keys, size_t capacity) {
-    size_t size = 1024;
-    while (size < capacity * 2)
-        size <<= 1;
+    size_t size = table_size(capacity);
     keys->slots = zeroed(size * sizeof(Slot));
     keys->mask = size - 1;
     keys->count = 0;
