@@ -1000,13 +1000,17 @@ bad:
     return 0;
 }
 
-static PyObject *core_moves(PyObject *self, PyObject *args) {
+/* A function's two arguments, a position and its rules (``format``: "OO:" and its name), into ``p`` and
+ * ``r``; 0 with an exception set when they aren't ones. */
+static int read_position_and_rules(PyObject *args, const char *format, Pos *p, Rules *r) {
     PyObject *position, *rules;
-    if (!PyArg_ParseTuple(args, "OO:moves", &position, &rules))
-        return NULL;
+    return PyArg_ParseTuple(args, format, &position, &rules) && read_position(position, p) && read_rules(rules, r);
+}
+
+static PyObject *core_moves(PyObject *self, PyObject *args) {
     Pos p;
     Rules r;
-    if (!read_position(position, &p) || !read_rules(rules, &r))
+    if (!read_position_and_rules(args, "OO:moves", &p, &r))
         return NULL;
     Step found[MAXMOVES];
     return sequence_of(0, found, gen_moves(&p, &r, found), sizeof(Step), step_object);
@@ -1025,12 +1029,9 @@ static PyObject *core_play(PyObject *self, PyObject *args) {
 }
 
 static PyObject *core_key(PyObject *self, PyObject *args) {
-    PyObject *position, *rules;
-    if (!PyArg_ParseTuple(args, "OO:key", &position, &rules))
-        return NULL;
     Pos p;
     Rules r;
-    if (!read_position(position, &p) || !read_rules(rules, &r))
+    if (!read_position_and_rules(args, "OO:key", &p, &r))
         return NULL;
     return key_object(make_key(&p, r.prune));
 }
