@@ -15,6 +15,7 @@
 #define GATEBOT_SOLVER_SEARCH_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -325,6 +326,26 @@ static int read_cards(PyObject *value, const char *game, const char *name, Row *
     row->n = (int)n;
     memcpy(row->c, cards, (size_t)n);
     return 1;
+}
+
+/* ``value`` (a tuple or list of four ints: the cards on each suit's foundation, 0 to 13) into ``found``;
+ * 0 with an exception set when it isn't one, its message naming ``game`` ("Gate", "Canfield"). */
+static inline int read_foundations(PyObject *value, const char *game, int found[4]) {
+    char message[80];
+    snprintf(message, sizeof message, "a %s position's foundations must be a tuple", game);
+    PyObject *counts = PySequence_Fast(value, message);
+    if (!counts)
+        return 0;
+    int ok = PySequence_Fast_GET_SIZE(counts) == 4;
+    for (int suit = 0; ok && suit < 4; suit++) {
+        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
+        ok = count >= 0 && count <= 13;
+        found[suit] = (int)count;
+    }
+    Py_DECREF(counts);
+    if (!ok && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "a %s position has four foundations of 0 to 13 cards", game);
+    return ok;
 }
 
 /* A row as Python's bytes (a ``const Row *``, untyped so that it can be a sequence_of's convert). */

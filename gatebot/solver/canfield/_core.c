@@ -861,22 +861,10 @@ static int read_position(PyObject *position, Pos *p) {
     PyObject *foundations = PyObject_GetAttrString(position, "foundations");
     if (!foundations)
         return 0;
-    PyObject *counts = PySequence_Fast(foundations, "a Canfield position's foundations must be a tuple");
+    int ok = read_foundations(foundations, "Canfield", p->found);
     Py_DECREF(foundations);
-    if (!counts)
+    if (!ok)
         return 0;
-    int ok = PySequence_Fast_GET_SIZE(counts) == 4;
-    for (int suit = 0; ok && suit < 4; suit++) {
-        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
-        ok = count >= 0 && count <= RANKS;
-        p->found[suit] = (int)count;
-    }
-    Py_DECREF(counts);
-    if (!ok) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "a Canfield position has four foundations of 0 to 13 cards");
-        return 0;
-    }
     PyObject *piles = PyObject_GetAttrString(position, "piles");
     if (!piles)
         return 0;

@@ -910,21 +910,8 @@ static int read_position(PyObject *object, Pos *p) {
         !read_cards(PyTuple_GET_ITEM(object, 3), "Gate", "waste", &p->waste) ||
         !read_cards(PyTuple_GET_ITEM(object, 4), "Gate", "stock", &p->stock))
         return 0;
-    PyObject *counts = PySequence_Fast(PyTuple_GET_ITEM(object, 5), "a Gate position's foundations must be a tuple");
-    if (!counts)
+    if (!read_foundations(PyTuple_GET_ITEM(object, 5), "Gate", p->found))
         return 0;
-    ok = PySequence_Fast_GET_SIZE(counts) == 4;
-    for (int suit = 0; ok && suit < 4; suit++) {
-        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
-        ok = count >= 0 && count <= 13;
-        p->found[suit] = (int)count;
-    }
-    Py_DECREF(counts);
-    if (!ok) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "a Gate position has four foundations of 0 to 13 cards");
-        return 0;
-    }
     /* Every card once at most, and none on its foundation too: then no pile can outgrow its row. */
     uint8_t where[NCARDS];
     memset(where, 0, sizeof where);
