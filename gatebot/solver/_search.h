@@ -296,6 +296,19 @@ static inline int node_counts_fit(long long nodes, long long max_nodes) {
     return 1;
 }
 
+/* ---- Reading Python's values. ---- */
+
+/* ``owned`` (a new reference, or NULL with an exception set, as the call that made it answers) as a C
+ * long in ``out``, the reference dropped; 0 with an exception set when there was none or it isn't an
+ * int that fits. */
+static inline int take_long(PyObject *owned, long *out) {
+    if (!owned)
+        return 0;
+    *out = PyLong_AsLong(owned);
+    Py_DECREF(owned);
+    return !(*out == -1 && PyErr_Occurred());
+}
+
 /* ---- Rows of cards, as the Python searches hand them over: bytes of card numbers, tops last. ---- */
 
 #define NCARDS 52

@@ -885,11 +885,8 @@ static int read_key(PyObject *object, Key *key) {
     PyObject *shift = PyLong_FromLong(64);
     PyObject *high = shift ? PyNumber_Rshift(object, shift) : NULL;
     Py_XDECREF(shift);
-    if (!high)
-        return 0;
-    long value = PyLong_AsLong(high);
-    Py_DECREF(high);
-    if (value == -1 && PyErr_Occurred())
+    long value;
+    if (!take_long(high, &value))
         return 0;
     if (value < 0 || value > 255) {
         PyErr_SetString(PyExc_ValueError, "an Archway position's key is an int from 0 to 2**72");

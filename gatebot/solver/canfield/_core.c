@@ -813,12 +813,8 @@ static int run_search(Search *s, const Pos *start) {
 static PyObject *S_f, *S_t, *S_p, *S_W, *S_d, *S_n, *S_r, *S_w;
 
 static int read_int(PyObject *position, const char *name, int low, int high, int *out) {
-    PyObject *value = PyObject_GetAttrString(position, name);
-    if (!value)
-        return 0;
-    long number = PyLong_AsLong(value);
-    Py_DECREF(value);
-    if (number == -1 && PyErr_Occurred())
+    long number;
+    if (!take_long(PyObject_GetAttrString(position, name), &number))
         return 0;
     if (number < low || number > high) {
         PyErr_Format(PyExc_ValueError, "a Canfield position's %s can't be %ld", name, number);
