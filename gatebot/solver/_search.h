@@ -1,10 +1,11 @@
 /* What the compiled search cores (solver/archway/_core.c, solver/canfield/_core.c,
  * solver/gate/_core.c) share: Python's random numbers and shuffle (so a compiled search restarts in
  * the order the Python one does), the 64-bit hash of a position's key bytes, the table of positions
- * seen, the clock, the Luby restart schedule, the check for a signal's handler while the GIL is
- * released, and reading and writing rows of cards and sequences of steps (Archway's core takes the
- * mixing function, the zeroed memory, the clock, the signal check and the rows; its table of
- * positions is its own, of exact keys).
+ * seen, the arrays that grow as a search goes deeper, the clock, the Luby restart schedule, the check
+ * for a signal's handler while the GIL is released, the verdicts and the node counts a search answers
+ * with, and reading and writing rows of cards and
+ * sequences of steps (Archway's core takes the mixing function, the zeroed memory, the growing arrays,
+ * the clock, the signal check and the rows; its table of positions is its own, of exact keys).
  *
  * Static functions only: each core includes this once and is its own translation unit. The
  * includer has Python.h included first (PY_SSIZE_T_CLEAN defined), as Python asks.
@@ -14,6 +15,7 @@
 #define GATEBOT_SOLVER_SEARCH_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -158,10 +160,17 @@ typedef struct {
  * deal 830's proof (7,385,036 positions) took 9.1-10.4 s with them and 6.6 s without (docs/solver.md). */
 static void *zeroed(size_t bytes) { return calloc(bytes, 1); }
 
-static int table_init(Table *table, size_t capacity) {
+/* The slots of a table for ``capacity`` entries (this one's, or Archway's of exact keys): a power of
+ * two, at least 1024, at least twice ``capacity``, so that it starts at most half full. */
+static inline size_t table_size(size_t capacity) {
     size_t size = 1024;
     while (size < capacity * 2)
         size <<= 1;
+    return size;
+}
+
+static int table_init(Table *table, size_t capacity) {
+    size_t size = table_size(capacity);
     table->slots = zeroed(size * sizeof(Entry));
     table->mask = size - 1;
     table->count = 0;
@@ -202,6 +211,30 @@ static Entry *table_room(Table *table, uint64_t key) {
     return table_slot(table, key);
 }
 
+/* ---- Arrays that grow: a search's frames, steps, lost keys. ---- */
+
+/* ``items`` (an array of ``*room`` items of ``size`` bytes) with room for ``need``: as it is when they
+ * fit, else reallocated, doubled from ``first`` (when it has no room yet) until they do, ``*room`` set
+ * to the new size. When memory runs out, ``items`` as it was and ``*room`` unchanged. */
+static inline void *grown(void *items, size_t *room, size_t need, size_t first, size_t size) {
+    if (need <= *room)
+        return items;
+    size_t bigger = *room ? *room * 2 : first;
+    while (bigger < need)
+        bigger *= 2;
+    void *moved = realloc(items, bigger * size);
+    if (!moved)
+        return items;
+    *room = bigger;
+    return moved;
+}
+
+/* Makes room in ``array`` (a pointer lvalue; ``room`` its size in items, a size_t lvalue) for
+ * ``need`` items, as grown() does; 1 when they fit, 0 when memory ran out (``array`` then kept).
+ * ``array``, ``room`` and ``need`` are evaluated more than once: pass plain fields and sums. */
+#define GROW(array, room, need, first) \
+    ((array) = grown((array), &(room), (need), (first), sizeof *(array)), (need) <= (room))
+
 /* ---- Time, restarts, signals. ---- */
 
 /* Whether a signal's Python handler raised (Ctrl-C: KeyboardInterrupt), which stops the search as it
@@ -234,6 +267,48 @@ static long long luby(long long i) {
     return 1LL << (k - 1);
 }
 
+/* ---- A search's verdict, and what Python is told of it. ---- */
+
+/* What a search comes to: LOST, WON and UNRESOLVED (out of budget) answer the caller; NO_MEMORY and
+ * INTERRUPTED (a signal's handler raised) become exceptions. */
+enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
+
+/* Whether ``verdict`` answers the caller, the GIL held again; when not, an exception is set (MemoryError,
+ * or the signal handler's own, already set). */
+static inline int verdict_reached(int verdict) {
+    if (verdict == VERDICT_NO_MEMORY)
+        PyErr_NoMemory();
+    return verdict < VERDICT_NO_MEMORY;
+}
+
+/* The verdict as a search's ``won``: True, False, or None when out of budget (a borrowed reference). */
+static inline PyObject *won_object(int verdict) {
+    return verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
+}
+
+/* Whether a search's node count so far and its budget are ones it can count to without overflow; 0
+ * with a ValueError set when not. */
+static inline int node_counts_fit(long long nodes, long long max_nodes) {
+    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
+        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- Reading Python's values. ---- */
+
+/* ``owned`` (a new reference, or NULL with an exception set, as the call that made it answers) as a C
+ * long in ``out``, the reference dropped; 0 with an exception set when there was none or it isn't an
+ * int that fits. */
+static inline int take_long(PyObject *owned, long *out) {
+    if (!owned)
+        return 0;
+    *out = PyLong_AsLong(owned);
+    Py_DECREF(owned);
+    return !(*out == -1 && PyErr_Occurred());
+}
+
 /* ---- Rows of cards, as the Python searches hand them over: bytes of card numbers, tops last. ---- */
 
 #define NCARDS 52
@@ -264,6 +339,26 @@ static int read_cards(PyObject *value, const char *game, const char *name, Row *
     row->n = (int)n;
     memcpy(row->c, cards, (size_t)n);
     return 1;
+}
+
+/* ``value`` (a tuple or list of four ints: the cards on each suit's foundation, 0 to 13) into ``found``;
+ * 0 with an exception set when it isn't one, its message naming ``game`` ("Gate", "Canfield"). */
+static inline int read_foundations(PyObject *value, const char *game, int found[4]) {
+    char message[80];
+    snprintf(message, sizeof message, "a %s position's foundations must be a tuple", game);
+    PyObject *counts = PySequence_Fast(value, message);
+    if (!counts)
+        return 0;
+    int ok = PySequence_Fast_GET_SIZE(counts) == 4;
+    for (int suit = 0; ok && suit < 4; suit++) {
+        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
+        ok = count >= 0 && count <= 13;
+        found[suit] = (int)count;
+    }
+    Py_DECREF(counts);
+    if (!ok && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "a %s position has four foundations of 0 to 13 cards", game);
+    return ok;
 }
 
 /* A row as Python's bytes (a ``const Row *``, untyped so that it can be a sequence_of's convert). */

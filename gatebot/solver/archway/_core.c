@@ -406,9 +406,7 @@ typedef struct {
 } Keys;
 
 static int keys_init(Keys *keys, size_t capacity) {
-    size_t size = 1024;
-    while (size < capacity * 2)
-        size <<= 1;
+    size_t size = table_size(capacity);
     keys->slots = zeroed(size * sizeof(Slot));
     keys->mask = size - 1;
     keys->count = 0;
@@ -479,28 +477,12 @@ typedef struct {
     PyThreadState *thread; /* the caller's, while the search runs without the GIL */
 } Search;
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
 
 /* A frame for the position reached, its moves generated; 0 when memory ran out. */
 static int push(Search *s, Key key) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        if (!frames)
-            return 0;
-        s->frames = frames;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 64 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (!steps)
-            return 0;
-        s->steps = steps;
-        s->steps_room = room;
-    }
+    if (!GROW(s->frames, s->frames_room, s->nframes + 1, 256) ||
+        !GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 64 * MAXMOVES))
+        return 0;
     Frame *frame = &s->frames[s->nframes++];
     frame->key = key;
     frame->first = s->nsteps;
@@ -512,14 +494,8 @@ static int push(Search *s, Key key) {
 }
 
 static int prove_lost(Search *s, Key key) {
-    if (s->nlost == s->lost_room) {
-        size_t room = s->lost_room ? s->lost_room * 2 : 1024;
-        Key *lost = realloc(s->lost, room * sizeof(Key));
-        if (!lost)
-            return 0;
-        s->lost = lost;
-        s->lost_room = room;
-    }
+    if (!GROW(s->lost, s->lost_room, s->nlost + 1, 1024))
+        return 0;
     s->lost[s->nlost++] = key;
     return keys_mark(&s->keys, key, LOST);
 }
@@ -668,14 +644,8 @@ typedef struct {
 } Layer;
 
 static int layer_add(Layer *layer, double rated, long long order, int first, const Pos *p) {
-    if (layer->n == layer->room) {
-        size_t room = layer->room ? layer->room * 2 : 64;
-        Beam *items = realloc(layer->items, room * sizeof(Beam));
-        if (!items)
-            return 0;
-        layer->items = items;
-        layer->room = room;
-    }
+    if (!GROW(layer->items, layer->room, layer->n + 1, 64))
+        return 0;
     Beam *item = &layer->items[layer->n++];
     item->rating = rated;
     item->order = order;
@@ -915,11 +885,8 @@ static int read_key(PyObject *object, Key *key) {
     PyObject *shift = PyLong_FromLong(64);
     PyObject *high = shift ? PyNumber_Rshift(object, shift) : NULL;
     Py_XDECREF(shift);
-    if (!high)
-        return 0;
-    long value = PyLong_AsLong(high);
-    Py_DECREF(high);
-    if (value == -1 && PyErr_Occurred())
+    long value;
+    if (!take_long(high, &value))
         return 0;
     if (value < 0 || value > 255) {
         PyErr_SetString(PyExc_ValueError, "an Archway position's key is an int from 0 to 2**72");
@@ -1030,13 +997,17 @@ bad:
     return 0;
 }
 
-static PyObject *core_moves(PyObject *self, PyObject *args) {
+/* A function's two arguments, a position and its rules (``format``: "OO:" and its name), into ``p`` and
+ * ``r``; 0 with an exception set when they aren't ones. */
+static int read_position_and_rules(PyObject *args, const char *format, Pos *p, Rules *r) {
     PyObject *position, *rules;
-    if (!PyArg_ParseTuple(args, "OO:moves", &position, &rules))
-        return NULL;
+    return PyArg_ParseTuple(args, format, &position, &rules) && read_position(position, p) && read_rules(rules, r);
+}
+
+static PyObject *core_moves(PyObject *self, PyObject *args) {
     Pos p;
     Rules r;
-    if (!read_position(position, &p) || !read_rules(rules, &r))
+    if (!read_position_and_rules(args, "OO:moves", &p, &r))
         return NULL;
     Step found[MAXMOVES];
     return sequence_of(0, found, gen_moves(&p, &r, found), sizeof(Step), step_object);
@@ -1055,12 +1026,9 @@ static PyObject *core_play(PyObject *self, PyObject *args) {
 }
 
 static PyObject *core_key(PyObject *self, PyObject *args) {
-    PyObject *position, *rules;
-    if (!PyArg_ParseTuple(args, "OO:key", &position, &rules))
-        return NULL;
     Pos p;
     Rules r;
-    if (!read_position(position, &p) || !read_rules(rules, &r))
+    if (!read_position_and_rules(args, "OO:key", &p, &r))
         return NULL;
     return key_object(make_key(&p, r.prune));
 }
@@ -1181,10 +1149,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "packed is a list of the bytes earlier searches gave");
         return NULL;
     }
-    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
-        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+    if (!node_counts_fit(nodes, max_nodes))
         return NULL;
-    }
     if (max_seconds != max_seconds) {
         PyErr_SetString(PyExc_ValueError, "max_seconds must be a number");
         return NULL;
@@ -1221,12 +1187,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     s->deadline = now() + max_seconds;
     int verdict = run_search(s, max_nodes);
     PyEval_RestoreThread(s->thread);
-    if (verdict == VERDICT_INTERRUPTED)
-        goto done; /* the handler's exception is set */
-    if (verdict == VERDICT_NO_MEMORY) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     PyObject *proved = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(s->nlost * KEY_BYTES));
     if (!proved)
         goto done;
@@ -1256,8 +1218,7 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         Py_DECREF(line);
         goto done;
     }
-    PyObject *won = verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
-    result = Py_BuildValue("(ONLiNN)", won, line, s->nodes, s->best_score, first, proved);
+    result = Py_BuildValue("(ONLiNN)", won_object(verdict), line, s->nodes, s->best_score, first, proved);
 done:
     free(s->keys.slots);
     free(s->lost);

@@ -103,21 +103,21 @@ import gc
 import time
 from collections.abc import Iterable, Sequence
 from itertools import product
+from typing import TYPE_CHECKING
 
 from gatebot.messages import Text, _
 from gatebot.rules import Game, Move
 from gatebot.rules.archway import ArchwayGame, RawArchway
 from gatebot.rules.cards import CARD_TEXT, CARD_WORDS
+from gatebot.solver.compiled import import_core
 from gatebot.solver.results import DEFAULT_NODES, DEFAULT_SECONDS, Hint, Outlook, Solution, Verdict
 
-try:
-    import gatebot.solver.archway._core as _core  # not `from … import`: its error names the module
-except ImportError as error:  # built without a C compiler, or not built at all
-    _core = None  # type: ignore[assignment]
-    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
-    NOT_COMPILED: str | None = str(error) or type(error).__name__
+#: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+_loaded, NOT_COMPILED = import_core("gatebot.solver.archway._core")
+if TYPE_CHECKING:
+    import gatebot.solver.archway._core as _core  # its stub types the calls; None when not compiled
 else:
-    NOT_COMPILED = None
+    _core = _loaded
 #: Whether :meth:`Search.run` searches with the compiled core rather than in Python.
 COMPILED = NOT_COMPILED is None
 

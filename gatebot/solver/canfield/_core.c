@@ -691,8 +691,9 @@ typedef struct {
     size_t nframes, frames_room;
     Step *steps;
     uint64_t *keys; /* keys[i]: the key of the position steps[i] leads to */
-    size_t nsteps, steps_room;
+    size_t nsteps, steps_room, keys_room;
     Step *path; /* path[i]: the step from frames[i] to frames[i + 1] */
+    size_t path_room;
     PyThreadState *thread; /* the caller's, while the search runs without the GIL */
 } Search;
 
@@ -701,32 +702,11 @@ enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
 /* Pushes a frame for ``p`` with the moves to search from it (none when deadlocked); 0 when out of memory.
  * ``p`` was reached by ``step`` from the top frame, or is the start when there is no frame. */
 static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const Step *step) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        Step *path = realloc(s->path, room * sizeof(Step));
-        if (frames)
-            s->frames = frames;
-        if (path)
-            s->path = path;
-        if (!frames || !path)
-            return 0;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 16 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (steps)
-            s->steps = steps;
-        uint64_t *keys = realloc(s->keys, room * sizeof(uint64_t));
-        if (keys)
-            s->keys = keys;
-        if (!steps || !keys)
-            return 0;
-        s->steps_room = room;
-    }
+    if (!GROW(s->frames, s->frames_room, s->nframes + 1, 256) ||
+        !GROW(s->path, s->path_room, s->nframes + 1, 256) ||
+        !GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 16 * MAXMOVES) ||
+        !GROW(s->keys, s->keys_room, s->nsteps + MAXMOVES, 16 * MAXMOVES))
+        return 0;
     const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL; /* after any realloc */
     Frame *frame = &s->frames[s->nframes++];
     frame->pos = *p;
@@ -805,10 +785,8 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
     return DONE_LOST;
 }
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED };
-
-/* Runs the search; the verdict, -1 when memory ran out, -2 when a signal's handler raised. The line
- * is s->path[0 .. s->nframes). */
+/* Runs the search; the verdict (VERDICT_NO_MEMORY when memory ran out, VERDICT_INTERRUPTED when a
+ * signal's handler raised). The line is s->path[0 .. s->nframes). */
 static int run_search(Search *s, const Pos *start) {
     long long attempt = 0;
     while (1) {
@@ -822,9 +800,9 @@ static int run_search(Search *s, const Pos *start) {
         if (outcome == DONE_LOST)
             return VERDICT_LOST;
         if (outcome == NO_MEMORY)
-            return -1;
+            return VERDICT_NO_MEMORY;
         if (outcome == INTERRUPTED)
-            return -2;
+            return VERDICT_INTERRUPTED;
         if (s->nodes >= s->max_nodes || now() > s->deadline)
             return VERDICT_UNRESOLVED;
     }
@@ -835,12 +813,8 @@ static int run_search(Search *s, const Pos *start) {
 static PyObject *S_f, *S_t, *S_p, *S_W, *S_d, *S_n, *S_r, *S_w;
 
 static int read_int(PyObject *position, const char *name, int low, int high, int *out) {
-    PyObject *value = PyObject_GetAttrString(position, name);
-    if (!value)
-        return 0;
-    long number = PyLong_AsLong(value);
-    Py_DECREF(value);
-    if (number == -1 && PyErr_Occurred())
+    long number;
+    if (!take_long(PyObject_GetAttrString(position, name), &number))
         return 0;
     if (number < low || number > high) {
         PyErr_Format(PyExc_ValueError, "a Canfield position's %s can't be %ld", name, number);
@@ -883,22 +857,10 @@ static int read_position(PyObject *position, Pos *p) {
     PyObject *foundations = PyObject_GetAttrString(position, "foundations");
     if (!foundations)
         return 0;
-    PyObject *counts = PySequence_Fast(foundations, "a Canfield position's foundations must be a tuple");
+    int ok = read_foundations(foundations, "Canfield", p->found);
     Py_DECREF(foundations);
-    if (!counts)
+    if (!ok)
         return 0;
-    int ok = PySequence_Fast_GET_SIZE(counts) == 4;
-    for (int suit = 0; ok && suit < 4; suit++) {
-        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
-        ok = count >= 0 && count <= RANKS;
-        p->found[suit] = (int)count;
-    }
-    Py_DECREF(counts);
-    if (!ok) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "a Canfield position has four foundations of 0 to 13 cards");
-        return 0;
-    }
     PyObject *piles = PyObject_GetAttrString(position, "piles");
     if (!piles)
         return 0;
@@ -1130,12 +1092,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     int verdict = run_search(&s, &start);
     PyEval_RestoreThread(s.thread);
     PyObject *result = NULL;
-    if (verdict == -2)
-        goto done; /* the handler's exception is set */
-    if (verdict < 0) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0;
     PyObject *line = sequence_of(1, s.path, length, sizeof(Step), step_object);
     if (!line)

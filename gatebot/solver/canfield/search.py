@@ -28,19 +28,19 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from gatebot.rules.canfield import CanfieldGame
+from gatebot.solver.compiled import import_core
 from gatebot.solver.restarts import luby
 from gatebot.solver.results import Verdict
 
-try:
-    import gatebot.solver.canfield._core as _core  # not `from … import`: its error names the module
-except ImportError as error:  # built without a C compiler, or not built at all
-    _core = None  # type: ignore[assignment]
-    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
-    NOT_COMPILED: str | None = str(error) or type(error).__name__
+#: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+_loaded, NOT_COMPILED = import_core("gatebot.solver.canfield._core")
+if TYPE_CHECKING:
+    import gatebot.solver.canfield._core as _core  # its stub types the calls; None when not compiled
 else:
-    NOT_COMPILED = None
+    _core = _loaded
 #: Whether :func:`solve` searches with the compiled core rather than in Python.
 COMPILED = NOT_COMPILED is None
 #: The most tableau piles the compiled core holds (Canfield has four).

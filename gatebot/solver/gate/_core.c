@@ -737,25 +737,8 @@ typedef struct {
 enum { ENTERED, SKIPPED, WON, SPENT, FULL, OUT_OF_MEMORY, INTERRUPTED };
 
 static int make_room(Search *s) {
-    if (s->nframes == s->frames_room) {
-        size_t room = s->frames_room ? s->frames_room * 2 : 256;
-        Frame *frames = realloc(s->frames, room * sizeof(Frame));
-        if (!frames)
-            return 0;
-        s->frames = frames;
-        s->frames_room = room;
-    }
-    if (s->nsteps + MAXMOVES > s->steps_room) {
-        size_t room = s->steps_room ? s->steps_room * 2 : 16 * MAXMOVES;
-        while (room < s->nsteps + MAXMOVES)
-            room *= 2;
-        Step *steps = realloc(s->steps, room * sizeof(Step));
-        if (!steps)
-            return 0;
-        s->steps = steps;
-        s->steps_room = room;
-    }
-    return 1;
+    return GROW(s->frames, s->frames_room, s->nframes + 1, 256) &&
+           GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 16 * MAXMOVES);
 }
 
 /* _dfs(focus) up to its loop over the moves: a frame pushed with them, or why not. */
@@ -865,7 +848,6 @@ static int attempt(Search *s) {
     }
 }
 
-enum { VERDICT_LOST, VERDICT_WON, VERDICT_UNRESOLVED, VERDICT_NO_MEMORY, VERDICT_INTERRUPTED };
 
 /* Search.run: restarts until a verdict or the budget's end. The line is the frames' ``played``,
  * frames[0 .. nframes - 1) (the last frame is the won position's, which has none). */
@@ -928,21 +910,8 @@ static int read_position(PyObject *object, Pos *p) {
         !read_cards(PyTuple_GET_ITEM(object, 3), "Gate", "waste", &p->waste) ||
         !read_cards(PyTuple_GET_ITEM(object, 4), "Gate", "stock", &p->stock))
         return 0;
-    PyObject *counts = PySequence_Fast(PyTuple_GET_ITEM(object, 5), "a Gate position's foundations must be a tuple");
-    if (!counts)
+    if (!read_foundations(PyTuple_GET_ITEM(object, 5), "Gate", p->found))
         return 0;
-    ok = PySequence_Fast_GET_SIZE(counts) == 4;
-    for (int suit = 0; ok && suit < 4; suit++) {
-        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(counts, suit));
-        ok = count >= 0 && count <= 13;
-        p->found[suit] = (int)count;
-    }
-    Py_DECREF(counts);
-    if (!ok) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "a Gate position has four foundations of 0 to 13 cards");
-        return 0;
-    }
     /* Every card once at most, and none on its foundation too: then no pile can outgrow its row. */
     uint8_t where[NCARDS];
     memset(where, 0, sizeof where);
@@ -1136,10 +1105,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOLd|LiOK:search", names, &position, &rules, &seen, &max_nodes,
                                      &max_seconds, &nodes, &best_score, &best_first, &table_limit))
         return NULL;
-    if (nodes < 0 || max_nodes > (1LL << 62) || max_nodes < -(1LL << 62) || nodes > (1LL << 62)) {
-        PyErr_SetString(PyExc_ValueError, "the node counts must be between 0 and 2**62");
+    if (!node_counts_fit(nodes, max_nodes))
         return NULL;
-    }
     if (table_limit < 1024) {
         PyErr_SetString(PyExc_ValueError, "the table takes at least 1024 slots");
         return NULL;
@@ -1163,12 +1130,8 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     s->deadline = now() + max_seconds;
     int verdict = run_search(s, max_nodes);
     PyEval_RestoreThread(s->thread);
-    if (verdict == VERDICT_INTERRUPTED)
-        goto done; /* the handler's exception is set */
-    if (verdict == VERDICT_NO_MEMORY) {
-        PyErr_NoMemory();
+    if (!verdict_reached(verdict))
         goto done;
-    }
     Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s->nframes : 0;
     PyObject *line = sequence_of(1, length ? &s->frames[0].played : NULL, length, sizeof(Frame), step_object);
     if (!line)
@@ -1184,8 +1147,7 @@ static PyObject *core_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         Py_DECREF(line);
         goto done;
     }
-    PyObject *won = verdict == VERDICT_WON ? Py_True : verdict == VERDICT_LOST ? Py_False : Py_None;
-    result = Py_BuildValue("(ONLiN)", won, line, s->nodes, s->best_score, first);
+    result = Py_BuildValue("(ONLiN)", won_object(verdict), line, s->nodes, s->best_score, first);
 done:
     table_free(&s->seen);
     free(s->frames);

@@ -22,18 +22,18 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gatebot.rules.gate import ACCEPTS, FILL_NONE, FILL_WASTE, KEY, GateGame, fill_column
+from gatebot.solver.compiled import import_core
 from gatebot.solver.restarts import luby
 
-try:
-    import gatebot.solver.gate._core as _core  # not `from … import`: its error names the module
-except ImportError as error:  # built without a C compiler, or not built at all
-    _core = None  # type: ignore[assignment]
-    #: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
-    NOT_COMPILED: str | None = str(error) or type(error).__name__
+#: Why the compiled search can't be used, for the front ends to say once at start-up; None when it can.
+_loaded, NOT_COMPILED = import_core("gatebot.solver.gate._core")
+if TYPE_CHECKING:
+    import gatebot.solver.gate._core as _core  # its stub types the calls; None when not compiled
 else:
-    NOT_COMPILED = None
+    _core = _loaded
 #: Whether :meth:`Search.run` searches with the compiled core rather than in Python.
 COMPILED = NOT_COMPILED is None
 #: The most columns the compiled core holds (Gate has eight).
