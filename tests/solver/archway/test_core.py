@@ -31,6 +31,7 @@ from gatebot.solver.archway import search
 from gatebot.solver.archway.search import ACE, ARCH, BACK, KING, MEET, PAIR, OutOfBudget, Search, Step, line_moves
 from gatebot.solver.results import Verdict
 from tests.solver.archway.test_search import random_position
+from tests.solver.cores import compiled_core, without_core
 
 ROOT = Path(__file__).resolve().parents[3]
 VARIANTS = [(), ("kit",)]
@@ -38,13 +39,7 @@ VARIANTS = [(), ("kit",)]
 
 @pytest.fixture(scope="module")
 def core() -> ModuleType:
-    if not search.COMPILED:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI builds the compiled Archway search, and it didn't import: {search.NOT_COMPILED}")
-        pytest.skip(f"the compiled Archway search isn't built here: {search.NOT_COMPILED}")
-    from gatebot.solver.archway import _core
-
-    return _core
+    return compiled_core(search, "Archway")
 
 
 def archway(deal: int, options: tuple[str, ...] = ()) -> ArchwayGame:
@@ -387,9 +382,7 @@ def test_any_position_is_searched_or_refused_never_crashes(
 
 def _without_the_core(code: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python whose import of the compiled core fails, as on a machine without one."""
-    prelude = "import sys; sys.modules['gatebot.solver.archway._core'] = None\n"
-    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return without_core("gatebot.solver.archway._core", code, timeout=120)
 
 
 def test_without_the_core_the_search_and_hints_answer_in_python_and_say_why() -> None:

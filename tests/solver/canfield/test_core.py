@@ -11,10 +11,8 @@ Python and says why.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import subprocess
-import sys
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
@@ -27,8 +25,8 @@ from gatebot.rules import Game
 from gatebot.rules.canfield import CanfieldGame
 from gatebot.solver.canfield import search
 from gatebot.solver.canfield.search import Position, Verdict
+from tests.solver.cores import compiled_core, without_core
 
-ROOT = Path(__file__).resolve().parents[3]
 OLD_VERDICTS = Path(__file__).with_name("old_verdicts.txt")
 
 #: The rules switches a Position carries, as (the engine's options, what the search's position adds).
@@ -50,13 +48,7 @@ def rules_id(rules: tuple[tuple[str, ...], dict[str, object]]) -> str:
 
 @pytest.fixture(scope="module")
 def core() -> ModuleType:
-    if not search.COMPILED:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI builds the compiled Canfield search, and it didn't import: {search.NOT_COMPILED}")
-        pytest.skip(f"the compiled Canfield search isn't built here: {search.NOT_COMPILED}")
-    from gatebot.solver.canfield import _core
-
-    return _core
+    return compiled_core(search, "Canfield")
 
 
 def canfield(deal: int, *options: str) -> CanfieldGame:
@@ -203,9 +195,7 @@ def test_bad_positions_and_steps_are_refused_not_played(core: ModuleType) -> Non
 
 def _without_the_core(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python whose import of the compiled core fails, as on a machine without one."""
-    prelude = "import sys; sys.modules['gatebot.solver.canfield._core'] = None\n"
-    return subprocess.run([sys.executable, "-c", prelude + code, *args], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+    return without_core("gatebot.solver.canfield._core", code, *args, env=env)
 
 
 def test_without_the_core_solve_answers_in_python_and_says_why() -> None:

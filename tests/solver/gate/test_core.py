@@ -30,6 +30,7 @@ from gatebot.solver.gate.hint import hint
 from gatebot.solver.gate.search import DEFAULT_DOMINANCES, NO_DOMINANCES, SLICE, Dominances, OutOfBudget, Search
 from gatebot.solver.gate.solve import solve, to_move
 from gatebot.solver.results import Verdict
+from tests.solver.cores import compiled_core, without_core
 
 ROOT = Path(__file__).resolve().parents[3]
 SWITCHES = [field.name for field in dataclasses.fields(Dominances)]
@@ -38,13 +39,7 @@ OPTIONS = [(), ("single-moves",), ("stock-fill",), ("single-moves", "stock-fill"
 
 @pytest.fixture(scope="module")
 def core() -> ModuleType:
-    if not search.COMPILED:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI builds the compiled Gate search, and it didn't import: {search.NOT_COMPILED}")
-        pytest.skip(f"the compiled Gate search isn't built here: {search.NOT_COMPILED}")
-    from gatebot.solver.gate import _core
-
-    return _core
+    return compiled_core(search, "Gate")
 
 
 def gate(variant: str, deal: int, options: tuple[str, ...] = ()) -> GateGame:
@@ -320,9 +315,7 @@ def test_a_full_table_still_takes_back_the_keys_a_restart_took_out(core: ModuleT
 
 def _without_the_core(code: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python whose import of the compiled core fails, as on a machine without one."""
-    prelude = "import sys; sys.modules['gatebot.solver.gate._core'] = None\n"
-    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return without_core("gatebot.solver.gate._core", code)
 
 
 def test_without_the_core_the_search_answers_in_python_and_says_why() -> None:
