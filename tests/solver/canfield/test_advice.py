@@ -8,8 +8,9 @@ import pytest
 
 from gatebot.rules import DRAW, Game, Move
 from gatebot.rules.canfield import CanfieldGame
+from gatebot.rules.errors import IllegalMove
 from gatebot.solver import Outlook, Verdict, registry
-from gatebot.solver.canfield import advice
+from gatebot.solver.canfield import advice, search
 from gatebot.solver.canfield.search import position_of, solve, tokens
 
 #: Long enough for every imagined deal, so the answer doesn't depend on the machine's speed.
@@ -198,3 +199,48 @@ def test_the_solver_needs_the_whole_position() -> None:
     assert isinstance(view, CanfieldGame) and view.stock_known and not view.reserve_known
     with pytest.raises(ValueError, match="reserve's and the stock's order"):
         registry.solve(view)
+
+
+def weighed_in_full(view: CanfieldGame) -> tuple[dict[int, int], dict[int, int], list[search.Step]]:
+    """Each candidate move of ``view`` weighed on every one of the hint's imagined deals: its wins and losses."""
+    seen = position_of(view)
+    rng = random.Random(advice._seed(view, seen))
+    steps = advice._candidates(seen, view.stock_known)
+    wins = dict.fromkeys(range(len(steps)), 0)
+    lost = dict.fromkeys(range(len(steps)), 0)
+    for _sample in range(advice.SAMPLES):
+        imagined = advice._imagined(seen, view.stock_known, rng)
+        for index, step in enumerate(steps):
+            after = search.play(imagined, step)
+            found = solve(after, max_nodes=advice.MOVE_NODES, max_seconds=PATIENT)
+            wins[index] += after.won or found.verdict is Verdict.WINNABLE
+            lost[index] += found.verdict is Verdict.LOST
+    return wins, lost, steps
+
+
+def test_a_sampled_hint_is_the_move_that_wins_the_most_imagined_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each move weighed on the same imagined deals: the most won, then the fewest proved lost, then
+    the fewest turns of the talon, then the solver's order; the chance is the share won."""
+    monkeypatch.setattr(advice, "SAMPLES", 8)
+    monkeypatch.setattr(advice, "MOVE_NODES", 400)
+    monkeypatch.setattr(advice, "THINK_NODES", 10_000_000)  # only the deals bound the weighing
+    weighed = 0
+    for deal in (1, 2, 3, 5, 8, 13, 21, 34):
+        game = canfield(deal)
+        try:
+            game = first_pass_turned(game)
+            game.play_line("d d")
+        except IllegalMove:  # no card could move in the first pass: that game is over
+            continue
+        view = Game.from_text(game.to_text(hide_stock=True))
+        assert isinstance(view, CanfieldGame) and view.stock_known and view.hidden_count
+        wins, lost, steps = weighed_in_full(view)
+        if max(wins.values()) == 0 or len(steps) < 2:
+            continue
+        weighed += 1
+        picked = max(wins, key=lambda index: (wins[index], -lost[index], -advice._turns(steps[index]), -index))
+        found = registry.hint(view, seconds=PATIENT, behind=())
+        assert found.move is not None
+        assert ("d" if found.move.is_draw else str(found.move)) == advice._first_token((steps[picked],)), deal
+        assert found.win_chance == wins[picked] / advice.SAMPLES and found.samples == advice.SAMPLES
+    assert weighed >= 4
