@@ -98,6 +98,7 @@ def small_weighing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Budgets small enough that the weighing finishes far inside the test's seconds, however busy the machine."""
     monkeypatch.setattr(HINT_MODULE, "SAMPLE_NODES", 1_000)
     monkeypatch.setattr(HINT_MODULE, "MOVE_NODES", 100)
+    monkeypatch.setattr(HINT_MODULE, "LITTLE_MOVE_NODES", 100)
     monkeypatch.setattr(HINT_MODULE, "WEIGH_NODES", 2_000)
     monkeypatch.setattr(HINT_MODULE, "LITTLE_WEIGH_NODES", 2_000)
 
