@@ -51,7 +51,7 @@ WEIGH_NODES = 16_000
 #: deeper on each, and more positions in all. How deep a move is searched counts most: on deals
 #: 5001-5200 a player taking every hint got +0.93 cards a game over a greedy player with 150 positions a
 #: move, +1.03 with 500, +1.16 with 1,000, +1.35 with 3,000 and +1.66 with 6,000 (docs/solver.md,
-#: "Little Gate, issue 29: deeper weighing"), at most 2.4 million positions and 0.3 s of CPU a hint.
+#: "Little Gate, issue 29: deeper weighing"), at most 2.4 million positions and 0.3-0.4 s of CPU a hint.
 LITTLE_SAMPLES = 36
 LITTLE_MOVE_NODES = 6_000
 LITTLE_WEIGH_NODES = 2_400_000
