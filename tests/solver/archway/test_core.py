@@ -347,8 +347,10 @@ def test_bad_positions_steps_and_budgets_are_refused_not_searched(core: ModuleTy
         core.search(position, rules, set(), {-1}, 100, 1.0)
     with pytest.raises(TypeError):
         core.search(position, rules, set(), set(), 100, "soon")
-    with pytest.raises(ValueError):
-        core.search(position, rules, set(), set(), 100, 1.0, -5)
+    # node counts a search could overflow counting to: a negative count so far, a budget beyond 2**62
+    for budget, nodes in ((100, -5), (2**62 + 1, 0), (-(2**62) - 1, 0), (100, 2**62 + 1)):
+        with pytest.raises(ValueError, match="node counts must be between 0 and 2"):
+            core.search(position, rules, set(), set(), budget, 1.0, nodes)
     with pytest.raises(ValueError):
         core.search(position, rules, set(), set(), 100, 1.0, 0, 0, (0, 99))
     with pytest.raises(TypeError):
