@@ -17,6 +17,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: Node counts a compiled search could overflow counting to, as (budget, count so far): a negative
+#: count so far, a budget beyond 2**62 either way, a count so far beyond it. Gate's and Archway's cores,
+#: which carry a count on from an earlier run, refuse each with ``NODE_COUNTS_REFUSED``.
+BAD_NODE_COUNTS = ((100, -5), (2**62 + 1, 0), (-(2**62) - 1, 0), (100, 2**62 + 1))
+NODE_COUNTS_REFUSED = "node counts must be between 0 and 2"
+
 
 def compiled_core(search: ModuleType, title: str) -> ModuleType:
     """The compiled core beside the search module ``search`` (``title`` names the variant in the reason)."""
