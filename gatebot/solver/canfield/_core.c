@@ -10,6 +10,7 @@
  *
  * Exposed for search.py and for the tests that hold this search to the Python one:
  *   solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)
+ *   solve_each(positions, max_nodes, max_seconds, safe, deadlocks) -> [(verdict, line, nodes)], one lost set
  *   moves(position, safe=True) -> list of steps        play(position, step) -> the fields of a Position
  *   key(position) -> int        deadlocked(position) -> bool
  */
@@ -1110,9 +1111,81 @@ done:
     return result;
 }
 
+/* Decides each of ``positions`` in turn, each with a budget of its own and all within one deadline,
+ * sharing the set of positions proved lost: what one search proves lost, the next doesn't search again.
+ * The hint weighs every move on one imagined deal this way, and the moves' searches overlap. */
+static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"positions", "max_nodes", "max_seconds", "safe", "deadlocks", NULL};
+    PyObject *positions;
+    long long max_nodes = 2000000;
+    double max_seconds = 10.0;
+    int safe = 1, deadlocks = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Ldpp:solve_each", names, &positions, &max_nodes,
+                                     &max_seconds, &safe, &deadlocks))
+        return NULL;
+    PyObject *items = PySequence_Fast(positions, "solve_each takes a sequence of positions");
+    if (!items)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    PyObject *results = PyList_New(count);
+    Pos *starts = PyMem_Malloc((size_t)(count ? count : 1) * sizeof(Pos));
+    Search s;
+    memset(&s, 0, sizeof s);
+    if (!results || !starts) {
+        if (!starts)
+            PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!read_position(PySequence_Fast_GET_ITEM(items, i), &starts[i]))
+            goto fail;
+    s.safe = safe;
+    s.deadlocks = deadlocks;
+    if (!keys_init(&s.lost, 1 << 17) || !keys_init(&s.line, 1 << 10)) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    double deadline = now() + max_seconds;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        s.nodes = 0;
+        s.max_nodes = max_nodes;
+        s.deadline = deadline;
+        twister_seed(&s.random, 0);
+        s.thread = PyEval_SaveThread();
+        int verdict = run_search(&s, &starts[i]);
+        PyEval_RestoreThread(s.thread);
+        if (!verdict_reached(verdict))
+            goto fail;
+        PyObject *line = sequence_of(1, s.path, verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0, sizeof(Step),
+                                     step_object);
+        if (!line)
+            goto fail;
+        static const char *verdicts[] = {"lost", "winnable", "unresolved"};
+        PyObject *result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
+        if (!result)
+            goto fail;
+        PyList_SET_ITEM(results, i, result);
+    }
+    goto done;
+fail:
+    Py_CLEAR(results);
+done:
+    keys_free(&s.lost);
+    keys_free(&s.line);
+    free(s.frames);
+    free(s.path);
+    free(s.steps);
+    free(s.keys);
+    PyMem_Free(starts);
+    Py_DECREF(items);
+    return results;
+}
+
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)"},
+    {"solve_each", (PyCFunction)(void (*)(void))core_solve_each, METH_VARARGS | METH_KEYWORDS,
+     "solve_each(positions, max_nodes, max_seconds, safe, deadlocks) -> [(verdict, line, nodes)], one lost set"},
     {"moves", (PyCFunction)(void (*)(void))core_moves, METH_VARARGS | METH_KEYWORDS,
      "moves(position, safe=True) -> the search's moves, most promising first"},
     {"play", core_play, METH_VARARGS, "play(position, step) -> the fields of the position after step"},

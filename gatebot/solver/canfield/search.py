@@ -25,7 +25,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -545,13 +545,15 @@ class Search:
     """
 
     def __init__(
-        self, *, max_nodes: int, max_seconds: float, safe: bool = True, deadlocks: bool = True, seed: int = 0
+        self, *, max_nodes: int, max_seconds: float, safe: bool = True, deadlocks: bool = True, seed: int = 0,
+        lost: set[int] | None = None,
     ) -> None:
         self.max_nodes, self.max_seconds, self.safe = max_nodes, max_seconds, safe
         self.deadlocks = deadlocks
         self.nodes = 0
         self.line: list[Step] = []
-        self._lost: set[int] = set()
+        #: The keys of positions searched to the end without a win; ``lost`` shares a set between searches.
+        self._lost: set[int] = set() if lost is None else lost
         self._random = random.Random(seed)
 
     def run(self, start: Position) -> bool:
@@ -651,6 +653,45 @@ def solve(
             gc.enable()
     verdict = Verdict.WINNABLE if won else Verdict.LOST
     return Result(verdict, tuple(search.line), search.nodes, time.perf_counter() - began)
+
+
+def solve_each(
+    starts: Sequence[Position], *, max_nodes: int = 2_000_000, max_seconds: float = 10.0, safe: bool = True,
+    deadlocks: bool = True, compiled: bool = True,
+) -> list[Result]:
+    """Decide each of ``starts`` in turn as :func:`solve` would, sharing the positions proved lost.
+
+    Each start has ``max_nodes`` of its own; ``max_seconds`` is for them all, and each result's
+    ``seconds`` is the whole call's. A position one
+    search proved lost is lost from any start, so the next search doesn't search it again: the
+    hint weighs every move on one imagined deal this way, and the moves' searches overlap (so a
+    start can be decided here that :func:`solve` leaves unresolved within the same budget).
+    """
+    if compiled and COMPILED and all(1 <= len(start.piles) <= COMPILED_PILES for start in starts):
+        began = time.perf_counter()
+        said = _core.solve_each(starts, max_nodes, max_seconds, safe, deadlocks)
+        seconds = time.perf_counter() - began
+        return [Result(Verdict(verdict), line, nodes, seconds) for verdict, line, nodes in said]
+    lost: set[int] = set()
+    began = time.perf_counter()
+    deadline = began + max_seconds
+    found: list[tuple[Verdict, tuple[Step, ...], int]] = []
+    collecting = gc.isenabled()
+    gc.disable()  # as in solve
+    try:
+        for start in starts:
+            search = Search(max_nodes=max_nodes, max_seconds=deadline - time.perf_counter(), safe=safe,
+                            deadlocks=deadlocks, lost=lost)
+            try:
+                verdict = Verdict.WINNABLE if search.run(start) else Verdict.LOST
+            except OutOfBudget:
+                verdict = Verdict.UNRESOLVED
+            found.append((verdict, tuple(search.line) if verdict is Verdict.WINNABLE else (), search.nodes))
+    finally:
+        if collecting:
+            gc.enable()
+    seconds = time.perf_counter() - began
+    return [Result(verdict, line, nodes, seconds) for verdict, line, nodes in found]
 
 
 def position_of(game: CanfieldGame) -> Position:

@@ -132,6 +132,57 @@ def test_a_proof_long_enough_to_grow_the_lost_set_takes_the_same_positions_in_bo
     assert compiled.nodes == python.nodes > 50_000
 
 
+def siblings(deal: int, options: tuple[str, ...] = ()) -> list[Position]:
+    """The positions after each of the search's moves at ``deal``'s start but those that win at once."""
+    here = start(deal, options)
+    return [after for step in search.moves(here, safe=False) if not (after := search.play(here, step)).won]
+
+
+def test_searches_sharing_what_they_prove_lost_agree_to_the_node_in_both(core: ModuleType) -> None:
+    """``solve_each``, a hint's weighing of every move on one deal, compiled and in Python alike."""
+    weighed = 0
+    for deal in range(1, 13):
+        for options in ((), ("partial-moves",)):
+            starts = siblings(deal, options)
+            compiled = search.solve_each(starts, max_nodes=600, max_seconds=600)
+            python = search.solve_each(starts, max_nodes=600, max_seconds=600, compiled=False)
+            assert [(found.verdict, found.line, found.nodes) for found in compiled] == [
+                (found.verdict, found.line, found.nodes) for found in python], (deal, options)
+            weighed += len(starts)
+    assert weighed > 40
+    assert search.solve_each([], max_nodes=600) == []
+
+
+def test_searches_sharing_what_they_prove_lost_decide_alike_in_fewer_positions(core: ModuleType) -> None:
+    """Within one slice of restarts (2,000 positions) a search that shares the positions proved lost
+    skips only lost subtrees: whatever the search alone decides it decides the same way, in as many
+    positions or fewer, and the first start, with nothing shared yet, is searched exactly as alone."""
+    alone_nodes = shared_nodes = decided_more = 0
+    for deal in range(1, 41):
+        starts = siblings(deal)
+        shared = search.solve_each(starts, max_nodes=search.SLICE, max_seconds=600)
+        alone = [search.solve(position, max_nodes=search.SLICE, max_seconds=600) for position in starts]
+        assert not starts or (shared[0].verdict, shared[0].line, shared[0].nodes) == (
+            alone[0].verdict, alone[0].line, alone[0].nodes)
+        for by_itself, with_others in zip(alone, shared, strict=True):
+            if by_itself.verdict is not Verdict.UNRESOLVED:
+                assert with_others.verdict is by_itself.verdict, deal
+                assert with_others.nodes <= by_itself.nodes, deal
+            decided_more += by_itself.verdict is Verdict.UNRESOLVED and with_others.verdict is not Verdict.UNRESOLVED
+            alone_nodes += by_itself.nodes
+            shared_nodes += with_others.nodes
+    assert shared_nodes < 0.95 * alone_nodes
+    assert decided_more > 0
+
+
+def test_a_bad_position_among_those_to_decide_is_refused(core: ModuleType) -> None:
+    starts = siblings(2)
+    with pytest.raises(ValueError, match="Canfield"):
+        core.solve_each([*starts, dataclasses.replace(starts[0], reserve=bytes([52]))], 600, 600.0)
+    with pytest.raises(TypeError):
+        core.solve_each(7, 600, 600.0)
+
+
 @pytest.mark.parametrize("rules", RULES[1:], ids=rules_id)
 def test_the_searches_agree_to_the_node_under_every_rules_switch(
     core: ModuleType, rules: tuple[tuple[str, ...], dict[str, object]]
