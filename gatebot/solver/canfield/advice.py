@@ -241,17 +241,33 @@ def _seed(view: CanfieldGame, seen: search.Position) -> int:
     return zlib.crc32(view.to_text(hide_stock=True).encode())
 
 
+def _order(position: search.Position) -> tuple[object, ...]:
+    """What the positions a hint searches on one imagined deal are sorted by, before they are shuffled.
+
+    Searches sharing what they prove lost decide a position or not depending on what was searched
+    before it, so the order must not depend on where the talon stands: turning towards a planned
+    card changes the plans' turn counts, not the positions they lead to. In the moves' order a
+    plan could lose its lead at every turn, and the hint say "turn" for ever.
+    """
+    return position.foundations, position.piles, position.reserve, position.stock, position.waste, position.passes
+
+
 def _sampled(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hint:
     """Perfect-information Monte Carlo: each move's share of imagined deals won after it.
 
     Every move is weighed on the same imagined deals of the unseen cards, deal by deal
     (each with ``MOVE_NODES``), until ``SAMPLES`` deals, ``THINK_NODES`` positions in all or
-    the seconds run out; a deal not finished for every move is left out. The move winning
-    the most deals is the hint; among equals, the one proved lost on the fewest, then the
-    one turning the talon least.
+    the seconds run out; a deal not finished for every move is left out. On one deal the
+    moves' searches share what they prove lost (:func:`search.solve_each`): their trees
+    overlap, so a move searched later is decided in fewer positions, and more often. So that
+    no move gains by coming later, their order is shuffled afresh on every deal (seeded as the
+    deals are, from the positions the moves lead to: :func:`_order`). The move winning the
+    most deals is the hint; among equals, the one proved lost on the fewest, then the one
+    turning the talon least.
     """
     seen = search.position_of(view)
     rng = random.Random(_seed(view, seen))
+    shuffler = random.Random(_seed(view, seen) ^ 0x5EED)  # the order of the moves' searches, deal by deal
     steps = _candidates(seen, view.stock_known)
     if not steps:  # no card can move, however the talon is turned: turning is all that is left
         return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN)
@@ -262,26 +278,23 @@ def _sampled(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hi
     lost = dict.fromkeys(kept, 0)
     samples = nodes = 0
     while samples < SAMPLES and nodes < THINK_NODES:
-        position = _imagined(seen, view.stock_known, rng)
-        won_here: dict[int, bool] = {}
-        lost_here: dict[int, bool] = {}
-        out_of_time = False
-        for index in kept:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                out_of_time = True
-                break
-            after = search.play(position, steps[index])
-            found = search.solve(after, max_nodes=MOVE_NODES, max_seconds=remaining)
-            nodes += found.nodes
-            won_here[index] = after.won or found.verdict is Verdict.WINNABLE
-            lost_here[index] = found.verdict is Verdict.LOST
-        if out_of_time:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
             break
+        position = _imagined(seen, view.stock_known, rng)
+        after = {index: search.play(position, steps[index]) for index in kept}
+        searched = sorted((index for index in kept if not after[index].won), key=lambda index: _order(after[index]))
+        shuffler.shuffle(searched)
+        found = dict(zip(searched, search.solve_each(
+            [after[index] for index in searched], max_nodes=MOVE_NODES, max_seconds=remaining), strict=True))
+        if time.perf_counter() >= deadline and any(result.verdict is Verdict.UNRESOLVED for result in found.values()):
+            break  # the clock may have cut a search: the deal is left out
+        nodes += sum(result.nodes for result in found.values())
         samples += 1
         for index in kept:
-            wins[index] += won_here[index]
-            lost[index] += lost_here[index]
+            result = found.get(index)
+            wins[index] += result is None or result.verdict is Verdict.WINNABLE  # None: the move itself wins
+            lost[index] += result is not None and result.verdict is Verdict.LOST
     if not samples:
         index = kept[0]
         why = _("it is the most promising move")

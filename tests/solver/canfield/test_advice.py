@@ -122,6 +122,27 @@ def test_turning_a_known_talon_keeps_the_imagined_deals_and_a_card_played_change
     assert seed(played) != seed(game)
 
 
+def test_a_hint_to_turn_towards_a_planned_card_gets_there_before_the_talon_comes_round() -> None:
+    """Deal 52003 after these moves: a hint that says turn must play a card within one round of
+    the talon (a round: its cards turned three at a time, then the waste turned over). The moves
+    are weighed with searches sharing what they prove lost, so the hint must not depend on
+    where the talon stands; when it did, the plan changed at every turn and the hint said
+    "turn" for ever."""
+    game = canfield(52003)
+    game.play_line("d d d d d d d d d d d d d 3f 4f rf")
+    assert game.pass_number > 1 and game.passes_left is None
+    talon = game.stock_count + len(game.waste)
+    said = []
+    for _turn in range(-(-talon // 3) + 2):
+        found = registry.hint(game, seconds=PATIENT, behind=registry.positions_behind(game))
+        assert found.move is not None
+        said.append(str(found.move))
+        if not found.move.is_draw:
+            break
+        game.play(found.move)
+    assert said[-1] != "d" and set(said[:-1]) <= {"d"}, said
+
+
 def run_just_moved(deal: int, seed: int) -> tuple[CanfieldGame, Move] | None:
     """A partial-moves game whose last move took a run off a card it could go straight back onto."""
     game = canfield(deal, "partial-moves")
@@ -202,19 +223,31 @@ def test_the_solver_needs_the_whole_position() -> None:
 
 
 def weighed_in_full(view: CanfieldGame) -> tuple[dict[int, int], dict[int, int], list[search.Step]]:
-    """Each candidate move of ``view`` weighed on every one of the hint's imagined deals: its wins and losses."""
+    """Each candidate move of ``view`` weighed on every one of the hint's imagined deals: its wins and losses.
+
+    On one deal the moves are searched sharing what they prove lost, in an order shuffled afresh
+    on every deal from that of the positions they lead to (not of the moves, which depends on
+    where the talon stands); a move that wins the game at once isn't searched.
+    """
     seen = position_of(view)
     rng = random.Random(advice._seed(view, seen))
+    shuffler = random.Random(advice._seed(view, seen) ^ 0x5EED)
     steps = advice._candidates(seen, view.stock_known)
     wins = dict.fromkeys(range(len(steps)), 0)
     lost = dict.fromkeys(range(len(steps)), 0)
     for _sample in range(advice.SAMPLES):
         imagined = advice._imagined(seen, view.stock_known, rng)
-        for index, step in enumerate(steps):
-            after = search.play(imagined, step)
-            found = solve(after, max_nodes=advice.MOVE_NODES, max_seconds=PATIENT)
-            wins[index] += after.won or found.verdict is Verdict.WINNABLE
-            lost[index] += found.verdict is Verdict.LOST
+        after = [search.play(imagined, step) for step in steps]
+        searched = sorted((index for index in range(len(steps)) if not after[index].won), key=lambda index: (
+            after[index].foundations, after[index].piles, after[index].reserve, after[index].stock,
+            after[index].waste, after[index].passes))
+        shuffler.shuffle(searched)
+        found = search.solve_each([after[index] for index in searched], max_nodes=advice.MOVE_NODES,
+                                  max_seconds=PATIENT)
+        verdicts = dict(zip(searched, (result.verdict for result in found), strict=True))
+        for index in range(len(steps)):
+            wins[index] += verdicts.get(index, Verdict.WINNABLE) is Verdict.WINNABLE
+            lost[index] += verdicts.get(index) is Verdict.LOST
     return wins, lost, steps
 
 
