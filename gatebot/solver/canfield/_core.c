@@ -1061,6 +1061,29 @@ static PyObject *core_deadlocked(PyObject *self, PyObject *position) {
     return PyBool_FromLong(is_deadlocked(&p));
 }
 
+/* A search's answer, (verdict, line, nodes); NULL with an exception set when it ran out of memory or
+ * a signal's handler raised. */
+static PyObject *search_answer(const Search *s, int verdict) {
+    if (!verdict_reached(verdict))
+        return NULL;
+    Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s->nframes : 0;
+    PyObject *line = sequence_of(1, s->path, length, sizeof(Step), step_object);
+    if (!line)
+        return NULL;
+    static const char *verdicts[] = {"lost", "winnable", "unresolved"};
+    return Py_BuildValue("(sNL)", verdicts[verdict], line, s->nodes);
+}
+
+/* Gives back what a search holds (its sets may be unmade: freeing NULL does nothing). */
+static void search_free(Search *s) {
+    keys_free(&s->lost);
+    keys_free(&s->line);
+    free(s->frames);
+    free(s->path);
+    free(s->steps);
+    free(s->keys);
+}
+
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"position", "max_nodes", "max_seconds", "safe", "deadlocks", "seed", NULL};
     PyObject *position;
@@ -1092,22 +1115,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.deadline = now() + max_seconds;
     int verdict = run_search(&s, &start);
     PyEval_RestoreThread(s.thread);
-    PyObject *result = NULL;
-    if (!verdict_reached(verdict))
-        goto done;
-    Py_ssize_t length = verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0;
-    PyObject *line = sequence_of(1, s.path, length, sizeof(Step), step_object);
-    if (!line)
-        goto done;
-    static const char *verdicts[] = {"lost", "winnable", "unresolved"};
-    result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
-done:
-    keys_free(&s.lost);
-    keys_free(&s.line);
-    free(s.frames);
-    free(s.path);
-    free(s.steps);
-    free(s.keys);
+    PyObject *result = search_answer(&s, verdict);
+    search_free(&s);
     return result;
 }
 
@@ -1154,14 +1163,7 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
         s.thread = PyEval_SaveThread();
         int verdict = run_search(&s, &starts[i]);
         PyEval_RestoreThread(s.thread);
-        if (!verdict_reached(verdict))
-            goto fail;
-        PyObject *line = sequence_of(1, s.path, verdict == VERDICT_WON ? (Py_ssize_t)s.nframes : 0, sizeof(Step),
-                                     step_object);
-        if (!line)
-            goto fail;
-        static const char *verdicts[] = {"lost", "winnable", "unresolved"};
-        PyObject *result = Py_BuildValue("(sNL)", verdicts[verdict], line, s.nodes);
+        PyObject *result = search_answer(&s, verdict);
         if (!result)
             goto fail;
         PyList_SET_ITEM(results, i, result);
@@ -1170,12 +1172,7 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
 fail:
     Py_CLEAR(results);
 done:
-    keys_free(&s.lost);
-    keys_free(&s.line);
-    free(s.frames);
-    free(s.path);
-    free(s.steps);
-    free(s.keys);
+    search_free(&s);
     PyMem_Free(starts);
     Py_DECREF(items);
     return results;
