@@ -266,8 +266,9 @@ def _sampled(view: CanfieldGame, deadline: float, earlier: frozenset[str]) -> Hi
     turning the talon least.
     """
     seen = search.position_of(view)
-    rng = random.Random(_seed(view, seen))
-    shuffler = random.Random(_seed(view, seen) ^ 0x5EED)  # the order of the moves' searches, deal by deal
+    seed = _seed(view, seen)
+    rng = random.Random(seed)
+    shuffler = random.Random(seed ^ 0x5EED)  # the order of the moves' searches, deal by deal
     steps = _candidates(seen, view.stock_known)
     if not steps:  # no card can move, however the talon is turned: turning is all that is left
         return _hint(view, "d", _("it keeps the game moving"), Outlook.OPEN)

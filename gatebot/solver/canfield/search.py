@@ -662,10 +662,10 @@ def solve_each(
     """Decide each of ``starts`` in turn as :func:`solve` would, sharing the positions proved lost.
 
     Each start has ``max_nodes`` of its own; ``max_seconds`` is for them all, and each result's
-    ``seconds`` is the whole call's. A position one
-    search proved lost is lost from any start, so the next search doesn't search it again: the
-    hint weighs every move on one imagined deal this way, and the moves' searches overlap (so a
-    start can be decided here that :func:`solve` leaves unresolved within the same budget).
+    ``seconds`` is the whole call's. A position one search proved lost is lost from any start,
+    so the next search doesn't search it again: the hint weighs every move on one imagined deal
+    this way, and the moves' searches overlap (so a start can be decided here that :func:`solve`
+    leaves unresolved within the same budget).
     """
     if compiled and COMPILED and all(1 <= len(start.piles) <= COMPILED_PILES for start in starts):
         began = time.perf_counter()
