@@ -640,19 +640,9 @@ def solve(
         began = time.perf_counter()
         said, line, nodes = _core.solve(start, max_nodes, max_seconds, safe, deadlocks, 0)
         return Result(Verdict(said), line, nodes, time.perf_counter() - began)
-    search = Search(max_nodes=max_nodes, max_seconds=max_seconds, safe=safe, deadlocks=deadlocks)
-    began = time.perf_counter()
-    collecting = gc.isenabled()
-    gc.disable()  # the search makes only acyclic tuples; scanning millions of them costs more than it frees
-    try:
-        won = search.run(start)
-    except OutOfBudget:
-        return Result(Verdict.UNRESOLVED, (), search.nodes, time.perf_counter() - began)
-    finally:
-        if collecting:
-            gc.enable()
-    verdict = Verdict.WINNABLE if won else Verdict.LOST
-    return Result(verdict, tuple(search.line), search.nodes, time.perf_counter() - began)
+    (found,) = solve_each([start], max_nodes=max_nodes, max_seconds=max_seconds, safe=safe, deadlocks=deadlocks,
+                          compiled=False)
+    return found
 
 
 def solve_each(
@@ -677,7 +667,7 @@ def solve_each(
     deadline = began + max_seconds
     found: list[tuple[Verdict, tuple[Step, ...], int]] = []
     collecting = gc.isenabled()
-    gc.disable()  # as in solve
+    gc.disable()  # the search makes only acyclic tuples; scanning millions of them costs more than it frees
     try:
         for start in starts:
             search = Search(max_nodes=max_nodes, max_seconds=deadline - time.perf_counter(), safe=safe,
