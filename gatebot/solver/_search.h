@@ -125,7 +125,7 @@ static inline uint64_t mix(uint64_t h) {
     return h;
 }
 
-static uint64_t hash_bytes(const uint8_t *data, size_t n) {
+static inline uint64_t hash_bytes(const uint8_t *data, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {

@@ -12,7 +12,8 @@
  *   solve(position, max_nodes, max_seconds, safe, deadlocks, seed) -> (verdict, line, nodes)
  *   solve_each(positions, max_nodes, max_seconds, safe, deadlocks) -> [(verdict, line, nodes)], one lost set
  *   moves(position, safe=True) -> list of steps        play(position, step) -> the fields of a Position
- *   key(position) -> int        deadlocked(position) -> bool
+ *   key(position, step=None) -> int (after step: as the search works it out, checked against the played position's)
+ *   deadlocked(position) -> bool
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -34,6 +35,8 @@ typedef struct {
     int found[4];
     Row reserve, stock, waste;
     Row piles[MAXPILES];
+    /* The piles' and the talon's parts of the position's key, kept up to date move by move (see Keys). */
+    uint64_t piles_key, talon_key;
 } Pos;
 
 /* Step kinds, and the two sources that aren't piles. A talon move's target -1 is the foundation. */
@@ -107,28 +110,30 @@ typedef struct {
     int turns, card;
 } Top;
 
-/* Each waste top the talon can show by turning, nearest first (search.talon_tops). */
+/* The talon's card at ``index`` in its order: the waste from the bottom, then the stock from the top.
+ * Turning the talon, a pass's end included, never changes that order, only where the waste ends. */
+static inline int talon_card(const Pos *p, int index) {
+    return index < p->waste.n ? p->waste.c[index] : p->stock.c[p->stock.n - 1 - (index - p->waste.n)];
+}
+
+/* Each waste top the talon can show by turning, nearest first (search.talon_tops): the card before
+ * where the waste ends, as the turns move that end along the talon's order. */
 static int talon_tops(const Pos *p, Top *out) {
-    uint8_t stock[NCARDS], waste[NCARDS];
     int ns = p->stock.n, nw = p->waste.n, passes = p->passes, count = 0, turns = 0;
     char seen[NCARDS + 1];
     memset(seen, 0, sizeof seen);
-    memcpy(stock, p->stock.c, (size_t)ns);
-    memcpy(waste, p->waste.c, (size_t)nw);
     while (!seen[ns]) { /* the stock's length stands for (len(stock), len(waste)): their sum is fixed */
         seen[ns] = 1;
         if (nw) {
             out[count].turns = turns;
-            out[count].card = waste[nw - 1];
+            out[count].card = talon_card(p, nw - 1);
             count++;
         }
         if (ns) {
             int taken = p->draw < ns ? p->draw : ns;
-            for (int i = 0; i < taken; i++)
-                waste[nw++] = stock[--ns];
+            nw += taken;
+            ns -= taken;
         } else if (nw && passes != 0) {
-            for (int i = 0; i < nw; i++)
-                stock[i] = waste[nw - 1 - i];
             ns = nw;
             nw = 0;
             if (passes != UNLIMITED)
@@ -248,12 +253,135 @@ static int gen_moves(const Pos *p, int safe, Step *out) {
     return n;
 }
 
-static inline void push(Row *row, int card) { row->c[row->n++] = (uint8_t)card; }
+/* ---- Keys: what makes two positions the same to the search (search._key). ----
+ *
+ * The key holds the reserve's length, the foundations, the piles as a set (they are interchangeable)
+ * and the talon: with unlimited passes at the start of a pass its card order (the waste from the bottom,
+ * then the stock from the top: turning the talon never changes it), else that order and where the waste
+ * ends, and the passes left. A sequence of distinct cards is known by the pairs of cards next to each
+ * other in it, end marks included, so each part is kept as the exclusive-or of a random number per pair
+ * (a Zobrist key): a move changes a few pairs whatever it moves, and the key of the position a move
+ * leads to costs a few lookups rather than writing out and hashing the whole position. The piles' pairs
+ * make one set, whatever pile they are in, which is the piles taken as a set; an empty pile or talon
+ * counts for nothing (its one pair, the two end marks, is 0). Python's search keys the same content
+ * exactly, as bytes; this key is 64 bits of it. */
+
+#define BOTTOM NCARDS       /* under a pile's first card; in the talon, before its first card */
+#define TOP (NCARDS + 1)    /* over a pile's last card; in the talon, after its last card */
+#define ENDS (NCARDS + 2)
+
+static uint64_t PILE_PAIR[ENDS][ENDS], TALON_PAIR[ENDS][ENDS], FOUND_KEY[4][RANKS + 1], RESERVE_KEY[NCARDS + 1],
+    WASTE_END_KEY[NCARDS + 1], CYCLE_KEY;
+
+/* The random numbers of the keys, the same in every process (splitmix64 from a fixed seed). */
+static void keys_numbers(void) {
+    uint64_t state = 0x67617465626f74ULL;
+    uint64_t *tables[] = {&PILE_PAIR[0][0], &TALON_PAIR[0][0], &FOUND_KEY[0][0], RESERVE_KEY, WASTE_END_KEY, &CYCLE_KEY};
+    size_t sizes[] = {ENDS * ENDS, ENDS * ENDS, 4 * (RANKS + 1), NCARDS + 1, NCARDS + 1, 1};
+    for (int t = 0; t < 6; t++) {
+        for (size_t i = 0; i < sizes[t]; i++) {
+            uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            tables[t][i] = z ^ (z >> 31);
+        }
+    }
+    PILE_PAIR[BOTTOM][TOP] = TALON_PAIR[BOTTOM][TOP] = 0;
+}
+
+/* The pairs of ``cards`` (``n`` of them, between the two end marks) in ``pairs``. */
+static uint64_t sequence_key(uint64_t pairs[ENDS][ENDS], const uint8_t *cards, int n) {
+    uint64_t key = 0;
+    int before = BOTTOM;
+    for (int i = 0; i < n; i++) {
+        key ^= pairs[before][cards[i]];
+        before = cards[i];
+    }
+    return key ^ pairs[before][TOP];
+}
+
+/* Works out ``p``'s piles and talon keys afresh (a position read from Python). */
+static void rekey(Pos *p) {
+    p->piles_key = 0;
+    for (int i = 0; i < p->npiles; i++)
+        p->piles_key ^= sequence_key(PILE_PAIR, p->piles[i].c, p->piles[i].n);
+    uint8_t talon[2 * NCARDS];
+    int n = 0;
+    for (int i = 0; i < p->waste.n; i++)
+        talon[n++] = p->waste.c[i];
+    for (int i = p->stock.n - 1; i >= 0; i--)
+        talon[n++] = p->stock.c[i];
+    p->talon_key = sequence_key(TALON_PAIR, talon, n);
+}
+
+/* What the key holds besides how the talon lies. */
+static inline uint64_t held_key(const Pos *p) {
+    return p->piles_key ^ p->talon_key ^ RESERVE_KEY[p->reserve.n] ^ FOUND_KEY[0][p->found[0]] ^
+           FOUND_KEY[1][p->found[1]] ^ FOUND_KEY[2][p->found[2]] ^ FOUND_KEY[3][p->found[3]];
+}
+
+/* The key from what it holds besides how the talon lies, and how it lies: with unlimited passes every
+ * talon state at the start of a pass shares the key of the talon's order; else where the waste ends
+ * and the passes left tell states apart. */
+static inline uint64_t with_talon_lie(uint64_t held, int stock, int waste, int passes, int draw) {
+    if (passes == UNLIMITED && (!stock || waste % draw == 0))
+        return held ^ CYCLE_KEY;
+    return held ^ WASTE_END_KEY[waste] ^ mix(0x70617373ULL + (uint64_t)(passes + 1));
+}
+
+static uint64_t pos_key(const Pos *p) {
+    return with_talon_lie(held_key(p), p->stock.n, p->waste.n, p->passes, p->draw);
+}
+
+/* The key of the same position with its talon turned to the start of its pass, if that differs (0 if not). */
+static uint64_t cycle_key(const Pos *p) {
+    if (p->passes != UNLIMITED || !p->stock.n || p->waste.n % p->draw == 0)
+        return 0;
+    return held_key(p) ^ CYCLE_KEY;
+}
+
+/* ``card`` onto pile ``i``. */
+static inline void pile_push(Pos *p, int i, int card) {
+    Row *row = &p->piles[i];
+    int top = row->n ? row->c[row->n - 1] : BOTTOM;
+    p->piles_key ^= PILE_PAIR[top][TOP] ^ PILE_PAIR[top][card] ^ PILE_PAIR[card][TOP];
+    row->c[row->n++] = (uint8_t)card;
+}
+
+/* Pile ``i``'s top card, taken off. */
+static inline int pile_pop(Pos *p, int i) {
+    Row *row = &p->piles[i];
+    int card = row->c[--row->n];
+    int below = row->n ? row->c[row->n - 1] : BOTTOM;
+    p->piles_key ^= PILE_PAIR[below][card] ^ PILE_PAIR[card][TOP] ^ PILE_PAIR[below][TOP];
+    return card;
+}
+
+/* The waste's top card, taken off: in the talon's order it lies between the card under it and the stock's top. */
+static inline int waste_pop(Pos *p) {
+    int card = p->waste.c[--p->waste.n];
+    int before = p->waste.n ? p->waste.c[p->waste.n - 1] : BOTTOM;
+    int after = p->stock.n ? p->stock.c[p->stock.n - 1] : TOP;
+    p->talon_key ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+    return card;
+}
+
+/* Pile ``from``'s top ``count`` cards onto pile ``to``, in their order. */
+static inline void pile_move(Pos *p, int from, int to, int count) {
+    Row *source = &p->piles[from], *target = &p->piles[to];
+    int first = source->c[source->n - count];
+    int below = source->n > count ? source->c[source->n - count - 1] : BOTTOM;
+    int top = target->n ? target->c[target->n - 1] : BOTTOM;
+    p->piles_key ^= PILE_PAIR[below][first] ^ PILE_PAIR[below][TOP] ^ PILE_PAIR[top][TOP] ^ PILE_PAIR[top][first];
+    memcpy(target->c + target->n, source->c + source->n - count, (size_t)count);
+    target->n += count;
+    source->n -= count;
+}
 
 /* An emptied pile takes the reserve's top card, if there is one. */
 static inline void fill(Pos *p, int source) {
     if (!p->piles[source].n && p->reserve.n)
-        push(&p->piles[source], p->reserve.c[--p->reserve.n]);
+        pile_push(p, source, p->reserve.c[--p->reserve.n]);
 }
 
 /* The position after ``s``, which must be legal (search.play). */
@@ -262,11 +390,11 @@ static void play_step(Pos *p, const Step *s) {
     case K_W: {
         for (int i = 0; i < s->a; i++)
             turn_once(p);
-        int card = p->waste.c[--p->waste.n];
+        int card = waste_pop(p);
         if (s->b == TO_F)
             p->found[SUIT(card)]++;
         else
-            push(&p->piles[s->b], card);
+            pile_push(p, s->b, card);
         break;
     }
     case K_D:
@@ -274,10 +402,7 @@ static void play_step(Pos *p, const Step *s) {
         turn_once(p);
         break;
     case K_P: {
-        Row *source = &p->piles[s->a], *target = &p->piles[s->b];
-        memcpy(target->c + target->n, source->c + source->n - s->c, (size_t)s->c);
-        target->n += s->c;
-        source->n -= s->c;
+        pile_move(p, s->a, s->b, s->c);
         fill(p, s->a);
         break;
     }
@@ -286,16 +411,15 @@ static void play_step(Pos *p, const Step *s) {
         if (s->a == SRC_R) {
             card = p->reserve.c[--p->reserve.n];
         } else if (s->a == SRC_W) {
-            card = p->waste.c[--p->waste.n];
+            card = waste_pop(p);
         } else {
-            Row *pile = &p->piles[s->a];
-            card = pile->c[--pile->n];
+            card = pile_pop(p, s->a);
             fill(p, s->a);
         }
         if (s->kind == K_F)
             p->found[SUIT(card)]++;
         else
-            push(&p->piles[s->b], card);
+            pile_push(p, s->b, card);
     }
     }
 }
@@ -350,69 +474,83 @@ static int playable(const Pos *p, const Step *s) {
     return p->piles[to_pile].n + adds <= NCARDS;
 }
 
-/* ---- Keys: what makes two positions the same to the search (search._key). ---- */
-
-static int row_cmp(const Row *a, const Row *b) {
-    if (a->n && b->n && a->c[0] != b->c[0]) /* piles nearly always differ in their bottom card */
-        return (int)a->c[0] - (int)b->c[0];
-    int n = a->n < b->n ? a->n : b->n;
-    if (n <= 0)
-        return a->n - b->n;
-    int c = memcmp(a->c, b->c, (size_t)n);
-    return c ? c : a->n - b->n;
-}
-
-/* The key of ``p`` with its talon written as the talon's card order (``cycle``) or as it lies. */
-static uint64_t hashed(const Pos *p, int cycle) {
-    uint8_t buffer[4 * NCARDS + 64];
-    size_t n = 0;
-    buffer[n++] = (uint8_t)p->reserve.n;
-    for (int suit = 0; suit < 4; suit++)
-        buffer[n++] = (uint8_t)p->found[suit];
-    const Row *order[MAXPILES];
-    for (int i = 0; i < p->npiles; i++) { /* piles are interchangeable: sorted */
-        int j = i;
-        while (j > 0 && row_cmp(order[j - 1], &p->piles[i]) > 0) {
-            order[j] = order[j - 1];
-            j--;
+/* The key of the position ``s`` leads to from ``p``, worked out from the pairs the step changes without
+ * playing it: what the search does for every move it makes, so as to look each one up before it is
+ * played. It must be pos_key of play_step's position (the tests hold it to that). */
+static uint64_t key_after(const Pos *p, const Step *s) {
+    uint64_t piles = p->piles_key, talon = p->talon_key;
+    int found[4] = {p->found[0], p->found[1], p->found[2], p->found[3]};
+    int reserve = p->reserve.n, stock = p->stock.n, waste = p->waste.n, passes = p->passes;
+    int card = -1, to = TO_F; /* the card played (-1: none), and where it goes */
+    switch (s->kind) {
+    case K_P: {
+        const Row *from = &p->piles[s->a], *onto = &p->piles[s->b];
+        int first = from->c[from->n - s->c];
+        int below = from->n > s->c ? from->c[from->n - s->c - 1] : BOTTOM;
+        int top = onto->n ? onto->c[onto->n - 1] : BOTTOM;
+        piles ^= PILE_PAIR[below][first] ^ PILE_PAIR[below][TOP] ^ PILE_PAIR[top][TOP] ^ PILE_PAIR[top][first];
+        if (from->n == s->c && reserve) { /* the emptied pile takes the reserve's top */
+            int filled = p->reserve.c[--reserve];
+            piles ^= PILE_PAIR[BOTTOM][filled] ^ PILE_PAIR[filled][TOP];
         }
-        order[j] = &p->piles[i];
+        break;
     }
-    for (int i = 0; i < p->npiles; i++) {
-        buffer[n++] = (uint8_t)(0x80 | order[i]->n);
-        memcpy(buffer + n, order[i]->c, (size_t)order[i]->n);
-        n += (size_t)order[i]->n;
+    case K_D:
+    case K_N:
+    case K_W: { /* turning changes where the waste ends, never the talon's order */
+        int turns = s->kind == K_W ? s->a : 1;
+        for (int i = 0; i < turns; i++) {
+            if (stock) {
+                int taken = p->draw < stock ? p->draw : stock;
+                waste += taken;
+                stock -= taken;
+            } else {
+                stock = waste;
+                waste = 0;
+                if (passes != UNLIMITED)
+                    passes--;
+            }
+        }
+        if (s->kind != K_W)
+            break;
+        card = talon_card(p, waste - 1);
+        int before = waste > 1 ? talon_card(p, waste - 2) : BOTTOM, after = stock ? talon_card(p, waste) : TOP;
+        talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+        waste--;
+        to = s->b;
+        break;
     }
-    if (cycle) {
-        buffer[n++] = 0xc0;
-        memcpy(buffer + n, p->waste.c, (size_t)p->waste.n);
-        n += (size_t)p->waste.n;
-        for (int i = p->stock.n - 1; i >= 0; i--)
-            buffer[n++] = p->stock.c[i];
-    } else {
-        buffer[n++] = 0xd0;
-        buffer[n++] = (uint8_t)p->stock.n;
-        memcpy(buffer + n, p->stock.c, (size_t)p->stock.n);
-        n += (size_t)p->stock.n;
-        memcpy(buffer + n, p->waste.c, (size_t)p->waste.n);
-        n += (size_t)p->waste.n;
-        buffer[n++] = (uint8_t)(p->passes + 1);
-        buffer[n++] = (uint8_t)((p->passes + 1) >> 8);
+    default: /* K_F, K_T */
+        if (s->a == SRC_R) {
+            card = p->reserve.c[--reserve];
+        } else if (s->a == SRC_W) {
+            card = p->waste.c[--waste];
+            int before = waste ? p->waste.c[waste - 1] : BOTTOM, after = stock ? p->stock.c[stock - 1] : TOP;
+            talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+        } else {
+            const Row *from = &p->piles[s->a];
+            card = from->c[from->n - 1];
+            int below = from->n > 1 ? from->c[from->n - 2] : BOTTOM;
+            piles ^= PILE_PAIR[below][card] ^ PILE_PAIR[card][TOP] ^ PILE_PAIR[below][TOP];
+            if (from->n == 1 && reserve) {
+                int filled = p->reserve.c[--reserve];
+                piles ^= PILE_PAIR[BOTTOM][filled] ^ PILE_PAIR[filled][TOP];
+            }
+        }
+        to = s->kind == K_F ? TO_F : s->b;
     }
-    return hash_bytes(buffer, n);
-}
-
-/* With unlimited passes every talon state at the start of a pass shares the key of the talon's order. */
-static uint64_t pos_key(const Pos *p) {
-    int cycle = p->passes == UNLIMITED && (!p->stock.n || p->waste.n % p->draw == 0);
-    return hashed(p, cycle);
-}
-
-/* The key of the same position with its talon turned to the start of its pass, if that differs (0 if not). */
-static uint64_t cycle_key(const Pos *p) {
-    if (p->passes != UNLIMITED || !p->stock.n || p->waste.n % p->draw == 0)
-        return 0;
-    return hashed(p, 1);
+    if (card >= 0) {
+        if (to == TO_F) {
+            found[SUIT(card)]++;
+        } else { /* onto pile ``to``, which is not the one the card left */
+            const Row *onto = &p->piles[to];
+            int top = onto->n ? onto->c[onto->n - 1] : BOTTOM;
+            piles ^= PILE_PAIR[top][TOP] ^ PILE_PAIR[top][card] ^ PILE_PAIR[card][TOP];
+        }
+    }
+    uint64_t held = piles ^ talon ^ RESERVE_KEY[reserve] ^ FOUND_KEY[0][found[0]] ^ FOUND_KEY[1][found[1]] ^
+                    FOUND_KEY[2][found[2]] ^ FOUND_KEY[3][found[3]];
+    return with_talon_lie(held, stock, waste, passes, p->draw);
 }
 
 /* ---- Deadlocks (search.deadlocked, search.closes_circle). ---- */
@@ -700,17 +838,23 @@ typedef struct {
 
 enum { DONE_LOST, DONE_WON, SLICE_SPENT, NO_MEMORY, INTERRUPTED };
 
-/* Pushes a frame for ``p`` with the moves to search from it (none when deadlocked); 0 when out of memory.
- * ``p`` was reached by ``step`` from the top frame, or is the start when there is no frame. */
-static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const Step *step) {
+/* The place of the next frame's position, room made for it; NULL when out of memory. */
+static Pos *next_pos(Search *s) {
     if (!GROW(s->frames, s->frames_room, s->nframes + 1, 256) ||
         !GROW(s->path, s->path_room, s->nframes + 1, 256) ||
         !GROW(s->steps, s->steps_room, s->nsteps + MAXMOVES, 16 * MAXMOVES) ||
         !GROW(s->keys, s->keys_room, s->nsteps + MAXMOVES, 16 * MAXMOVES))
-        return 0;
-    const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL; /* after any realloc */
+        return NULL;
+    return &s->frames[s->nframes].pos;
+}
+
+/* Pushes a frame for the position next_pos placed, with the moves to search from it (none when
+ * deadlocked); 0 when out of memory. It was reached by ``step`` from the top frame, or is the start
+ * when there is no frame. */
+static int push_frame(Search *s, uint64_t key, int shuffled, const Step *step) {
+    const Pos *before = s->nframes ? &s->frames[s->nframes - 1].pos : NULL;
     Frame *frame = &s->frames[s->nframes++];
-    frame->pos = *p;
+    const Pos *p = &frame->pos;
     frame->key = key;
     frame->first = s->nsteps;
     frame->next = 0;
@@ -734,9 +878,7 @@ static int push_frame(Search *s, const Pos *p, uint64_t key, int shuffled, const
      * went on waiting for those places one by one, each a miss in a table of hundreds of MB. */
     uint64_t *keys = s->keys + s->nsteps;
     for (int i = 0; i < n; i++) {
-        Pos after = *p;
-        play_step(&after, &found[i]);
-        keys[i] = pos_key(&after);
+        keys[i] = key_after(p, &found[i]);
         keys_prefetch(&s->lost, keys[i]);
     }
     frame->count = n;
@@ -749,8 +891,11 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
     s->nsteps = 0;
     memset(s->line.slots, 0, (s->line.mask + 1 + SPILL) * sizeof(uint64_t)); /* a new restart, a new line */
     s->line.count = 0;
-    uint64_t start_key = pos_key(start);
-    if (!push_frame(s, start, start_key, shuffled, NULL))
+    Pos *first = next_pos(s);
+    if (!first)
+        return NO_MEMORY;
+    *first = *start;
+    if (!push_frame(s, pos_key(start), shuffled, NULL))
         return NO_MEMORY;
     while (s->nframes) {
         Frame *frame = &s->frames[s->nframes - 1];
@@ -768,8 +913,12 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
         if (keys_has(&s->line, key) || keys_has(&s->lost, key))
             continue; /* seen in this restart, or lost */
         Step step = s->steps[index];
-        Pos after = frame->pos;
-        play_step(&after, &step);
+        Pos *after = next_pos(s); /* the position is played where its frame will hold it */
+        if (!after)
+            return NO_MEMORY;
+        frame = &s->frames[s->nframes - 1]; /* after any realloc */
+        *after = frame->pos;
+        play_step(after, &step);
         s->nodes++;
         if ((s->nodes & 255) == 0) {
             if (s->nodes >= limit || now() > s->deadline)
@@ -778,9 +927,9 @@ static int search_slice(Search *s, const Pos *start, long long limit, int shuffl
                 return INTERRUPTED;
         }
         s->path[s->nframes - 1] = step;
-        if (after.found[0] + after.found[1] + after.found[2] + after.found[3] == NCARDS)
+        if (after->found[0] + after->found[1] + after->found[2] + after->found[3] == NCARDS)
             return DONE_WON;
-        if (!push_frame(s, &after, key, shuffled, &step))
+        if (!push_frame(s, key, shuffled, &step))
             return NO_MEMORY;
     }
     return DONE_LOST;
@@ -879,6 +1028,7 @@ static int read_position(PyObject *position, Pos *p) {
     if (!ok)
         return 0;
     p->npiles = (int)npiles;
+    rekey(p);
     int total = p->reserve.n + p->stock.n + p->waste.n;
     for (int i = 0; i < p->npiles; i++)
         total += p->piles[i].n;
@@ -1047,11 +1197,30 @@ static PyObject *core_play(PyObject *self, PyObject *args) {
     return position_fields(&p);
 }
 
-static PyObject *core_key(PyObject *self, PyObject *position) {
+static PyObject *core_key(PyObject *self, PyObject *args) {
+    PyObject *position, *object = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:key", &position, &object))
+        return NULL;
     Pos p;
+    Step step;
     if (!read_position(position, &p))
         return NULL;
-    return PyLong_FromUnsignedLongLong(pos_key(&p));
+    if (object == Py_None)
+        return PyLong_FromUnsignedLongLong(pos_key(&p));
+    if (!read_step(object, &step))
+        return NULL;
+    if (!playable(&p, &step)) {
+        PyErr_SetString(PyExc_ValueError, "that step can't be played on this Canfield position");
+        return NULL;
+    }
+    /* The key the search looks the step up by, which must be the one the played position keeps. */
+    uint64_t ahead = key_after(&p, &step);
+    play_step(&p, &step);
+    if (ahead != pos_key(&p)) {
+        PyErr_SetString(PyExc_AssertionError, "the key worked out from the step is not the played position's");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(ahead);
 }
 
 static PyObject *core_deadlocked(PyObject *self, PyObject *position) {
@@ -1186,7 +1355,8 @@ static PyMethodDef methods[] = {
     {"moves", (PyCFunction)(void (*)(void))core_moves, METH_VARARGS | METH_KEYWORDS,
      "moves(position, safe=True) -> the search's moves, most promising first"},
     {"play", core_play, METH_VARARGS, "play(position, step) -> the fields of the position after step"},
-    {"key", core_key, METH_O, "key(position) -> what makes two positions the same to the search"},
+    {"key", core_key, METH_VARARGS,
+     "key(position, step=None) -> what makes two positions the same to the search (of the position after step)"},
     {"deadlocked", core_deadlocked, METH_O, "deadlocked(position) -> whether some card can never go up"},
     {NULL, NULL, 0, NULL},
 };
@@ -1197,6 +1367,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
+    keys_numbers();
     const char *texts[] = {"f", "t", "p", "W", "d", "n", "r", "w"};
     PyObject **slots[] = {&S_f, &S_t, &S_p, &S_W, &S_d, &S_n, &S_r, &S_w};
     for (int i = 0; i < 8; i++) {

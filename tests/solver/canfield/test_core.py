@@ -1,7 +1,8 @@
 """The compiled Canfield search (``_core.c``) against the Python search it compiles, and without it.
 
 Along random play the compiled moves are the Python moves, in the same order, and playing any of
-them gives the same position; positions share a key exactly when they share one in Python. The
+them gives the same position, whose key is the one the search works out from the move; positions
+share a key exactly when they share one in Python. The
 searches agree to the node on deals 1-40, the verdicts agree with the ones the search gave before it
 was made faster (``old_verdicts.txt``), and every compiled win replays to a win through the rules
 engine. Without the core (its import made to fail, in a process of its own) ``solve`` answers in
@@ -88,7 +89,11 @@ def test_along_random_play_the_compiled_moves_and_plays_are_the_python_ones(
         if here.waste:
             extra += [("f", "w"), *(("t", "w", index) for index in range(len(here.piles)))]
         for step in extra + found:
-            assert compiled_play(core, here, step) == search.play(here, step), (deal, rules, seed, step)
+            after = compiled_play(core, here, step)
+            assert after == search.play(here, step), (deal, rules, seed, step)
+            # The key the search looks a move up by, worked out from the move, is the played position's
+            # (the core also checks it against the key its played position kept move by move).
+            assert core.key(here, step) == core.key(after), (deal, rules, seed, step)
         if not found:
             break
         here = search.play(here, rng.choice(found))
