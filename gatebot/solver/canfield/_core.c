@@ -324,9 +324,10 @@ static inline uint64_t held_key(const Pos *p) {
  * talon state at the start of a pass shares the key of the talon's order; else where the waste ends
  * and the passes left tell states apart. */
 static inline uint64_t with_talon_lie(uint64_t held, int stock, int waste, int passes, int draw) {
-    if (passes == UNLIMITED && (!stock || waste % draw == 0))
-        return held ^ CYCLE_KEY;
-    return held ^ WASTE_END_KEY[waste] ^ mix(0x70617373ULL + (uint64_t)(passes + 1));
+    uint64_t key = held ^ CYCLE_KEY;
+    if (passes != UNLIMITED || (stock && waste % draw))
+        key = held ^ WASTE_END_KEY[waste] ^ mix(0x70617373ULL + (uint64_t)(passes + 1));
+    return key ? key : 1; /* 0 marks an empty slot of a set of keys */
 }
 
 static uint64_t pos_key(const Pos *p) {
@@ -337,7 +338,7 @@ static uint64_t pos_key(const Pos *p) {
 static uint64_t cycle_key(const Pos *p) {
     if (p->passes != UNLIMITED || !p->stock.n || p->waste.n % p->draw == 0)
         return 0;
-    return held_key(p) ^ CYCLE_KEY;
+    return with_talon_lie(held_key(p), 0, 0, UNLIMITED, p->draw);
 }
 
 /* ``card`` onto pile ``i``. */
