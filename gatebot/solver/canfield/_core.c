@@ -1,10 +1,11 @@
 /* The Canfield search of search.py, compiled: the same moves in the same order, the same pruning
  * rules (safe plays, deadlocks), the same Luby restarts with the same shuffles (Python's Mersenne
  * Twister and random.shuffle, seeded alike), so it visits the same positions as the Python search
- * and gives the same verdict, line and node count; only the hash of a position's key differs.
+ * and gives the same verdict, line and node count; only the form a position's key is kept in differs.
  *
  * A position is plain arrays of card numbers (index (rank - 1) * 4 + suit, suits C D H S), tops
- * last, as search.Position holds them in bytes. The search releases the GIL: it touches no Python
+ * last, as search.Position holds them in bytes, but for the talon: one row in its order and where
+ * the waste ends (see Pos). The search releases the GIL: it touches no Python
  * object between reading the start position and building the answer, but for taking it back a few
  * times a second to run any signal's handler (Ctrl-C stops it as it stops the Python search).
  *
@@ -33,8 +34,12 @@
 typedef struct {
     int base, draw, passes, blocked, partial, any_space, npiles;
     int found[4];
-    Row reserve, stock, waste;
-    Row piles[MAXPILES];
+    Row reserve, piles[MAXPILES];
+    /* The talon in its order: the waste from the bottom, then the stock from the top. Turning the talon,
+     * a pass's end included, never changes that order, only where the waste ends: the waste is
+     * talon.c[0 .. waste), the stock the rest, its top first. */
+    Row talon;
+    int waste;
     /* The piles' and the talon's parts of the position's key, kept up to date move by move (see Keys). */
     uint64_t piles_key, talon_key;
 } Pos;
@@ -90,43 +95,48 @@ static int is_safe(const Pos *p, int card) {
     return (others >= rank - 1 && same >= rank - 2) || never_laid(p, card);
 }
 
-/* One turn of the talon: cards from the stock, or once it is out the waste turned over. */
-static void turn_once(Pos *p) {
-    if (p->stock.n) {
-        int taken = p->draw < p->stock.n ? p->draw : p->stock.n;
-        for (int i = 0; i < taken; i++)
-            p->waste.c[p->waste.n++] = p->stock.c[--p->stock.n];
-    } else {
-        for (int i = 0; i < p->waste.n; i++)
-            p->stock.c[i] = p->waste.c[p->waste.n - 1 - i];
-        p->stock.n = p->waste.n;
-        p->waste.n = 0;
-        if (p->passes != UNLIMITED)
-            p->passes--;
+static inline int stock_count(const Pos *p) { return p->talon.n - p->waste; }
+
+/* Where the waste ends and the passes left after ``turns`` turns of a talon of ``total`` cards, each
+ * turn taking cards from the stock, or once it is out turning the waste over: a stock's worth of
+ * turns at a time rather than one by one. */
+static inline void turned(int total, int draw, int turns, int *waste, int *passes) {
+    while (turns > 0) {
+        int stock = total - *waste;
+        if (stock) {
+            int now = (stock + draw - 1) / draw; /* the turns that take the stock out */
+            if (now > turns)
+                now = turns;
+            *waste += now * draw < stock ? now * draw : stock;
+            turns -= now;
+        } else {
+            *waste = 0;
+            if (*passes != UNLIMITED)
+                (*passes)--;
+            turns--;
+        }
     }
 }
+
+/* One turn of the talon. */
+static inline void turn_once(Pos *p) { turned(p->talon.n, p->draw, 1, &p->waste, &p->passes); }
 
 typedef struct {
     int turns, card;
 } Top;
 
-/* The talon's card at ``index`` in its order: the waste from the bottom, then the stock from the top.
- * Turning the talon, a pass's end included, never changes that order, only where the waste ends. */
-static inline int talon_card(const Pos *p, int index) {
-    return index < p->waste.n ? p->waste.c[index] : p->stock.c[p->stock.n - 1 - (index - p->waste.n)];
-}
-
 /* Each waste top the talon can show by turning, nearest first (search.talon_tops): the card before
- * where the waste ends, as the turns move that end along the talon's order. */
-static int talon_tops(const Pos *p, Top *out) {
-    int ns = p->stock.n, nw = p->waste.n, passes = p->passes, count = 0, turns = 0;
+ * where the waste ends, as the turns move that end along the talon's order; only the cards in
+ * ``playable`` (a bit a card), the rest having nowhere to go. */
+static int talon_tops(const Pos *p, uint64_t playable, Top *out) {
+    int ns = stock_count(p), nw = p->waste, passes = p->passes, count = 0, turns = 0;
     char seen[NCARDS + 1];
     memset(seen, 0, sizeof seen);
     while (!seen[ns]) { /* the stock's length stands for (len(stock), len(waste)): their sum is fixed */
         seen[ns] = 1;
-        if (nw) {
+        if (nw && (playable >> p->talon.c[nw - 1] & 1)) {
             out[count].turns = turns;
-            out[count].card = talon_card(p, nw - 1);
+            out[count].card = p->talon.c[nw - 1];
             count++;
         }
         if (ns) {
@@ -187,12 +197,14 @@ static int gen_moves(const Pos *p, int safe, Step *out) {
             }
         }
     }
-    Top talon[2 * NCARDS + 2];
-    int ntalon = talon_tops(p, talon);
     /* The piles each card would build on: the two cards one rank lower in the other colour. */
     int8_t takers[NCARDS][MAXPILES];
     int8_t ntakers[NCARDS];
     memset(ntakers, 0, sizeof ntakers);
+    uint64_t playable = 0; /* the cards that can go anywhere: up, or onto a pile */
+    for (int suit = 0; suit < 4; suit++)
+        if (wanted[suit] >= 0)
+            playable |= (uint64_t)1 << wanted[suit];
     for (int i = 0; i < p->npiles; i++) {
         const Row *pile = &p->piles[i];
         if (pile->n) {
@@ -202,6 +214,7 @@ static int gen_moves(const Pos *p, int safe, Step *out) {
                 for (int k = 0; k < 2; k++) {
                     int card = rank * 4 + OTHER_COLOUR[top & 3][k];
                     takers[card][ntakers[card]++] = (int8_t)i;
+                    playable |= (uint64_t)1 << card;
                 }
             }
         }
@@ -211,6 +224,8 @@ static int gen_moves(const Pos *p, int safe, Step *out) {
         for (int i = 0; i < p->npiles; i++)
             if (!p->piles[i].n)
                 spaces[nspaces++] = i;
+    Top talon[2 * NCARDS + 2];
+    int ntalon = talon_tops(p, nspaces ? ~(uint64_t)0 : playable, talon);
     for (int t = 0; t < ntalon; t++) {
         int card = talon[t].card;
         if (wanted[card & 3] == card)
@@ -305,13 +320,7 @@ static void rekey(Pos *p) {
     p->piles_key = 0;
     for (int i = 0; i < p->npiles; i++)
         p->piles_key ^= sequence_key(PILE_PAIR, p->piles[i].c, p->piles[i].n);
-    uint8_t talon[2 * NCARDS];
-    int n = 0;
-    for (int i = 0; i < p->waste.n; i++)
-        talon[n++] = p->waste.c[i];
-    for (int i = p->stock.n - 1; i >= 0; i--)
-        talon[n++] = p->stock.c[i];
-    p->talon_key = sequence_key(TALON_PAIR, talon, n);
+    p->talon_key = sequence_key(TALON_PAIR, p->talon.c, p->talon.n);
 }
 
 /* What the key holds besides how the talon lies. */
@@ -331,12 +340,12 @@ static inline uint64_t with_talon_lie(uint64_t held, int stock, int waste, int p
 }
 
 static uint64_t pos_key(const Pos *p) {
-    return with_talon_lie(held_key(p), p->stock.n, p->waste.n, p->passes, p->draw);
+    return with_talon_lie(held_key(p), stock_count(p), p->waste, p->passes, p->draw);
 }
 
 /* The key of the same position with its talon turned to the start of its pass, if that differs (0 if not). */
 static uint64_t cycle_key(const Pos *p) {
-    if (p->passes != UNLIMITED || !p->stock.n || p->waste.n % p->draw == 0)
+    if (p->passes != UNLIMITED || !stock_count(p) || p->waste % p->draw == 0)
         return 0;
     return with_talon_lie(held_key(p), 0, 0, UNLIMITED, p->draw);
 }
@@ -360,10 +369,12 @@ static inline int pile_pop(Pos *p, int i) {
 
 /* The waste's top card, taken off: in the talon's order it lies between the card under it and the stock's top. */
 static inline int waste_pop(Pos *p) {
-    int card = p->waste.c[--p->waste.n];
-    int before = p->waste.n ? p->waste.c[p->waste.n - 1] : BOTTOM;
-    int after = p->stock.n ? p->stock.c[p->stock.n - 1] : TOP;
+    Row *talon = &p->talon;
+    int at = --p->waste, card = talon->c[at];
+    int before = at ? talon->c[at - 1] : BOTTOM, after = at + 1 < talon->n ? talon->c[at + 1] : TOP;
     p->talon_key ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+    memmove(talon->c + at, talon->c + at + 1, (size_t)(talon->n - at - 1));
+    talon->n--;
     return card;
 }
 
@@ -389,8 +400,7 @@ static inline void fill(Pos *p, int source) {
 static void play_step(Pos *p, const Step *s) {
     switch (s->kind) {
     case K_W: {
-        for (int i = 0; i < s->a; i++)
-            turn_once(p);
+        turned(p->talon.n, p->draw, s->a, &p->waste, &p->passes);
         int card = waste_pop(p);
         if (s->b == TO_F)
             p->found[SUIT(card)]++;
@@ -431,12 +441,11 @@ static int playable(const Pos *p, const Step *s) {
     int to_pile = -1, adds = 1;
     switch (s->kind) {
     case K_W: {
-        Pos copy = *p;
+        int waste = p->waste, passes = p->passes;
         if (s->a < 0)
             return 0;
-        for (int i = 0; i < s->a; i++)
-            turn_once(&copy);
-        if (!copy.waste.n)
+        turned(p->talon.n, p->draw, s->a, &waste, &passes);
+        if (!waste)
             return 0;
         to_pile = s->b;
         break;
@@ -457,7 +466,7 @@ static int playable(const Pos *p, const Step *s) {
             if (!p->reserve.n)
                 return 0;
         } else if (s->a == SRC_W) {
-            if (!p->waste.n)
+            if (!p->waste)
                 return 0;
         } else if (s->a < 0 || s->a >= p->npiles || !p->piles[s->a].n) {
             return 0;
@@ -481,7 +490,7 @@ static int playable(const Pos *p, const Step *s) {
 static uint64_t key_after(const Pos *p, const Step *s) {
     uint64_t piles = p->piles_key, talon = p->talon_key;
     int found[4] = {p->found[0], p->found[1], p->found[2], p->found[3]};
-    int reserve = p->reserve.n, stock = p->stock.n, waste = p->waste.n, passes = p->passes;
+    int reserve = p->reserve.n, stock = stock_count(p), waste = p->waste, passes = p->passes;
     int card = -1, to = TO_F; /* the card played (-1: none), and where it goes */
     switch (s->kind) {
     case K_P: {
@@ -499,23 +508,12 @@ static uint64_t key_after(const Pos *p, const Step *s) {
     case K_D:
     case K_N:
     case K_W: { /* turning changes where the waste ends, never the talon's order */
-        int turns = s->kind == K_W ? s->a : 1;
-        for (int i = 0; i < turns; i++) {
-            if (stock) {
-                int taken = p->draw < stock ? p->draw : stock;
-                waste += taken;
-                stock -= taken;
-            } else {
-                stock = waste;
-                waste = 0;
-                if (passes != UNLIMITED)
-                    passes--;
-            }
-        }
+        turned(p->talon.n, p->draw, s->kind == K_W ? s->a : 1, &waste, &passes);
+        stock = p->talon.n - waste;
         if (s->kind != K_W)
             break;
-        card = talon_card(p, waste - 1);
-        int before = waste > 1 ? talon_card(p, waste - 2) : BOTTOM, after = stock ? talon_card(p, waste) : TOP;
+        card = p->talon.c[waste - 1];
+        int before = waste > 1 ? p->talon.c[waste - 2] : BOTTOM, after = stock ? p->talon.c[waste] : TOP;
         talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
         waste--;
         to = s->b;
@@ -525,8 +523,8 @@ static uint64_t key_after(const Pos *p, const Step *s) {
         if (s->a == SRC_R) {
             card = p->reserve.c[--reserve];
         } else if (s->a == SRC_W) {
-            card = p->waste.c[--waste];
-            int before = waste ? p->waste.c[waste - 1] : BOTTOM, after = stock ? p->stock.c[stock - 1] : TOP;
+            card = p->talon.c[--waste];
+            int before = waste ? p->talon.c[waste - 1] : BOTTOM, after = stock ? p->talon.c[waste + 1] : TOP;
             talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
         } else {
             const Row *from = &p->piles[s->a];
@@ -683,7 +681,7 @@ typedef struct {
 /* Slots past the last home slot, where runs that start near the end go on rather than wrapping round
  * to the start: a set that only grows can then double in place (keys_grow). At most half the home
  * slots are taken, so a run of SPILL taken slots is next to impossible; if one comes, the set doubles. */
-#define SPILL 4096
+#define SPILL 256
 
 /* Huge pages for a big set, where the system gives them for the asking (Linux's "madvise" setting):
  * its probes land anywhere, and with 4 KiB pages most would miss the TLB too. */
@@ -824,7 +822,9 @@ typedef struct {
     long long max_nodes, nodes;
     double deadline;
     int safe, deadlocks;
-    Twister random;
+    Twister random; /* seeded with ``seed`` on the first restart: a search done in its first slice never shuffles */
+    uint32_t seed;
+    int seeded;
     KeySet lost; /* the positions searched to the end, kept across restarts */
     KeySet line; /* the positions on the line under way */
     Frame *frames;
@@ -888,6 +888,10 @@ static int push_frame(Search *s, uint64_t key, int shuffled, const Step *step) {
 }
 
 static int search_slice(Search *s, const Pos *start, long long limit, int shuffled) {
+    if (shuffled && !s->seeded) {
+        twister_seed(&s->random, s->seed);
+        s->seeded = 1;
+    }
     s->nframes = 0;
     s->nsteps = 0;
     memset(s->line.slots, 0, (s->line.mask + 1 + SPILL) * sizeof(uint64_t)); /* a new restart, a new line */
@@ -998,12 +1002,13 @@ static int read_row(PyObject *position, const char *name, Row *row) {
 
 /* A search.Position read into ``p``; 0 with an exception set when it isn't one this core takes. */
 static int read_position(PyObject *position, Pos *p) {
+    Row stock, waste;
     memset(p, 0, sizeof *p);
     if (!read_int(position, "base", 0, RANKS - 1, &p->base) || !read_int(position, "draw", 1, NCARDS, &p->draw) ||
         !read_int(position, "passes", -1, 30000, &p->passes) ||
         !read_int(position, "blocked", -1, RANKS - 1, &p->blocked) || !read_bool(position, "partial", &p->partial) ||
         !read_bool(position, "any_space", &p->any_space) || !read_row(position, "reserve", &p->reserve) ||
-        !read_row(position, "stock", &p->stock) || !read_row(position, "waste", &p->waste))
+        !read_row(position, "stock", &stock) || !read_row(position, "waste", &waste))
         return 0;
     PyObject *foundations = PyObject_GetAttrString(position, "foundations");
     if (!foundations)
@@ -1029,14 +1034,19 @@ static int read_position(PyObject *position, Pos *p) {
     if (!ok)
         return 0;
     p->npiles = (int)npiles;
-    rekey(p);
-    int total = p->reserve.n + p->stock.n + p->waste.n;
+    int total = p->reserve.n + stock.n + waste.n;
     for (int i = 0; i < p->npiles; i++)
         total += p->piles[i].n;
     if (total > NCARDS) {
         PyErr_SetString(PyExc_ValueError, "a Canfield position holds more than 52 cards");
         return 0;
     }
+    memcpy(p->talon.c, waste.c, (size_t)waste.n); /* in the talon's order: the waste, then the stock top first */
+    for (int k = 0; k < stock.n; k++)
+        p->talon.c[waste.n + k] = stock.c[stock.n - 1 - k];
+    p->talon.n = waste.n + stock.n;
+    p->waste = waste.n;
+    rekey(p);
     return 1;
 }
 
@@ -1160,11 +1170,15 @@ bad:
 
 /* The fields of search.Position, in its order, for ``p``. */
 static PyObject *position_fields(const Pos *p) {
+    Row stock = {.n = stock_count(p)}, waste = {.n = p->waste};
+    memcpy(waste.c, p->talon.c, (size_t)p->waste);
+    for (int k = 0; k < stock.n; k++)
+        stock.c[k] = p->talon.c[p->talon.n - 1 - k];
     PyObject *piles = sequence_of(1, p->piles, p->npiles, sizeof(Row), row_bytes);
     if (!piles)
         return NULL;
     return Py_BuildValue("(iN(iiii)NNNiiOiO)", p->base, row_bytes(&p->reserve), p->found[0], p->found[1],
-                         p->found[2], p->found[3], piles, row_bytes(&p->stock), row_bytes(&p->waste), p->draw,
+                         p->found[2], p->found[3], piles, row_bytes(&stock), row_bytes(&waste), p->draw,
                          p->passes, p->partial ? Py_True : Py_False, p->blocked, p->any_space ? Py_True : Py_False);
 }
 
@@ -1276,8 +1290,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.max_nodes = max_nodes;
     s.safe = safe;
     s.deadlocks = deadlocks;
-    twister_seed(&s.random, (uint32_t)seed);
-    if (!keys_init(&s.lost, 1 << 17) || !keys_init(&s.line, 1 << 10)) {
+    s.seed = (uint32_t)seed;
+    if (!keys_init(&s.lost, 1 << 12) || !keys_init(&s.line, 1 << 10)) {
         keys_free(&s.lost);
         return PyErr_NoMemory();
     }
@@ -1320,7 +1334,7 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
             goto fail;
     s.safe = safe;
     s.deadlocks = deadlocks;
-    if (!keys_init(&s.lost, 1 << 17) || !keys_init(&s.line, 1 << 10)) {
+    if (!keys_init(&s.lost, 1 << 12) || !keys_init(&s.line, 1 << 10)) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -1329,7 +1343,7 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
         s.nodes = 0;
         s.max_nodes = max_nodes;
         s.deadline = deadline;
-        twister_seed(&s.random, 0);
+        s.seeded = 0; /* each start's restarts shuffle as a search of its own */
         s.thread = PyEval_SaveThread();
         int verdict = run_search(&s, &starts[i]);
         PyEval_RestoreThread(s.thread);
