@@ -1291,7 +1291,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     s.safe = safe;
     s.deadlocks = deadlocks;
     s.seed = (uint32_t)seed;
-    if (!keys_init(&s.lost, 1 << 12) || !keys_init(&s.line, 1 << 10)) {
+    if (!keys_init(&s.lost, 1 << 14) || !keys_init(&s.line, 1 << 10)) {
         keys_free(&s.lost);
         return PyErr_NoMemory();
     }
@@ -1334,7 +1334,7 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
             goto fail;
     s.safe = safe;
     s.deadlocks = deadlocks;
-    if (!keys_init(&s.lost, 1 << 12) || !keys_init(&s.line, 1 << 10)) {
+    if (!keys_init(&s.lost, 1 << 14) || !keys_init(&s.line, 1 << 10)) {
         PyErr_NoMemory();
         goto fail;
     }
