@@ -12,6 +12,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import sqlite3
 import struct
 import subprocess
@@ -119,7 +120,13 @@ class Terminal:
 
 
 def _own_terminal() -> None:
-    """In the child: a new session whose controlling terminal is the pty (so Ctrl-C signals it)."""
+    """In the child: a new session whose controlling terminal is the pty (so Ctrl-C signals it).
+
+    SIGINT is put back to its default, as a shell starting a program at a terminal does: a test
+    run started in the background by a shell without job control inherits SIGINT ignored, and
+    an ignored signal stays ignored across exec, so Ctrl-C would reach a game deaf to it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
