@@ -247,6 +247,8 @@ def test_bad_positions_and_steps_are_refused_not_played(core: ModuleType) -> Non
                  ("W", 0, "f"), ("W", 0, 9), ("x",), ("f",), "d", ("W", -1, "f")]:
         with pytest.raises(ValueError):
             core.play(emptied, step)
+        with pytest.raises(ValueError):  # nor keyed as if it had been
+            core.key(emptied, step)
 
 
 def _without_the_core(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
