@@ -350,11 +350,25 @@ static uint64_t cycle_key(const Pos *p) {
     return with_talon_lie(held_key(p), 0, 0, UNLIMITED, p->draw);
 }
 
+/* What putting ``card`` between ``before`` and ``after`` changes in a key of ``pairs``, or taking it out
+ * from between them: its two pairs come or go, and the pair of its neighbours goes or comes. */
+static inline uint64_t spliced(uint64_t pairs[ENDS][ENDS], int before, int card, int after) {
+    return pairs[before][card] ^ pairs[card][after] ^ pairs[before][after];
+}
+
+/* What moving a pile's run, from its card ``first`` up, off the card ``below`` onto the card ``top``
+ * (either BOTTOM for none) changes in the piles' key: the run's top keeps the end mark over it. */
+static inline uint64_t run_moved(int below, int first, int top) {
+    return PILE_PAIR[below][first] ^ PILE_PAIR[below][TOP] ^ PILE_PAIR[top][TOP] ^ PILE_PAIR[top][first];
+}
+
+/* A pile's top card, or BOTTOM when it is empty. */
+static inline int top_card(const Row *pile) { return pile->n ? pile->c[pile->n - 1] : BOTTOM; }
+
 /* ``card`` onto pile ``i``. */
 static inline void pile_push(Pos *p, int i, int card) {
     Row *row = &p->piles[i];
-    int top = row->n ? row->c[row->n - 1] : BOTTOM;
-    p->piles_key ^= PILE_PAIR[top][TOP] ^ PILE_PAIR[top][card] ^ PILE_PAIR[card][TOP];
+    p->piles_key ^= spliced(PILE_PAIR, top_card(row), card, TOP);
     row->c[row->n++] = (uint8_t)card;
 }
 
@@ -362,8 +376,7 @@ static inline void pile_push(Pos *p, int i, int card) {
 static inline int pile_pop(Pos *p, int i) {
     Row *row = &p->piles[i];
     int card = row->c[--row->n];
-    int below = row->n ? row->c[row->n - 1] : BOTTOM;
-    p->piles_key ^= PILE_PAIR[below][card] ^ PILE_PAIR[card][TOP] ^ PILE_PAIR[below][TOP];
+    p->piles_key ^= spliced(PILE_PAIR, top_card(row), card, TOP);
     return card;
 }
 
@@ -372,7 +385,7 @@ static inline int waste_pop(Pos *p) {
     Row *talon = &p->talon;
     int at = --p->waste, card = talon->c[at];
     int before = at ? talon->c[at - 1] : BOTTOM, after = at + 1 < talon->n ? talon->c[at + 1] : TOP;
-    p->talon_key ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+    p->talon_key ^= spliced(TALON_PAIR, before, card, after);
     memmove(talon->c + at, talon->c + at + 1, (size_t)(talon->n - at - 1));
     talon->n--;
     return card;
@@ -381,10 +394,8 @@ static inline int waste_pop(Pos *p) {
 /* Pile ``from``'s top ``count`` cards onto pile ``to``, in their order. */
 static inline void pile_move(Pos *p, int from, int to, int count) {
     Row *source = &p->piles[from], *target = &p->piles[to];
-    int first = source->c[source->n - count];
     int below = source->n > count ? source->c[source->n - count - 1] : BOTTOM;
-    int top = target->n ? target->c[target->n - 1] : BOTTOM;
-    p->piles_key ^= PILE_PAIR[below][first] ^ PILE_PAIR[below][TOP] ^ PILE_PAIR[top][TOP] ^ PILE_PAIR[top][first];
+    p->piles_key ^= run_moved(below, source->c[source->n - count], top_card(target));
     memcpy(target->c + target->n, source->c + source->n - count, (size_t)count);
     target->n += count;
     source->n -= count;
@@ -494,15 +505,11 @@ static uint64_t key_after(const Pos *p, const Step *s) {
     int card = -1, to = TO_F; /* the card played (-1: none), and where it goes */
     switch (s->kind) {
     case K_P: {
-        const Row *from = &p->piles[s->a], *onto = &p->piles[s->b];
-        int first = from->c[from->n - s->c];
+        const Row *from = &p->piles[s->a];
         int below = from->n > s->c ? from->c[from->n - s->c - 1] : BOTTOM;
-        int top = onto->n ? onto->c[onto->n - 1] : BOTTOM;
-        piles ^= PILE_PAIR[below][first] ^ PILE_PAIR[below][TOP] ^ PILE_PAIR[top][TOP] ^ PILE_PAIR[top][first];
-        if (from->n == s->c && reserve) { /* the emptied pile takes the reserve's top */
-            int filled = p->reserve.c[--reserve];
-            piles ^= PILE_PAIR[BOTTOM][filled] ^ PILE_PAIR[filled][TOP];
-        }
+        piles ^= run_moved(below, from->c[from->n - s->c], top_card(&p->piles[s->b]));
+        if (from->n == s->c && reserve) /* the emptied pile takes the reserve's top */
+            piles ^= spliced(PILE_PAIR, BOTTOM, p->reserve.c[--reserve], TOP);
         break;
     }
     case K_D:
@@ -514,7 +521,7 @@ static uint64_t key_after(const Pos *p, const Step *s) {
             break;
         card = p->talon.c[waste - 1];
         int before = waste > 1 ? p->talon.c[waste - 2] : BOTTOM, after = stock ? p->talon.c[waste] : TOP;
-        talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+        talon ^= spliced(TALON_PAIR, before, card, after);
         waste--;
         to = s->b;
         break;
@@ -525,16 +532,13 @@ static uint64_t key_after(const Pos *p, const Step *s) {
         } else if (s->a == SRC_W) {
             card = p->talon.c[--waste];
             int before = waste ? p->talon.c[waste - 1] : BOTTOM, after = stock ? p->talon.c[waste + 1] : TOP;
-            talon ^= TALON_PAIR[before][card] ^ TALON_PAIR[card][after] ^ TALON_PAIR[before][after];
+            talon ^= spliced(TALON_PAIR, before, card, after);
         } else {
             const Row *from = &p->piles[s->a];
             card = from->c[from->n - 1];
-            int below = from->n > 1 ? from->c[from->n - 2] : BOTTOM;
-            piles ^= PILE_PAIR[below][card] ^ PILE_PAIR[card][TOP] ^ PILE_PAIR[below][TOP];
-            if (from->n == 1 && reserve) {
-                int filled = p->reserve.c[--reserve];
-                piles ^= PILE_PAIR[BOTTOM][filled] ^ PILE_PAIR[filled][TOP];
-            }
+            piles ^= spliced(PILE_PAIR, from->n > 1 ? from->c[from->n - 2] : BOTTOM, card, TOP);
+            if (from->n == 1 && reserve) /* the emptied pile takes the reserve's top */
+                piles ^= spliced(PILE_PAIR, BOTTOM, p->reserve.c[--reserve], TOP);
         }
         to = s->kind == K_F ? TO_F : s->b;
     }
@@ -542,9 +546,7 @@ static uint64_t key_after(const Pos *p, const Step *s) {
         if (to == TO_F) {
             found[SUIT(card)]++;
         } else { /* onto pile ``to``, which is not the one the card left */
-            const Row *onto = &p->piles[to];
-            int top = onto->n ? onto->c[onto->n - 1] : BOTTOM;
-            piles ^= PILE_PAIR[top][TOP] ^ PILE_PAIR[top][card] ^ PILE_PAIR[card][TOP];
+            piles ^= spliced(PILE_PAIR, top_card(&p->piles[to]), card, TOP);
         }
     }
     uint64_t held = piles ^ talon ^ RESERVE_KEY[reserve] ^ FOUND_KEY[0][found[0]] ^ FOUND_KEY[1][found[1]] ^
