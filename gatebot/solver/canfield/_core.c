@@ -33,6 +33,9 @@
 
 typedef struct {
     int base, draw, passes, blocked, partial, any_space, npiles;
+    /* Whether every pile is a run, each card one rank below the card it lies on, as every move keeps
+     * them: a card's rank then follows from the pile's first card and its place (see closes_circle). */
+    int runs;
     int found[4];
     Row reserve, piles[MAXPILES];
     /* The talon in its order: the waste from the bottom, then the stock from the top. Turning the talon,
@@ -60,8 +63,10 @@ static const int OTHER_COLOUR[4][2] = {{1, 2}, {0, 3}, {0, 3}, {1, 2}};
 /* ---- The rules (search.py's moves, play, turn, _safe). ---- */
 
 static inline int wanted_card(const Pos *p, int suit) {
-    int count = p->found[suit];
-    return count < RANKS ? ((p->base + count) % RANKS) * 4 + suit : -1;
+    int count = p->found[suit], rank = p->base + count;
+    if (count >= RANKS)
+        return -1;
+    return (rank < RANKS ? rank : rank - RANKS) * 4 + suit;
 }
 
 /* Whether neither card that could be built on ``card`` can ever be laid on it, in a whole-pile game
@@ -130,10 +135,9 @@ typedef struct {
  * ``playable`` (a bit a card), the rest having nowhere to go. */
 static int talon_tops(const Pos *p, uint64_t playable, Top *out) {
     int ns = stock_count(p), nw = p->waste, passes = p->passes, count = 0, turns = 0;
-    char seen[NCARDS + 1];
-    memset(seen, 0, sizeof seen);
-    while (!seen[ns]) { /* the stock's length stands for (len(stock), len(waste)): their sum is fixed */
-        seen[ns] = 1;
+    uint64_t seen = 0; /* a bit a stock length, which stands for (len(stock), len(waste)): their sum is fixed */
+    while (!(seen >> ns & 1)) {
+        seen |= (uint64_t)1 << ns;
         if (nw && (playable >> p->talon.c[nw - 1] & 1)) {
             out[count].turns = turns;
             out[count].card = p->talon.c[nw - 1];
@@ -617,35 +621,41 @@ static int closes_circle(const Pos *p, int upper, int lower) {
     int base = p->base, last = (base + RANKS - 1) % RANKS;
     if (RANK(lower) != base) { /* a circle must wrap round at a last-rank card on a base card */
         int any = 0;
-        for (int i = 0; i < p->npiles && !any; i++)
-            for (int k = 0; k + 1 < p->piles[i].n; k++)
-                if (RANK(p->piles[i].c[k]) == base) {
+        for (int i = 0; i < p->npiles && !any; i++) {
+            const Row *pile = &p->piles[i];
+            if (pile->n < 2)
+                continue;
+            if (p->runs) { /* the first base card of a run lies this far up from its first card */
+                any = (RANK(pile->c[0]) - base + RANKS) % RANKS < pile->n - 1;
+                continue;
+            }
+            for (int k = 0; k + 1 < pile->n; k++)
+                if (RANK(pile->c[k]) == base) {
                     any = 1;
                     break;
                 }
+        }
         if (!any)
             return 0;
     }
     int under[NCARDS];
     build_under(p, under);
-    char seen[NCARDS];
-    memset(seen, 0, sizeof seen);
+    uint64_t seen = (uint64_t)1 << lower; /* a bit a card */
     int stack[NCARDS], depth = 0;
-    seen[lower] = 1;
     stack[depth++] = lower;
     while (depth) {
         int card = stack[--depth];
         if (card == upper)
             return 1;
         int beneath = under[card];
-        if (beneath >= 0 && !seen[beneath]) {
-            seen[beneath] = 1;
+        if (beneath >= 0 && !(seen >> beneath & 1)) {
+            seen |= (uint64_t)1 << beneath;
             stack[depth++] = beneath;
         }
         if (RANK(card) != last) {
             int following = next_of_suit(card);
-            if (!seen[following]) {
-                seen[following] = 1;
+            if (!(seen >> following & 1)) {
+                seen |= (uint64_t)1 << following;
                 stack[depth++] = following;
             }
         }
@@ -1036,6 +1046,11 @@ static int read_position(PyObject *position, Pos *p) {
     if (!ok)
         return 0;
     p->npiles = (int)npiles;
+    p->runs = 1;
+    for (int i = 0; i < p->npiles; i++)
+        for (int k = 1; k < p->piles[i].n; k++)
+            if (RANK(p->piles[i].c[k]) != (RANK(p->piles[i].c[k - 1]) + RANKS - 1) % RANKS)
+                p->runs = 0;
     int total = p->reserve.n + stock.n + waste.n;
     for (int i = 0; i < p->npiles; i++)
         total += p->piles[i].n;

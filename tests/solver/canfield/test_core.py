@@ -278,3 +278,27 @@ def test_a_card_no_card_can_ever_be_laid_on_goes_up_at_once_in_both_searches(cor
     assert core.moves(position) == search.moves(position) == [("f", 0)]
     partial = dataclasses.replace(position, partial=True)
     assert core.moves(partial) == search.moves(partial) != [("f", 0)]
+
+
+def card(name: str) -> int:
+    """A card's number as the searches hold it (rank - 1) * 4 + suit, from a name like ``"KH"``."""
+    return "A23456789TJQK".index(name[0]) * 4 + "CDHS".index(name[1])
+
+
+def test_a_circle_through_a_pile_that_is_not_a_run_is_found_by_both_searches(core: ModuleType) -> None:
+    # Every pile a move builds is a run, and the compiled search reads where a pile's base card lies
+    # off its first card; a position handed in whose pile isn't one (here the Ace of clubs lies on the
+    # Five of diamonds, with the King of hearts on it) must still be walked card by card. Laying the
+    # Two of clubs on the Three of hearts closes the circle 3H, 4H ... KH, AC, 2C: that position is
+    # lost at once, where a search that missed the circle would turn the talon onto the spaces after it.
+    piles = (bytes(map(card, ("5D", "AC", "KH"))), bytes(map(card, ("4S", "3H"))), bytes([card("2C")]), b"")
+    position = Position(base=0, reserve=b"", foundations=(0, 0, 0, 0), piles=piles,
+                        stock=bytes(map(card, ("9D", "9S", "8C"))), waste=b"", draw=1)
+    assert core.moves(position) == search.moves(position)
+    after = compiled_play(core, position, ("p", 2, 1, 1))
+    assert search.closes_circle(after, card("2C"), card("3H"))
+    compiled = search.solve(position, max_nodes=10_000, max_seconds=600)
+    python = search.solve(position, max_nodes=10_000, max_seconds=600, compiled=False)
+    assert (compiled.verdict, compiled.nodes) == (python.verdict, python.nodes)
+    unpruned = search.solve(position, max_nodes=10_000, max_seconds=600, deadlocks=False)
+    assert compiled.nodes < unpruned.nodes  # the circle cut the search short
