@@ -1275,6 +1275,21 @@ static PyObject *search_answer(const Search *s, int verdict) {
     return Py_BuildValue("(sNL)", verdicts[verdict], line, s->nodes);
 }
 
+/* The sizes a search's sets start at: a hint's 2,000-position searches never double them. */
+#define LOST_START (1 << 14)
+#define LINE_START (1 << 10)
+
+/* Readies the zeroed ``s`` to search with these switches; 0 with MemoryError set when memory ran out
+ * (search_free gives back what was made). */
+static int search_open(Search *s, int safe, int deadlocks) {
+    s->safe = safe;
+    s->deadlocks = deadlocks;
+    if (keys_init(&s->lost, LOST_START) && keys_init(&s->line, LINE_START))
+        return 1;
+    PyErr_NoMemory();
+    return 0;
+}
+
 /* Gives back what a search holds (its sets may be unmade: freeing NULL does nothing). */
 static void search_free(Search *s) {
     keys_free(&s->lost);
@@ -1304,14 +1319,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     Search s;
     memset(&s, 0, sizeof s);
-    s.max_nodes = max_nodes;
-    s.safe = safe;
-    s.deadlocks = deadlocks;
-    s.seed = (uint32_t)seed;
-    if (!keys_init(&s.lost, 1 << 14) || !keys_init(&s.line, 1 << 10)) {
-        keys_free(&s.lost);
-        return PyErr_NoMemory();
+    if (!search_open(&s, safe, deadlocks)) {
+        search_free(&s);
+        return NULL;
     }
+    s.max_nodes = max_nodes;
+    s.seed = (uint32_t)seed;
     s.thread = PyEval_SaveThread();
     s.deadline = now() + max_seconds;
     int verdict = run_search(&s, &start);
@@ -1349,12 +1362,8 @@ static PyObject *core_solve_each(PyObject *self, PyObject *args, PyObject *kwarg
     for (Py_ssize_t i = 0; i < count; i++)
         if (!read_position(PySequence_Fast_GET_ITEM(items, i), &starts[i]))
             goto fail;
-    s.safe = safe;
-    s.deadlocks = deadlocks;
-    if (!keys_init(&s.lost, 1 << 14) || !keys_init(&s.line, 1 << 10)) {
-        PyErr_NoMemory();
+    if (!search_open(&s, safe, deadlocks))
         goto fail;
-    }
     double deadline = now() + max_seconds;
     for (Py_ssize_t i = 0; i < count; i++) {
         s.nodes = 0;
