@@ -90,13 +90,20 @@ window.addEventListener("message", (event) => {
 
 #: Gate at the deal: two reserves of five and a card on each of the eight columns, the rest in the stock.
 FACE_UP = 2 * 5 + 8
-#: How many face-up cards lie wholly inside the window, with Undo (for the picture-in-picture check).
-WHOLE_BOARD = """
+#: The frame's width and height, and how many face-up cards lie wholly inside it (-1 when Undo doesn't):
+#: the whole board shows at a size (the picture-in-picture and phone checks).
+LAID_OUT = """
 const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
 const undo = document.getElementById("undo").getBoundingClientRect();
-if (!inside(undo)) return -1;
-return [...document.querySelectorAll(".card[data-card]")].filter((c) => inside(c.getBoundingClientRect())).length;
+const cards = [...document.querySelectorAll(".card[data-card]")].filter((c) => inside(c.getBoundingClientRect()));
+return [innerWidth, innerHeight, inside(undo) ? cards.length : -1];
 """
+
+
+def _whole_at_window_size(driver: WebDriver) -> bool:
+    """Whether the frame is wider than the sizes emulated (400 at most) and shows the whole board."""
+    width, _, shown = driver.execute_script(LAID_OUT)
+    return bool(width > 400 and shown == FACE_UP)
 
 
 def _free(port: int) -> bool:
@@ -247,8 +254,12 @@ def test_discord_frames_the_table_alice_is_signed_in_sees_who_is_here_and_plays_
         for size in ((400, 225), (390, 844)):  # Discord's picture-in-picture, and a phone
             chromium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                      {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
-            wait(chromium).until(lambda d, size=size: d.execute_script(WHOLE_BOARD) == FACE_UP, f"the board at {size}")
+            wait(chromium).until(lambda d, size=size: d.execute_script(LAID_OUT) == [*size, FACE_UP],
+                                 f"the board at {size}")
         chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        # Back at the window's size, and laid out for it, before the taps look for their places: a tap
+        # aimed at the phone's taller layout would land below the window.
+        wait(chromium).until(_whole_at_window_size, "the board at the window's size again")
         tap_move(chromium, view, "76")
         wait(chromium, 10).until(lambda d: shown_version(d) == view["version"] + 1, "the tap answered")
     finally:
