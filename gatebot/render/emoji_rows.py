@@ -18,6 +18,7 @@ Rows wrap onto indented lines within a width measured in :func:`display_width` u
 
 from __future__ import annotations
 
+import functools
 import re
 
 from gatebot.messages import ENGLISH, Language
@@ -64,12 +65,17 @@ def four_colour_suits(board: str) -> str:
     return board.replace(SUIT_EMOJI[0], FOUR_COLOUR_SUIT_EMOJI[0]).replace(SUIT_EMOJI[1], FOUR_COLOUR_SUIT_EMOJI[1])
 
 
+@functools.lru_cache(maxsize=4096)
 def display_width(text: str) -> int:
     """Roughly how wide ``text`` is drawn in a Discord message, in average-character units.
 
     An emoji (rank tile, red suit, blank tile) counts 3, a black suit symbol 2, an en space
     1 and an em space 2; markdown markers, variation selectors, keycap marks and the word
     joiner count nothing. Forty units is about a phone's line.
+
+    Remembered by text: a board measures the same few dozen cards, labels and gaps over and
+    over as it wraps its rows (four regular-expression passes each), and every board after
+    it measures them again.
     """
     plain = len(_ZERO_WIDTH.sub("", text))
     # A keycap's digit is plain ASCII (1 so far) and becomes a whole emoji with its mark.
