@@ -12,11 +12,18 @@ PNG in KB. Then the event loop's lag: the boards are drawn through ``asyncio.to_
 the bot draws them while a coroutine sleeps 1 ms at a time; the lag is how late it wakes
 (median and largest), against the same coroutine with no boards drawn.
 
+``--chat`` measures the chat boards instead, text and emoji, wide and compact
+(:func:`gatebot.render.boards.render_text`, :func:`~gatebot.render.boards.render_emoji`): the
+CPU of drawing all the positions in a style over the boards drawn, in µs, the least of
+``--repeat`` passes (the pass least disturbed by the rest of the machine).
+
 ``--against DIR`` measures the gatebot in DIR too (a checkout, or ``git archive`` of one), each
-in a fresh process, and prints them side by side::
+in a fresh process, and prints them side by side; ``--rounds`` runs the checkouts that many times
+in turns and gives each cell's median over the rounds::
 
     git -C /work/main archive HEAD gatebot | tar -x -C /tmp/before
     .venv/bin/python benchmarks/board_speed.py --against /tmp/before
+    .venv/bin/python benchmarks/board_speed.py --chat --games 3 --rounds 3 --against /tmp/before
 """
 
 from __future__ import annotations
@@ -31,13 +38,23 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from gatebot.render.boards import render_emoji, render_text
 from gatebot.render.image import PHONE_SCALE, render_png
 from gatebot.rules import Game
 
 VARIANTS = ("gate", "little-gate", "canfield", "archway")
 LAYOUTS = ("wide", "phone")
+#: The chat boards' styles and layouts (``--chat``).
+CHAT: dict[str, Callable[[Game], str]] = {
+    "text": lambda game: render_text(game),
+    "text compact": lambda game: render_text(game, compact=True),
+    "emoji": lambda game: render_emoji(game),
+    "emoji compact": lambda game: render_emoji(game, compact=True),
+}
 
 
 def positions(variant: str, games: int, moves: int, every: int) -> list[Game]:
@@ -81,6 +98,23 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
     return {"boards": boards, "lag": asyncio.run(loop_lag(every_board)), "idle": asyncio.run(loop_lag([]))}
 
 
+def measure_chat(args: argparse.Namespace) -> dict[str, float]:
+    """Per ``variant style``: µs of CPU per chat board, the least of ``--repeat`` passes over the positions."""
+    figures = {}
+    for variant in VARIANTS:
+        found = positions(variant, args.games, args.moves, args.every)
+        for style, draw_chat in CHAT.items():
+            draw_chat(found[0])  # the first use of every path
+            passes = []
+            for _ in range(args.repeat):
+                start = time.process_time()
+                for game in found:
+                    draw_chat(game)
+                passes.append((time.process_time() - start) / len(found))
+            figures[f"{variant} {style}"] = min(passes) * 1e6
+    return figures
+
+
 async def loop_lag(boards: list[tuple[Game, str]]) -> list[float]:
     """How late (ms) a 1 ms sleep wakes while ``boards`` are drawn in a thread, one after another: median, largest."""
     lags: list[float] = []
@@ -101,14 +135,28 @@ async def loop_lag(boards: list[tuple[Game, str]]) -> list[float]:
     return [statistics.median(lags), max(lags)]
 
 
-def in_fresh_process(args: argparse.Namespace, folder: Path) -> dict[str, object]:
-    """:func:`measure` with the gatebot in ``folder``, in a fresh process."""
+def in_fresh_process(args: argparse.Namespace, folder: Path) -> Any:
+    """:func:`measure` (or :func:`measure_chat`) with the gatebot in ``folder``, in a fresh process."""
     command = [sys.executable, __file__, "--emit-json", "--games", str(args.games), "--moves", str(args.moves),
-               "--every", str(args.every)]
+               "--every", str(args.every), "--repeat", str(args.repeat), *(["--chat"] if args.chat else [])]
     done = subprocess.run(command, env=dict(os.environ, PYTHONPATH=str(folder)), stdout=subprocess.PIPE,
                           check=True, text=True)
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
+    return json.loads(done.stdout)
+
+
+def print_chat(args: argparse.Namespace, rounds: dict[str, list[dict[str, float]]]) -> None:
+    """The chat boards' table: each checkout's median µs per board, and the first's over the last's."""
+    names = list(rounds)
+    print(f"CPU µs per chat board, median of {args.rounds} rounds; {args.games} games × {args.moves} moves per "
+          f"variant, every {args.every}th position, the least of {args.repeat} passes")
+    header = f"{'variant':<12} {'style':<14}" + "".join(f" | {name[-14:]:>14}" for name in names)
+    print(header + (" | ×" if len(names) > 1 else ""))
+    for variant in VARIANTS:
+        for style in CHAT:
+            key = f"{variant} {style}"
+            cells = [statistics.median(figures[key] for figures in rounds[name]) for name in names]
+            row = f"{variant:<12} {style:<14}" + "".join(f" | {cell:14.1f}" for cell in cells)
+            print(row + (f" | {cells[0] / cells[-1]:4.2f}" if len(cells) > 1 else ""))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,14 +166,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=4, help="draw every n-th position")
     parser.add_argument("--against", type=Path, action="append", default=[],
                         help="also measure the gatebot in this folder (repeatable)")
+    parser.add_argument("--chat", action="store_true", help="the chat boards (text and emoji) instead of the images")
+    parser.add_argument("--repeat", type=int, default=5, help="--chat: passes over the positions; the least is kept")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each checkout, in turns (medians)")
     parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.emit_json:
-        print(json.dumps(measure(args)))
+        print(json.dumps(measure_chat(args) if args.chat else measure(args)))
         return 0
     here = Path(__file__).resolve().parents[1]
     checkouts = {**{str(folder): folder.resolve() for folder in args.against}, "this checkout": here}
-    results = {name: in_fresh_process(args, folder) for name, folder in checkouts.items()}
+    rounds: dict[str, list[Any]] = {name: [] for name in checkouts}
+    for _ in range(args.rounds):
+        for name, folder in checkouts.items():
+            rounds[name].append(in_fresh_process(args, folder))
+    if args.chat:
+        print_chat(args, rounds)
+        return 0
+    results = {name: runs[-1] for name, runs in rounds.items()}  # sizes and lags of the last round
+    for name, runs in rounds.items():
+        for key, cell in results[name]["boards"].items():
+            cell[0] = statistics.median(run["boards"][key][0] for run in runs)  # CPU: the rounds' median
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
           f"{args.games} games × {args.moves} moves per variant, every {args.every}th position")
     names = list(results)
@@ -138,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     for variant in VARIANTS:
         for layout in LAYOUTS:
             key = f"{variant} {layout}"
-            cells = [results[name]["boards"][key] for name in names]  # type: ignore[index]
+            cells = [results[name]["boards"][key] for name in names]
             row = f"{variant:<12} {layout:<6} {cells[0][3]:>6}"
             for ms, kb, largest, _ in cells:
                 row += f" | {'':>12}{ms:5.1f} {kb:5.1f} ({largest:4.1f})"
@@ -147,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
             print(row)
     for name in names:
         lag, idle = results[name]["lag"], results[name]["idle"]
-        print(f"event loop lag, {name}: median {lag[0]:.2f} ms, largest {lag[1]:.2f} ms while drawing "  # type: ignore[index]
-              f"(idle: {idle[0]:.2f}, {idle[1]:.2f})")  # type: ignore[index]
+        print(f"event loop lag, {name}: median {lag[0]:.2f} ms, largest {lag[1]:.2f} ms while drawing "
+              f"(idle: {idle[0]:.2f}, {idle[1]:.2f})")
     return 0
 
 
