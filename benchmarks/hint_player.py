@@ -57,10 +57,12 @@ def play_with_hints(job: tuple[str, int]) -> tuple[int, bool, int, list[float], 
     return deal, game.is_won, game.score, latencies, len(latencies), capped, cpu
 
 
-def play_out(game: Game, cap: int = MOVE_CAP, cpu: list[float] | None = None) -> tuple[list[float], bool]:
+def play_out(
+    game: Game, cap: int = MOVE_CAP, cpu: list[float] | None = None, moves: list[str] | None = None
+) -> tuple[list[float], bool]:
     """Take every hint in ``game`` until it is won or the hint has no move; return the hint seconds and
     whether the move cap stopped it. ``cpu``, when given, receives each hint's CPU seconds (the process's
-    own, which a busy machine doesn't inflate as it does the hint's clock).
+    own, which a busy machine doesn't inflate as it does the hint's clock); ``moves`` each move played.
 
     A hint that proves the game lost still suggests the move towards the most cards home, and
     it is played: the game ends only when no hint is left, as the greedy player's ends when no
@@ -76,6 +78,8 @@ def play_out(game: Game, cap: int = MOVE_CAP, cpu: list[float] | None = None) ->
         if found.move is None:
             return latencies, False
         game.play(found.move)
+        if moves is not None:
+            moves.append(str(found.move))
         if game.is_won:
             return latencies, False
     return latencies, True

@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,21 +37,14 @@ from gatebot.solver import HINT_SECONDS, registry
 
 CHECKOUT = "HINT_REPLAY_CHECKOUT"
 HERE = Path(__file__).resolve().parent.parent
-MOVE_CAP = 1000
 
 
 def play(variant: str, deal: int) -> list[str]:
-    """The moves of ``deal`` played by taking every hint, until won or no hint is left."""
-    game = Game.new(variant, deal=deal)
-    moves = []
-    for _ in range(MOVE_CAP):
-        found = registry.hint(game, seconds=HINT_SECONDS, behind=registry.positions_behind(game))
-        if found.move is None:
-            break
-        moves.append(str(found.move))
-        game.play(found.move)
-        if game.is_won:
-            break
+    """The moves of ``deal`` played by taking every hint, as the hint player plays, until won or no hint is left."""
+    from hint_player import play_out  # this checkout's: the games are played here alone, then replayed in each
+
+    moves: list[str] = []
+    play_out(Game.new(variant, deal=deal), moves=moves)
     return moves
 
 
@@ -96,19 +90,17 @@ def main() -> None:
     checkouts = {"now": str(HERE)} | ({"against": args.against} if args.against else {})
     deals = ",".join(map(str, args.deals))
     games = in_checkout(str(HERE), "--play", "--variant", args.variant, "--deals", deals)
-    path = Path(f"/tmp/hint_replay_{os.getpid()}.json")
-    path.write_text(json.dumps(games))
     seconds: dict[str, list[float]] = {name: [] for name in checkouts}
     said: dict[str, list[str]] = {}
-    try:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.json"
+        path.write_text(json.dumps(games))
         for _round in range(args.rounds):
             for name, checkout in checkouts.items():
                 spent, moves = in_checkout(checkout, "--replay", str(path), "--variant", args.variant,
                                            "--every", str(args.every))
                 seconds[name] += spent
                 said[name] = moves
-    finally:
-        path.unlink()
     print(f"{args.variant}, deals {args.deals[0]}-{args.deals[-1]}: {len(said['now'])} positions, "
           f"{args.rounds} rounds, each checkout in turn")
     print("| checkout | hints timed | CPU p50 ms | CPU p95 ms |")

@@ -17,10 +17,12 @@ def test_a_game_the_hint_proves_lost_is_played_on_to_the_most_cards_home():
         waste="3S 5S 6S 7S 8S 9S TS JS QS 6H 7H 9H TH JH QH KH 8C 9C TC JC QC KC",
     )
     assert registry.hint(game, seconds=1.0).outlook is Outlook.LOST
-    latencies, capped = play_out(game)
+    played: list[str] = []
+    latencies, capped = play_out(game, moves=played)
     assert not capped
     assert game.score == 21 + 5  # the 9♦ to the K♦
     assert len(latencies) == len(game.moves) + 1  # the last hint has no move left
+    assert played == [str(move) for move in game.moves]  # every move played, in order
 
 
 def test_the_paired_comparison_counts_each_deal_once_for_the_player_that_scored_more():
